@@ -1,0 +1,1 @@
+"""B3O: Boltzmann batch Bayesian optimisation."""

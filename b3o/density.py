@@ -1,0 +1,53 @@
+"""A uniform face for log densities handed to samplers.
+
+Samplers accept any callable mapping float64 [N, d] to [N] log-density values (NumPy or TensorFlow). `LogDensity`
+wraps it once: NumPy in and out, NaN read as -inf, large inputs evaluated in chunks (memory stays bounded for an
+SVGP), evaluations counted, and gradients by TensorFlow autodiff for Langevin.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import tensorflow as tf
+from scipy.special import log_softmax
+
+LogDensityFn = Callable[[np.ndarray], "np.ndarray | tf.Tensor"]
+
+
+class LogDensity:
+    """Counted, NaN-safe, chunked evaluation of a log density."""
+
+    def __init__(self, fn: LogDensityFn, chunk_size: int = 16384):
+        self.fn = fn
+        self.chunk_size = chunk_size
+        self.num_evals = 0
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float64)
+        self.num_evals += len(x)
+        if len(x) == 0:
+            return np.empty(0)
+        chunks = [
+            np.asarray(self.fn(x[i : i + self.chunk_size]), dtype=np.float64).reshape(-1)
+            for i in range(0, len(x), self.chunk_size)
+        ]
+        values = np.concatenate(chunks)
+        if values.shape != (len(x),):
+            raise ValueError(f"log density returned shape {values.shape} for {len(x)} points; expected [N]")
+        if np.any(values == np.inf):
+            raise ValueError("log density returned +inf; a Boltzmann density must be finite or -inf")
+        return np.where(np.isnan(values), -np.inf, values)
+
+    def tf_log_prob(self, x: tf.Tensor) -> tf.Tensor:
+        """The wrapped density on a TF tensor, NaN read as -inf, for use inside TensorFlow (e.g. tfp kernels)."""
+        values = tf.reshape(tf.cast(self.fn(x), tf.float64), [-1])
+        return tf.where(tf.math.is_nan(values), tf.constant(-np.inf, tf.float64), values)
+
+
+def safe_log_softmax(log_w: np.ndarray) -> np.ndarray:
+    """Normalised log weights; an all -inf input is a clear error rather than NaN probabilities."""
+    if not np.isfinite(log_w).any():
+        raise ValueError("the log density is -inf (or NaN) at every evaluated point: nothing to sample from")
+    return log_softmax(log_w)

@@ -1,0 +1,75 @@
+"""The sampler interface: `sample(log_density, space, num_samples, *, seed) -> [num_samples, d]`.
+
+Subclasses implement `_sample` on a wrapped `LogDensity` and a `Layout`, drawing all randomness from the NumPy
+generator they are given, and return the samples with a dict of sampler-specific statistics. The public `sample`
+adds what every sampler reports (density evaluations, wall time) and keeps it in `diagnostics`.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+from trieste.space import SearchSpace
+
+from b3o.density import LogDensity, LogDensityFn
+from b3o.space import Layout, continuous_layout
+
+
+class Sampler(ABC):
+    name: str = ""
+
+    def __init__(self) -> None:
+        self.diagnostics: dict[str, Any] = {}
+
+    def check_space(self, space: SearchSpace) -> Layout:
+        """The space's layout, or a clear error if this sampler cannot handle it (checked before any work)."""
+        return continuous_layout(space, self.name)
+
+    def sample(
+        self, log_density: LogDensityFn, space: SearchSpace, num_samples: int, *, seed: int | None = None
+    ) -> np.ndarray:
+        if int(num_samples) < 1:
+            raise ValueError(f"num_samples must be at least 1, got {num_samples}")
+        lay = self.check_space(space)
+        density = log_density if isinstance(log_density, LogDensity) else LogDensity(log_density)
+        evals_before = density.num_evals
+        start = time.perf_counter()
+        x, stats = self._sample(density, lay, int(num_samples), np.random.default_rng(seed))
+        self.diagnostics = {
+            "sampler": self.name,
+            "num_density_evals": density.num_evals - evals_before,
+            "sampler_seconds": time.perf_counter() - start,
+            **stats,
+        }
+        return x
+
+    @abstractmethod
+    def _sample(
+        self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Draw `num_samples` points; return them with sampler-specific statistics."""
+
+
+def finite_starts(
+    density: LogDensity, lay: Layout, rng: np.random.Generator, n: int, max_rounds: int = 100
+) -> tuple[np.ndarray, np.ndarray]:
+    """n uniform feasible chain starts with finite log density, and their log densities.
+
+    A chain started where the density is -inf has no gradient and no meaningful acceptance ratio to move by, so
+    MCMC samplers start only at points of positive density; redrawing is bounded, then it is a clear error.
+    """
+    starts, values = np.empty((0, lay.dim)), np.empty(0)
+    for _ in range(max_rounds):
+        x = lay.uniform_feasible(rng, n)
+        log_p = density(x)
+        ok = np.isfinite(log_p)
+        starts, values = np.concatenate([starts, x[ok]]), np.concatenate([values, log_p[ok]])
+        if len(values) >= n:
+            return starts[:n], values[:n]
+    raise ValueError(
+        f"the log density is -inf at all but {len(values)} of {max_rounds * n} uniform draws: "
+        "nothing to start chains from"
+    )

@@ -1,0 +1,245 @@
+"""DEFER: density function estimation by recursive partitioning (Bodin et al., ICML 2021), clean-room.
+
+The space is normalised to the unit cube and partitioned into hyper-rectangles ("leaves"), each holding the log
+density at its centre; the density is approximated as constant on each leaf, so a leaf's mass is
+exp(log f(centre)) times its volume. Each iteration divides a set of leaves the DIRECT way:
+
+* which leaves: the *potentially optimal* ones - a leaf is kept if, for some K >= 0, log mass + K * size is maximal
+  over all leaves (the upper convex hull of (size, log mass), where size is the centre-to-vertex distance, as in
+  DIRECT; the best leaf of each size class on the hull, ties included). Working with log mass keeps the selection
+  invariant to the density's scale, so lambda * alpha of 1e4 behaves like 1. Optionally (`high_mass`) the leaves
+  of largest mass are divided too, up to as many as the hull selected and only those above the average mass, so
+  that the mass-carrying region is refined faster than pure exploration would.
+* how: trisection along every longest side. For each such dimension j the two points c +- side/3 * e_j are
+  evaluated; dimensions are then split in the order of their larger new value, so the best new points end up in the
+  largest children (DIRECT's rule, with "best" meaning largest density).
+
+Bookkeeping uses flat arrays: leaf centres, integer trisection levels per dimension (side = 3**-level), and log
+density. Only leaves are stored; a divided leaf keeps its slot as the middle child. All new centres of one iteration
+are evaluated in one batched call, because for an SVGP acquisition the per-call overhead dominates. Construction
+stops at a budget of density evaluations. log Z is the logsumexp of leaf log masses (plus the log volume of the
+space); sampling draws a leaf with probability proportional to its mass, then a point uniformly inside it. Linear
+constraints are enforced by rejecting infeasible within-leaf draws, which restricts the piecewise-constant density
+to the feasible set without changing relative probabilities inside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.special import logsumexp
+
+from b3o.density import LogDensity, safe_log_softmax
+from b3o.samplers.base import Sampler
+from b3o.space import Layout, fill_by_rejection
+
+_LOG3 = np.log(3.0)
+
+
+@dataclass(frozen=True)
+class Partition:
+    """The leaves of a DEFER partition, in the coordinates of the search space."""
+
+    lower: np.ndarray  # [L, d]
+    upper: np.ndarray  # [L, d]
+    log_density: np.ndarray  # [L], at the leaf centres
+    log_mass: np.ndarray  # [L], log density + log volume
+    log_z: float  # log of the integral of the piecewise-constant density
+    num_evals: int
+    iterations: int
+
+    @property
+    def num_leaves(self) -> int:
+        return len(self.log_mass)
+
+
+class _Tree:
+    """Flat-array leaves in the unit cube.
+
+    Because only the longest sides are ever split, a leaf's levels take at most two values, m and m + 1; the sum of
+    levels therefore identifies the leaf's shape up to permutation, hence its size class (larger sum = smaller leaf)
+    and its log volume (-log 3 * sum).
+    """
+
+    def __init__(self, dim: int, capacity: int):
+        self.centres = np.empty((capacity, dim))
+        self.levels = np.zeros((capacity, dim), dtype=np.int16)
+        self.level_sum = np.zeros(capacity, dtype=np.int64)
+        self.log_f = np.empty(capacity)
+        self.n = 0
+
+    def append(self, centres: np.ndarray, levels: np.ndarray, log_f: np.ndarray) -> None:
+        k = len(centres)
+        if self.n + k > len(self.log_f):
+            grow = max(k, len(self.log_f))
+            self.centres = np.concatenate([self.centres, np.empty((grow, self.centres.shape[1]))])
+            self.levels = np.concatenate([self.levels, np.zeros((grow, self.levels.shape[1]), dtype=np.int16)])
+            self.level_sum = np.concatenate([self.level_sum, np.zeros(grow, dtype=np.int64)])
+            self.log_f = np.concatenate([self.log_f, np.empty(grow)])
+        self.centres[self.n : self.n + k] = centres
+        self.levels[self.n : self.n + k] = levels
+        self.level_sum[self.n : self.n + k] = levels.sum(axis=1)
+        self.log_f[self.n : self.n + k] = log_f
+        self.n += k
+
+    def log_mass(self) -> np.ndarray:
+        return self.log_f[: self.n] - _LOG3 * self.level_sum[: self.n]
+
+
+class Defer(Sampler):
+    """DEFER sampler. `budget`: density evaluations for building the partition (default 10^4)."""
+
+    name = "defer"
+
+    def __init__(self, budget: int = 10_000, high_mass: bool = True, max_level: int = 30, max_rejection_rounds: int = 100):
+        super().__init__()
+        if budget < 1:
+            raise ValueError(f"DEFER budget must be at least 1 density evaluation, got {budget}")
+        self.budget = int(budget)
+        self.high_mass = high_mass
+        self.max_level = max_level
+        self.max_rejection_rounds = max_rejection_rounds
+        self.partition: Partition | None = None
+
+    def build(self, density: LogDensity, lay: Layout) -> tuple[_Tree, int, int]:
+        """Grow the partition until the evaluation budget is spent; return (tree, evaluations, iterations)."""
+        d = lay.dim
+        to_space = lambda u: lay.lower + lay.width * u  # noqa: E731
+        tree = _Tree(d, capacity=self.budget + 2 * d + 1)
+        centre = np.full((1, d), 0.5)
+        tree.append(centre, np.zeros((1, d), dtype=np.int16), density(to_space(centre)))
+        evals, iterations = 1, 0
+        while evals + 2 <= self.budget:
+            chosen = self._select(tree)
+            if len(chosen) == 0:
+                break
+            levels = tree.levels[chosen]
+            min_level = levels.min(axis=1)
+            split = levels == min_level[:, None]  # [S, d] the longest sides of each chosen leaf
+            # Respect the budget: keep the chosen leaves (in priority order) whose splits still fit.
+            fits = np.cumsum(2 * split.sum(axis=1)) <= self.budget - evals
+            chosen, levels, min_level, split = chosen[fits], levels[fits], min_level[fits], split[fits]
+            if len(chosen) == 0:
+                break
+            evals += self._divide(tree, density, to_space, chosen, levels, min_level, split)
+            iterations += 1
+        return tree, evals, iterations
+
+    def _select(self, tree: _Tree) -> np.ndarray:
+        """Potentially optimal leaves (upper hull of size vs log mass), plus high-mass leaves; by priority."""
+        d = tree.levels.shape[1]
+        level_sum = tree.level_sum[: tree.n]
+        log_mass = tree.log_mass()
+        finite = np.isfinite(log_mass)
+        # -inf leaves stay eligible as pure exploration: they rank below every leaf of finite mass.
+        floor = log_mass[finite].min() - 1e3 if finite.any() else 0.0
+        value = np.where(finite, log_mass, floor)
+        value[level_sum // d >= self.max_level] = -np.inf
+        # Size classes indexed by level sum; the hull wants sizes ascending, i.e. level sums descending.
+        best = np.full(int(level_sum.max()) + 1, -np.inf)
+        np.maximum.at(best, level_sum, value)
+        m, k = np.divmod(np.arange(len(best)), d)
+        size = 0.5 * np.sqrt((d - k) * np.exp(-2 * _LOG3 * m) + k * np.exp(-2 * _LOG3 * (m + 1)))
+        hull_sums = len(best) - 1 - np.asarray(_upper_right_hull(size[::-1], best[::-1]), dtype=int)
+        on_hull = np.zeros(len(best), dtype=bool)
+        on_hull[hull_sums] = True
+        chosen = np.flatnonzero(on_hull[level_sum] & (value == best[level_sum]) & np.isfinite(value))
+        if self.high_mass and finite.any():
+            top_mass = log_mass[finite].max()
+            log_average = top_mass + np.log(np.exp(log_mass[finite] - top_mass).sum() / tree.n)
+            above = np.flatnonzero((log_mass >= log_average) & np.isfinite(value))
+            if len(above) > len(chosen):
+                above = above[np.argpartition(-log_mass[above], max(len(chosen), 1) - 1)[: max(len(chosen), 1)]]
+            chosen = np.union1d(chosen, above)
+        return chosen[np.argsort(-value[chosen], kind="stable")]
+
+    @staticmethod
+    def _divide(tree: _Tree, density: LogDensity, to_space, chosen, levels, min_level, split) -> int:
+        rows, dims = np.nonzero(split)  # one (leaf, dimension) pair per split
+        pairs = len(rows)
+        step = np.exp(-_LOG3 * (min_level[rows] + 1.0))  # the new side length = old side / 3
+        plus = tree.centres[chosen[rows]].copy()
+        plus[np.arange(pairs), dims] += step
+        minus = tree.centres[chosen[rows]].copy()
+        minus[np.arange(pairs), dims] -= step
+        values = density(to_space(np.concatenate([plus, minus])))  # one batched call per iteration
+        f_plus, f_minus = values[:pairs], values[pairs:]
+        # Rank each leaf's split dimensions by their larger new value, best first.
+        order = np.lexsort((-np.maximum(f_plus, f_minus), rows))
+        first = np.searchsorted(rows[order], rows[order], side="left")
+        rank = np.empty(pairs, dtype=np.int16)
+        rank[order] = np.arange(pairs) - first
+        rank_of_dim = np.full(split.shape, np.iinfo(np.int16).max, dtype=np.int16)
+        rank_of_dim[rows, dims] = rank
+        # A child made by the r-th split has been trisected along the dimensions of rank <= r.
+        child_levels = levels[rows] + (rank_of_dim[rows] <= rank[:, None])
+        tree.levels[chosen] += split.astype(np.int16)  # the middle child keeps the centre
+        tree.level_sum[chosen] += split.sum(axis=1)
+        tree.append(
+            np.concatenate([plus, minus]),
+            np.concatenate([child_levels, child_levels]).astype(np.int16),
+            np.concatenate([f_plus, f_minus]),
+        )
+        return 2 * pairs
+
+    def _sample(
+        self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        tree, evals, iterations = self.build(density, lay)
+        log_p = safe_log_softmax(tree.log_mass())
+        side = np.exp(-_LOG3 * tree.levels[: tree.n])
+        probabilities = np.exp(log_p)
+        proposals = 0
+
+        def propose(m: int) -> np.ndarray:
+            nonlocal proposals
+            proposals += m
+            leaf = rng.choice(tree.n, size=m, p=probabilities)
+            u = tree.centres[leaf] + (rng.random((m, lay.dim)) - 0.5) * side[leaf]
+            return lay.lower + lay.width * u
+
+        x = fill_by_rejection(lay, propose, num_samples, self.max_rejection_rounds)
+        self.partition = self._partition(tree, side, lay, evals, iterations)
+        return x, {
+            "num_leaves": tree.n,
+            "iterations": iterations,
+            "log_z": self.partition.log_z,
+            "rejection_rate": 1.0 - num_samples / proposals,
+            "ess": float(1.0 / np.sum(probabilities**2)),
+        }
+
+    @staticmethod
+    def _partition(tree: _Tree, side: np.ndarray, lay: Layout, evals: int, iterations: int) -> Partition:
+        centres = tree.centres[: tree.n]
+        log_mass = tree.log_mass() + np.sum(np.log(lay.width))
+        return Partition(
+            lower=lay.lower + lay.width * (centres - side / 2),
+            upper=lay.lower + lay.width * (centres + side / 2),
+            log_density=tree.log_f[: tree.n].copy(),
+            log_mass=log_mass,
+            log_z=float(logsumexp(log_mass)),
+            num_evals=evals,
+            iterations=iterations,
+        )
+
+
+def _upper_right_hull(x: np.ndarray, y: np.ndarray) -> list[int]:
+    """Indices (x ascending) on the upper convex hull from the highest point rightwards: the points maximising
+    y + K x for some K >= 0. `x` is sorted ascending; points with y = -inf are ignored."""
+    valid = np.flatnonzero(np.isfinite(y))
+    if len(valid) == 0:
+        return []
+    top = valid[y[valid] == y[valid].max()][-1]  # ties: the largest size
+    hull: list[int] = []
+    for i in valid[valid >= top]:
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            # drop b if it lies on or below the segment a -> i
+            if (y[b] - y[a]) * (x[i] - x[a]) <= (y[i] - y[a]) * (x[b] - x[a]):
+                hull.pop()
+            else:
+                break
+        hull.append(int(i))
+    return hull

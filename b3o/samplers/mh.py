@@ -1,0 +1,103 @@
+"""Random-walk Metropolis-Hastings, vectorised over many chains, for continuous and mixed spaces.
+
+All chains advance together, so each step costs one batched density call. Continuous coordinates move by a
+Gaussian random walk scaled to the bounds and folded back into the box by reflection (a symmetric proposal);
+categorical coordinates are each resampled uniformly over their categories with probability `category_prob`
+(also symmetric), so the acceptance probability is the density ratio. Infeasible proposals (explicit constraints)
+have density zero and are rejected without evaluating the density. Chains start at uniform draws of finite
+density. During burn-in the random-walk scale is adapted
+by Robbins-Monro steps on its logarithm towards `target_acceptance` (0.23, the optimal rate for random-walk
+proposals); it is frozen afterwards so the post-burn-in chain is a valid Markov chain. A batch is one state per
+chain, or, when fewer chains than samples are requested, states `thin` steps apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from trieste.space import SearchSpace
+
+from b3o.density import LogDensity
+from b3o.samplers.base import Sampler, finite_starts
+from b3o.space import Layout, layout
+
+
+class MetropolisHastings(Sampler):
+    name = "mh"
+
+    def __init__(
+        self,
+        num_chains: int | None = None,
+        burn_in: int = 1000,
+        thin: int = 10,
+        step_size: float = 0.1,
+        target_acceptance: float = 0.23,
+        category_prob: float | None = None,
+    ):
+        super().__init__()
+        if burn_in < 0 or thin < 1 or step_size <= 0 or (num_chains is not None and num_chains < 1):
+            raise ValueError("need burn_in >= 0, thin >= 1, step_size > 0 and num_chains >= 1 (or None)")
+        if not 0 < target_acceptance < 1 or (category_prob is not None and not 0 < category_prob <= 1):
+            raise ValueError("target_acceptance must lie in (0, 1) and category_prob in (0, 1]")
+        self.num_chains = num_chains
+        self.burn_in = burn_in
+        self.thin = thin
+        self.step_size = step_size  # initial random-walk scale, as a fraction of each coordinate's range
+        self.target_acceptance = target_acceptance
+        self.category_prob = category_prob  # default: one categorical coordinate resampled per step on average
+
+    def _propose(self, lay: Layout, x: np.ndarray, scale: float, rng: np.random.Generator) -> np.ndarray:
+        y = x.copy()
+        if len(lay.continuous):
+            y[:, lay.continuous] += scale * lay.width * rng.standard_normal((len(x), len(lay.continuous)))
+            y = lay.reflect(y)
+        if len(lay.categorical):
+            p = self.category_prob or 1.0 / len(lay.categorical)
+            resample = rng.random((len(x), len(lay.categorical))) < p
+            fresh = np.floor(rng.random(resample.shape) * lay.num_categories)
+            y[:, lay.categorical] = np.where(resample, fresh, y[:, lay.categorical])
+        return y
+
+    def _log_density(self, density: LogDensity, lay: Layout, x: np.ndarray) -> np.ndarray:
+        values = np.full(len(x), -np.inf)
+        ok = lay.feasible(x)
+        values[ok] = density(x[ok])
+        return values
+
+    def _sample(
+        self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        chains = self.num_chains or num_samples
+        per_chain = -(-num_samples // chains)
+        x, log_p = finite_starts(density, lay, rng, chains)
+        log_scale = np.log(self.step_size)
+        kept, accepted, proposed = [], 0, 0
+        for step in range(self.burn_in + (per_chain - 1) * self.thin + 1):
+            y = self._propose(lay, x, np.exp(log_scale), rng)
+            log_q = self._log_density(density, lay, y)
+            with np.errstate(invalid="ignore"):  # -inf - -inf: both impossible, reject
+                accept = np.log(rng.random(chains)) < log_q - log_p
+            x[accept], log_p[accept] = y[accept], log_q[accept]
+            if step < self.burn_in:
+                log_scale += (accept.mean() - self.target_acceptance) / (1.0 + step) ** 0.6
+            else:
+                accepted += int(accept.sum())
+                proposed += chains
+                if (step - self.burn_in) % self.thin == 0:
+                    kept.append(x.copy())
+        samples = np.concatenate(kept)[:num_samples]  # states grouped by time, so chains contribute evenly
+        return samples, {
+            "acceptance_rate": accepted / max(proposed, 1),
+            "step_size": float(np.exp(log_scale)),
+            "num_chains": chains,
+        }
+
+
+class MixedMetropolisHastings(MetropolisHastings):
+    """The same chains on a TaggedProductSearchSpace of Box and CategoricalSearchSpace parts."""
+
+    name = "mixed-mh"
+
+    def check_space(self, space: SearchSpace) -> Layout:
+        return layout(space)

@@ -1,0 +1,67 @@
+"""The problem contract every benchmark implements.
+
+A problem is a small frozen object. The optimiser works in the *scaled* search space held by `search_space`
+(usually [0, 1]^d); `evaluate` maps scaled points to noiseless objective values in natural units, in the
+paper's sense; `observe` is what an optimiser sees (for the synthetic functions: standardised values plus
+observation noise). Subclasses implement `_evaluate` (and `_observe` if observation is not simply `evaluate`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from trieste.space import SearchSpace
+
+Sense = Literal["maximise", "minimise"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    name: str
+    search_space: SearchSpace
+    sense: Sense = "maximise"
+    num_objectives: int = 1
+    noise_variance: float = 0.0
+    optimum: float | None = None
+    reference_point: tuple[float, ...] | None = None
+
+    @property
+    def dim(self) -> int:
+        return int(self.search_space.dimension)
+
+    def check_inputs(self, x: np.ndarray) -> np.ndarray:
+        """Return `x` as float64 [N, d]; raise ValueError if any point lies outside the space or its constraints."""
+        x = np.asarray(x, dtype=np.float64)
+        if x.ndim != 2 or x.shape[1] != self.dim:
+            raise ValueError(f"{self.name}: expected points of shape [N, {self.dim}], got {x.shape}")
+        if not np.all(np.isfinite(x)):
+            raise ValueError(f"{self.name}: points contain NaN or inf")
+        inside = np.asarray(self.search_space.contains(x))
+        if self.search_space.has_constraints:
+            inside &= np.asarray(self.search_space.is_feasible(x))
+        if not inside.all():
+            bad = x[~inside][0]
+            raise ValueError(
+                f"{self.name}: {int((~inside).sum())} point(s) outside the search space or its constraints, "
+                f"e.g. {np.array2string(bad, precision=4)}"
+            )
+        return x
+
+    def evaluate(self, x: np.ndarray) -> np.ndarray:
+        """Noiseless objective values [N, num_objectives] in natural units."""
+        return self._evaluate(self.check_inputs(x))
+
+    def observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Observed values [N, num_objectives], with the problem's observation noise drawn from `rng`."""
+        return self._observe(self.check_inputs(x), rng)
+
+    def _evaluate(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        y = self._evaluate(x)
+        if self.noise_variance > 0:
+            y = y + rng.normal(scale=np.sqrt(self.noise_variance), size=y.shape)
+        return y

@@ -1,0 +1,241 @@
+"""Samplers against exact densities: Gaussian mixtures on boxes, whose bin masses follow from normal CDFs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from scipy.stats import norm
+from trieste.space import Box, CategoricalSearchSpace, LinearConstraint, TaggedProductSearchSpace
+
+from b3o import samplers
+from b3o.space import InfeasibleSpaceError
+
+
+class Mixture:
+    """Isotropic Gaussian mixture restricted to a box; log density in TensorFlow so Langevin can differentiate."""
+
+    def __init__(self, means, sds, weights, lower, upper):
+        self.means = np.asarray(means, dtype=np.float64)
+        self.sds = np.asarray(sds, dtype=np.float64)
+        self.weights = np.asarray(weights, dtype=np.float64)
+        self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
+        self.space = Box(self.lower, self.upper)
+
+    def __call__(self, x):
+        x = tf.convert_to_tensor(x, tf.float64)
+        sq = tf.reduce_sum((x[:, None, :] - self.means) ** 2, axis=-1) / self.sds**2
+        d = self.means.shape[1]
+        log_comp = np.log(self.weights) - d * np.log(self.sds) - 0.5 * sq
+        return tf.reduce_logsumexp(log_comp, axis=-1)
+
+    def component_mass(self, lo, hi):
+        """[K] unnormalised mass of each component inside the box [lo, hi] (per-dimension CDF products)."""
+        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
+        cdf = norm.cdf((hi - self.means) / self.sds[:, None]) - norm.cdf((lo - self.means) / self.sds[:, None])
+        return self.weights * (2 * np.pi) ** (self.means.shape[1] / 2) * np.prod(cdf, axis=1)
+
+    def log_z(self):
+        return float(np.log(self.component_mass(self.lower, self.upper).sum()))
+
+    def bin_probabilities(self, bins: int) -> np.ndarray:
+        d = self.means.shape[1]
+        edges = [np.linspace(lo, hi, bins + 1) for lo, hi in zip(self.lower, self.upper)]
+        probs = np.zeros((bins,) * d)
+        for index in np.ndindex(*probs.shape):
+            lo = [edges[k][i] for k, i in enumerate(index)]
+            hi = [edges[k][i + 1] for k, i in enumerate(index)]
+            probs[index] = self.component_mass(lo, hi).sum()
+        return probs / probs.sum()
+
+    def total_variation(self, x: np.ndarray, bins: int) -> float:
+        d = self.means.shape[1]
+        counts, _ = np.histogramdd(x, bins=bins, range=list(zip(self.lower, self.upper)))
+        assert counts.sum() == len(x), "samples outside the box"
+        return 0.5 * float(np.abs(counts / len(x) - self.bin_probabilities(bins)).sum()) if d else 0.0
+
+
+ONE_D = Mixture([[0.2], [0.5], [0.8]], [0.05, 0.08, 0.04], [0.3, 0.5, 0.2], [0.0], [1.0])
+TWO_D = Mixture([[0.25, 0.7], [0.7, 0.3], [0.75, 0.8]], [0.08, 0.1, 0.06], [0.4, 0.4, 0.2], [0, 0], [1, 1])
+# A shifted, stretched box checks that samplers respect bounds other than the unit cube.
+TWO_D_WIDE = Mixture([[-1.0, 4.0], [2.0, 6.0]], [0.6, 0.9], [0.5, 0.5], [-3, 2], [3, 9])
+
+# name -> (options, samples, TV threshold): the issue's thresholds, sample counts making noise well below them.
+ACCURACY = {
+    "defer": ({"budget": 10_000}, 100_000, 0.05),
+    "dmc": ({"num_points": 2**15}, 100_000, 0.05),
+    "mh": ({"num_chains": 2000, "burn_in": 500, "thin": 5}, 20_000, 0.1),
+    "langevin": ({"num_chains": 2000, "burn_in": 500, "thin": 5}, 20_000, 0.1),
+    "mixed-mh": ({"num_chains": 2000, "burn_in": 500, "thin": 5}, 20_000, 0.1),
+}
+
+
+def test_registry_lists_all_samplers_and_rejects_unknown():
+    assert samplers.names() == sorted(["defer", "mh", "langevin", "dmc", "mixed-mh"])
+    with pytest.raises(ValueError, match="valid samplers: defer, dmc, langevin, mh, mixed-mh"):
+        samplers.get("slice")
+    with pytest.raises(ValueError, match="bad options for sampler 'defer'"):
+        samplers.get("defer", budjet=10)
+
+
+@pytest.mark.parametrize("name", sorted(ACCURACY))
+@pytest.mark.parametrize("target", [ONE_D, TWO_D, TWO_D_WIDE], ids=["1d", "2d", "2d-wide"])
+def test_samples_match_exact_density(name, target):
+    options, n, threshold = ACCURACY[name]
+    sampler = samplers.get(name, **options)
+    x = sampler.sample(target, target.space, n, seed=1)
+    assert x.shape == (n, target.means.shape[1])
+    tv = target.total_variation(x, bins=50 if x.shape[1] == 1 else 10)
+    assert tv <= threshold, f"{name}: total variation {tv:.3f} > {threshold}"
+    # every mode carrying more than 5% of the mass receives samples near it
+    mass = target.component_mass(target.lower, target.upper)
+    for mean, sd in zip(target.means[mass / mass.sum() > 0.05], target.sds[mass / mass.sum() > 0.05]):
+        assert np.any(np.linalg.norm(x - mean, axis=1) < sd), f"{name}: no samples near mode {mean}"
+
+
+@pytest.mark.parametrize("target", [ONE_D, TWO_D, TWO_D_WIDE], ids=["1d", "2d", "2d-wide"])
+def test_defer_log_z_matches_quadrature(target):
+    sampler = samplers.get("defer", budget=10_000)
+    sampler.sample(target, target.space, 10, seed=0)
+    partition = sampler.partition
+    assert abs(partition.log_z - target.log_z()) <= 0.01 * abs(target.log_z()) + 1e-3
+    # the leaves tile the box exactly
+    volume = np.prod(partition.upper - partition.lower, axis=1).sum()
+    assert volume == pytest.approx(np.prod(target.upper - target.lower), rel=1e-9)
+    assert partition.num_evals <= 10_000 and partition.num_leaves == partition.num_evals
+
+
+def test_defer_spends_its_budget_in_one_call_per_iteration():
+    calls = []
+
+    def density(x):
+        calls.append(len(x))
+        return TWO_D(x)
+
+    sampler = samplers.get("defer", budget=2_000)
+    sampler.sample(density, TWO_D.space, 5, seed=0)
+    assert sum(calls) == sampler.diagnostics["num_density_evals"] <= 2_000
+    assert len(calls) == sampler.diagnostics["iterations"] + 1  # + the initial centre
+
+
+@pytest.mark.parametrize("name", sorted(ACCURACY))
+def test_same_seed_same_samples(name):
+    options = {"defer": {"budget": 500}, "dmc": {"num_points": 1024}}.get(name, {"burn_in": 50, "thin": 2})
+    a = samplers.get(name, **options).sample(TWO_D, TWO_D.space, 64, seed=7)
+    b = samplers.get(name, **options).sample(TWO_D, TWO_D.space, 64, seed=7)
+    c = samplers.get(name, **options).sample(TWO_D, TWO_D.space, 64, seed=8)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def _peaked(scale: float):
+    """log p = scale * alpha with alpha maximal (0) at (0.3, 0.6): alpha = -|x - x*|^2."""
+    x_star = np.array([0.3, 0.6])
+    return (lambda x: -scale * tf.reduce_sum((tf.convert_to_tensor(x, tf.float64) - x_star) ** 2, axis=-1)), x_star
+
+
+@pytest.mark.parametrize("name", sorted(ACCURACY))
+def test_huge_lambda_does_not_overflow_and_concentrates(name):
+    space = Box([0.0, 0.0], [1.0, 1.0])
+    spreads = []
+    for scale in (1.0, 1e2, 1e4):
+        density, x_star = _peaked(scale)
+        options = {"defer": {"budget": 3000}, "dmc": {"num_points": 2**14}}.get(name, {"burn_in": 1000})
+        x = samplers.get(name, **options).sample(density, space, 200, seed=3)
+        assert np.all(np.isfinite(x)) and x.shape == (200, 2)
+        # median: a few local-MCMC chains started far out still crawl towards the mode after burn-in
+        spreads.append(float(np.median(np.linalg.norm(x - x_star, axis=1))))
+    assert spreads[0] > spreads[1] > spreads[2], spreads
+    assert spreads[2] < 0.05
+
+
+@pytest.mark.parametrize("name", sorted(ACCURACY))
+def test_minus_inf_and_nan_regions_get_no_samples(name):
+    space = Box([0.0, 0.0], [1.0, 1.0])
+
+    def density(x):
+        x = tf.convert_to_tensor(x, tf.float64)
+        base = TWO_D(x)
+        base = tf.where(x[:, 0] < 0.4, tf.constant(-np.inf, tf.float64), base)
+        return tf.where(x[:, 1] > 0.9, tf.constant(np.nan, tf.float64), base)
+
+    options = {"defer": {"budget": 4000}, "dmc": {"num_points": 2**13}}.get(name, {"burn_in": 300})
+    x = samplers.get(name, **options).sample(density, space, 500, seed=0)
+    # DEFER's leaves straddle the boundary, so it may place mass up to one leaf width across it
+    slack = 0.02 if name == "defer" else 0.0
+    assert np.mean(x[:, 0] < 0.4 - slack) == 0 and np.mean(x[:, 1] > 0.9 + slack) == 0
+
+
+@pytest.mark.parametrize("name", sorted(ACCURACY))
+def test_minus_inf_everywhere_is_a_clear_error(name):
+    with pytest.raises(ValueError, match="-inf"):
+        samplers.get(name).sample(lambda x: np.full(len(x), -np.inf), Box([0.0], [1.0]), 10, seed=0)
+
+
+# porosity-style constraint: x0 + x1 <= 1.0 cuts the unit square in half
+CONSTRAINED = Box([0.0, 0.0], [1.0, 1.0], constraints=[LinearConstraint(A=np.array([[1.0, 1.0]]), lb=-1e9, ub=1.0)])
+
+
+@pytest.mark.parametrize("name", ["defer", "dmc", "mh", "langevin"])
+def test_constraints_respected_and_relative_probabilities_kept(name):
+    target = Mixture([[0.2, 0.3], [0.55, 0.1]], [0.1, 0.08], [0.5, 0.5], [0, 0], [1, 1])
+    options, n, threshold = ACCURACY[name]
+    x = samplers.get(name, **options).sample(target, CONSTRAINED, n, seed=2)
+    assert np.all(x.sum(axis=1) <= 1.0 + 1e-9)
+    # exact probabilities of the truncated density on a grid of bins, by fine quadrature of the mixture
+    grid = (np.arange(400) + 0.5) / 400
+    gx, gy = np.meshgrid(grid, grid, indexing="ij")
+    pts = np.c_[gx.ravel(), gy.ravel()]
+    p = np.exp(np.asarray(target(pts))) * (pts.sum(axis=1) <= 1.0)
+    exact, _ = np.histogramdd(pts, bins=8, range=[(0, 1), (0, 1)], weights=p)
+    counts, _ = np.histogramdd(x, bins=8, range=[(0, 1), (0, 1)])
+    tv = 0.5 * np.abs(counts / n - exact / exact.sum()).sum()
+    assert tv <= threshold, f"{name}: total variation {tv:.3f} inside the feasible set"
+
+
+def test_tiny_feasible_set_names_the_constraint():
+    sliver = Box([0.0, 0.0], [1.0, 1.0], constraints=[LinearConstraint(A=np.array([[1.0, 1.0]]), lb=-1e9, ub=1e-4)])
+    with pytest.raises(InfeasibleSpaceError, match=r"constraint 0 .*rejects"):
+        samplers.get("defer", budget=200).sample(lambda x: np.zeros(len(x)), sliver, 10, seed=0)
+
+
+def test_mixed_mh_matches_exact_mixed_density():
+    """One continuous and two categorical coordinates; the density factorises, so marginals are exact."""
+    space = TaggedProductSearchSpace([Box([0.0], [1.0]), CategoricalSearchSpace([3, 5])], tags=["c", "k"])
+    cat_logits = [np.log([0.2, 0.5, 0.3]), np.log([0.1, 0.1, 0.4, 0.1, 0.3])]
+
+    def density(x):
+        x = np.asarray(x)
+        return (
+            np.asarray(ONE_D(x[:, :1]))
+            + cat_logits[0][x[:, 1].astype(int)]
+            + cat_logits[1][x[:, 2].astype(int)]
+        )
+
+    sampler = samplers.get("mixed-mh", num_chains=2000, burn_in=500, thin=5)
+    x = sampler.sample(density, space, 20_000, seed=0)
+    assert set(np.unique(x[:, 1])) <= {0, 1, 2} and set(np.unique(x[:, 2])) <= {0, 1, 2, 3, 4}
+    for column, logits in zip((1, 2), cat_logits):
+        freq = np.bincount(x[:, column].astype(int), minlength=len(logits)) / len(x)
+        assert 0.5 * np.abs(freq - np.exp(logits)).sum() <= 0.05
+    assert ONE_D.total_variation(x[:, :1], bins=50) <= 0.1
+    assert 0.1 < sampler.diagnostics["acceptance_rate"] < 0.6
+
+
+@pytest.mark.parametrize("name", ["defer", "mh", "langevin", "dmc"])
+def test_continuous_samplers_refuse_categorical_spaces(name):
+    space = TaggedProductSearchSpace([Box([0.0], [1.0]), CategoricalSearchSpace(3)])
+    with pytest.raises(TypeError, match="mixed-mh"):
+        samplers.get(name).sample(lambda x: np.zeros(len(x)), space, 4, seed=0)
+
+
+def test_mh_adapts_towards_target_acceptance():
+    sampler = samplers.get("mh", num_chains=500, burn_in=1000, thin=1)
+    sampler.sample(TWO_D, TWO_D.space, 500, seed=0)
+    assert 0.15 < sampler.diagnostics["acceptance_rate"] < 0.32
+
+
+def test_langevin_adapts_towards_target_acceptance():
+    sampler = samplers.get("langevin", num_chains=200, burn_in=500, thin=1)
+    sampler.sample(TWO_D, TWO_D.space, 200, seed=0)
+    assert 0.4 < sampler.diagnostics["acceptance_rate"] < 0.75
