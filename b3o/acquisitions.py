@@ -1,0 +1,102 @@
+"""Point-wise acquisitions for B3O, in trieste's conventions, by name: `ucb`, `logei`, `ehvi`.
+
+trieste models the objective to be *minimised* and its acquisitions are *maximised*; B3O's alpha is the latter
+("larger is better"). A maximisation problem is handed to trieste negated, so for the paper's UCB on f,
+mu_f + sqrt(beta) * sigma equals trieste's negative lower confidence bound of -f with weight sqrt(beta).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Optional
+
+import tensorflow as tf
+import trieste.acquisition.function as taf
+from trieste.acquisition.function.function import log_expected_improvement
+from trieste.acquisition.interface import AcquisitionFunction, SingleModelAcquisitionBuilder
+from trieste.data import Dataset
+from trieste.models import ProbabilisticModel
+from trieste.space import SearchSpace
+
+
+class UpperConfidenceBound(taf.NegativeLowerConfidenceBound):
+    """The paper's UCB, mu + sqrt(beta) * sigma (Srinivas et al. 2010): trieste's NLCB with weight sqrt(beta).
+
+    The default beta = 1.96**2 makes the weight on sigma trieste's default 1.96.
+    """
+
+    def __init__(self, beta: float = 1.96**2):
+        if not math.isfinite(beta) or beta < 0:
+            raise ValueError(f"UCB beta must be finite and non-negative, got {beta!r}")
+        self.beta = float(beta)
+        super().__init__(beta=math.sqrt(self.beta))
+
+    def __repr__(self) -> str:
+        return f"UpperConfidenceBound(beta={self.beta!r})"
+
+
+class LogExpectedImprovement(taf.LogExpectedImprovement):
+    """trieste's LogEI with a choice of incumbent eta for noisy observations.
+
+    `incumbent="posterior-mean"` (trieste's default): the best posterior mean at the data, which screens out noise;
+    `incumbent="observation"`: the best noisy observation.
+    """
+
+    INCUMBENTS = ("posterior-mean", "observation")
+
+    def __init__(self, incumbent: str = "posterior-mean", search_space: Optional[SearchSpace] = None):
+        if incumbent not in self.INCUMBENTS:
+            raise ValueError(f"unknown LogEI incumbent {incumbent!r}; valid: {', '.join(self.INCUMBENTS)}")
+        super().__init__(search_space)
+        self.incumbent = incumbent
+
+    def _observed_best(self, dataset: Optional[Dataset]) -> tf.Tensor:
+        if dataset is None or len(dataset) == 0:
+            raise ValueError("LogEI needs a non-empty dataset")
+        return tf.reduce_min(dataset.observations, axis=0)
+
+    def prepare_acquisition_function(
+        self, model: ProbabilisticModel, dataset: Optional[Dataset] = None
+    ) -> AcquisitionFunction:
+        if self.incumbent == "posterior-mean":
+            return super().prepare_acquisition_function(model, dataset)
+        return log_expected_improvement(model, self._observed_best(dataset))
+
+    def update_acquisition_function(
+        self, function: AcquisitionFunction, model: ProbabilisticModel, dataset: Optional[Dataset] = None
+    ) -> AcquisitionFunction:
+        if self.incumbent == "posterior-mean":
+            return super().update_acquisition_function(function, model, dataset)
+        function.update(self._observed_best(dataset))  # type: ignore[attr-defined]
+        return function
+
+    def __repr__(self) -> str:
+        return f"LogExpectedImprovement(incumbent={self.incumbent!r})"
+
+
+def _ehvi(reference_point: Any = None) -> SingleModelAcquisitionBuilder:
+    """trieste's EHVI; a fixed reference point (in the model's minimisation units) or trieste's adaptive default."""
+    if reference_point is None:
+        return taf.ExpectedHypervolumeImprovement()
+    return taf.ExpectedHypervolumeImprovement(tf.constant(reference_point, dtype=tf.float64))
+
+
+_REGISTRY: dict[str, Callable[..., SingleModelAcquisitionBuilder]] = {
+    "ucb": UpperConfidenceBound,
+    "logei": LogExpectedImprovement,
+    "ehvi": _ehvi,
+}
+
+
+def names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def get(name: str, **kwargs: Any) -> SingleModelAcquisitionBuilder:
+    """The acquisition builder registered under `name`, with its options."""
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown acquisition {name!r}; valid acquisitions: {', '.join(names())}")
+    try:
+        return _REGISTRY[name](**kwargs)
+    except TypeError as err:
+        raise ValueError(f"bad options for acquisition {name!r}: {err}") from None

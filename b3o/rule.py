@@ -1,0 +1,159 @@
+"""`BoltzmannBatch`: the B3O acquisition rule for trieste.
+
+Each `acquire` (BO iteration t = 1, 2, ...):
+1. builds the acquisition function from the models on the first call and updates it in place afterwards, so the
+   compiled TensorFlow graph is reused (trieste's builders keep their state in variables);
+2. defines log p_t(x) = lambda_t * alpha_t(x), with alpha in trieste's "larger is better" convention; lambda_t and
+   (for `Normalised`) the standardisation live in TF variables, so changing them never retraces;
+3. draws `num_query_points` i.i.d. samples from p_t with the sampler and returns them as the batch.
+
+The rule is agnostic to the acquisition (UCB, LogEI, EHVI over a model stack, ...) and to the space; mixed spaces need
+the `mixed-mh` sampler. After each call `diagnostics` holds what the trial runner records.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Mapping, Optional
+
+import numpy as np
+import tensorflow as tf
+from scipy.stats import qmc
+from trieste.acquisition.interface import (
+    AcquisitionFunction,
+    AcquisitionFunctionBuilder,
+    SingleModelAcquisitionBuilder,
+)
+from trieste.acquisition.rule import AcquisitionRule
+from trieste.data import Dataset
+from trieste.models import ProbabilisticModel
+from trieste.observer import OBJECTIVE
+from trieste.space import SearchSpace
+from trieste.types import Tag, TensorType
+
+from b3o.density import LogDensity
+from b3o.diversity import mean_pairwise_distance
+from b3o.samplers.base import Sampler
+from b3o.space import layout
+from b3o.temperature import Temperature
+
+
+class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel]):
+    """Batch of i.i.d. draws from p_t(x) ∝ exp(lambda_t * alpha_t(x)).
+
+    :param builder: any point-wise trieste acquisition builder (a single-model builder is applied to OBJECTIVE).
+    :param sampler: a `b3o.samplers` sampler able to handle the search space.
+    :param temperature: a `b3o.temperature.Temperature`.
+    :param num_query_points: the batch size B.
+    :param seed: the sampler's seed at iteration t is derived from (seed, t), so a resumed run draws the same batches.
+    :param reference_size: size of the fixed space-filling set used by `Normalised` temperatures.
+    """
+
+    def __init__(
+        self,
+        builder: AcquisitionFunctionBuilder | SingleModelAcquisitionBuilder,
+        sampler: Sampler,
+        temperature: Temperature,
+        num_query_points: int = 1,
+        *,
+        seed: int = 0,
+        reference_size: int = 1024,
+    ):
+        if int(num_query_points) < 1:
+            raise ValueError(f"num_query_points must be at least 1, got {num_query_points}")
+        if isinstance(builder, SingleModelAcquisitionBuilder):
+            builder = builder.using(OBJECTIVE)
+        self._builder = builder
+        self.sampler = sampler
+        self.temperature = temperature
+        self.num_query_points = int(num_query_points)
+        self.seed = int(seed)
+        self.reference_size = reference_size
+        self.step = 0  # completed acquisitions; the next one is BO iteration t = step + 1
+        self.diagnostics: dict[str, Any] = {}
+        self._acquisition_function: Optional[AcquisitionFunction] = None
+        self._log_density_fn: Optional[tf.types.experimental.GenericFunction] = None
+        self._lam = tf.Variable(0.0, dtype=tf.float64, trainable=False)
+        self._offset = tf.Variable(0.0, dtype=tf.float64, trainable=False)
+        self._reference: Optional[np.ndarray] = None
+
+    def __repr__(self) -> str:
+        return (
+            f"BoltzmannBatch({self._builder!r}, {type(self.sampler).__name__}, {self.temperature!r}, "
+            f"{self.num_query_points})"
+        )
+
+    def acquire(
+        self,
+        search_space: SearchSpace,
+        models: Mapping[Tag, ProbabilisticModel],
+        datasets: Optional[Mapping[Tag, Dataset]] = None,
+    ) -> TensorType:
+        self.sampler.check_space(search_space)  # fail before any model work
+        t = self.step + 1
+        start = time.perf_counter()
+        self._update_acquisition(models, datasets)
+        acquisition_seconds = time.perf_counter() - start
+
+        lam = self.temperature(t)
+        offset, scale = 0.0, 1.0
+        if self.temperature.needs_reference:
+            offset, scale = self.temperature.standardisation(self._alpha(self._reference_points(search_space)))
+        self._lam.assign(lam / scale)
+        self._offset.assign(offset)
+        seed = int(np.random.SeedSequence([self.seed, t]).generate_state(1)[0])
+        if lam > 0:
+            density = LogDensity(self._log_density_fn)
+            batch = self.sampler.sample(density, search_space, self.num_query_points, seed=seed)
+            sampler_diagnostics = self.sampler.diagnostics
+        else:  # lambda_t = 0 (the scheduled first step) is exactly the uniform density: no alpha, no sampler
+            density = LogDensity(lambda x: np.zeros(len(x)))
+            start = time.perf_counter()
+            batch = layout(search_space).uniform_feasible(np.random.default_rng(seed), self.num_query_points)
+            sampler_diagnostics = {"sampler": "uniform", "sampler_seconds": time.perf_counter() - start}
+        self.step = t
+        self.diagnostics = {
+            "t": t,
+            "lam": lam,
+            "alpha_scale": scale,
+            "num_acquisition_evals": density.num_evals,
+            "acquisition_update_seconds": acquisition_seconds,
+            **sampler_diagnostics,
+            "diversity": mean_pairwise_distance(batch, search_space),
+        }
+        return tf.constant(batch, dtype=tf.float64)
+
+    def _update_acquisition(
+        self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]]
+    ) -> None:
+        if self._acquisition_function is None:
+            function = self._builder.prepare_acquisition_function(models, datasets=datasets)
+        else:
+            function = self._builder.update_acquisition_function(
+                self._acquisition_function, models, datasets=datasets
+            )
+        if function is not self._acquisition_function:  # a new function object needs a new compiled density
+            self._acquisition_function = function
+            lam, offset = self._lam, self._offset
+
+            @tf.function(reduce_retracing=True)
+            def log_density(x: tf.Tensor) -> tf.Tensor:
+                return lam * (function(x[:, None, :])[:, 0] - offset)
+
+            self._log_density_fn = log_density
+
+    def _alpha(self, x: np.ndarray) -> np.ndarray:
+        assert self._acquisition_function is not None
+        values = np.asarray(self._acquisition_function(tf.constant(x)[:, None, :]))[:, 0]
+        return np.where(np.isnan(values), -np.inf, values)
+
+    def _reference_points(self, space: SearchSpace) -> np.ndarray:
+        """A scrambled Sobol set over the space, fixed for the rule's lifetime (categories by floor of Sobol)."""
+        if self._reference is None:
+            lay = layout(space)
+            u = qmc.Sobol(lay.dim, scramble=True, seed=self.seed).random(self.reference_size)
+            x = np.empty_like(u)
+            x[:, lay.continuous] = lay.lower + lay.width * u[:, lay.continuous]
+            x[:, lay.categorical] = np.floor(u[:, lay.categorical] * lay.num_categories)
+            self._reference = x[lay.feasible(x)]
+        return self._reference
