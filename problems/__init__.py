@@ -9,13 +9,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from problems.base import Problem
+from problems.base import Problem  # no TensorFlow import: `b3o lap` stays quick
 
 # name -> (module, factory)
 _REGISTRY: dict[str, tuple[str, str]] = {
     "ackley5": ("problems.synthetic", "ackley5"),
     "battery": ("problems.battery", "battery"),
     "branin2": ("problems.synthetic", "branin2"),
+    "formula-e": ("problems.formula_e", "make_problem"),
     "forrester1": ("problems.synthetic", "forrester1"),
     "hartmann6": ("problems.synthetic", "hartmann6"),
     "shekel4": ("problems.synthetic", "shekel4"),

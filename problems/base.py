@@ -9,10 +9,12 @@ observation noise). Subclasses implement `_evaluate` (and `_observe` if observat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-from trieste.space import SearchSpace
+
+if TYPE_CHECKING:  # a problem's space is a trieste space, but the registry itself must not import TensorFlow
+    from trieste.space import SearchSpace
 
 Sense = Literal["maximise", "minimise"]
 
@@ -38,7 +40,7 @@ class Problem:
             raise ValueError(f"{self.name}: expected points of shape [N, {self.dim}], got {x.shape}")
         if not np.all(np.isfinite(x)):
             raise ValueError(f"{self.name}: points contain NaN or inf")
-        inside = np.asarray(self.search_space.contains(x))
+        inside = np.array(self.search_space.contains(x))  # a writable copy: `&=` below
         if self.search_space.has_constraints:
             inside &= np.asarray(self.search_space.is_feasible(x))
         if not inside.all():
