@@ -1,0 +1,56 @@
+"""Registry of optimisation methods: `baselines.get(name, **params)`, `baselines.names()`.
+
+One module per method family; a method is a `Method` subclass whose constructor takes its parameters, so the paper's
+variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Imported lazily.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib import import_module
+from typing import Any
+
+from baselines.base import Method, NotApplicable, TrialContext
+
+# name -> (module, class)
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "b3o": ("baselines.boltzmann", "B3O"),
+    "random": ("baselines.random_search", "RandomSearch"),
+    "ts": ("baselines.thompson", "ThompsonSampling"),
+    "seq-ei": ("baselines.sequential", "SequentialEI"),
+    "seq-ehvi": ("baselines.sequential", "SequentialEHVI"),
+    "logei-mv": ("baselines.sequential", "MixedVariableLogEI"),
+    "qei": ("baselines.batch_acquisition", "BatchEI"),
+    "lp": ("baselines.batch_acquisition", "LocalPenalisation"),
+    "nsga2": ("baselines.evolutionary", "NSGA2"),
+}
+
+
+def names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def method_class(name: str) -> type[Method]:
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown method {name!r}; valid methods: {', '.join(names())}")
+    module, cls = _REGISTRY[name]
+    return getattr(import_module(module), cls)
+
+
+def parameters(name: str) -> list[str]:
+    """The parameter names method `name` accepts."""
+    return [p for p in inspect.signature(method_class(name).__init__).parameters if p != "self"]
+
+
+def get(name: str, **params: Any) -> Method:
+    """The method registered under `name`, configured with `params` (unknown parameters are a clear error)."""
+    cls = method_class(name)
+    unknown = set(params) - set(parameters(name))
+    if unknown:
+        raise ValueError(
+            f"unknown parameter(s) {sorted(unknown)} for method {name!r}; valid: {', '.join(parameters(name)) or 'none'}"
+        )
+    return cls(**params)
+
+
+__all__ = ["Method", "NotApplicable", "TrialContext", "get", "names", "parameters"]

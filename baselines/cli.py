@@ -1,0 +1,88 @@
+"""`b3o run-trial` (one trial, one record) and `b3o list` (what can be run)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    run = subparsers.add_parser("run-trial", help="run one trial and write its record (resumes if interrupted)")
+    run.add_argument("--spec", help="trial spec, JSON or YAML; flags below override its keys")
+    run.add_argument("--out", required=True, help="record path (RECORD.json); a checkpoint lives next to it")
+    run.add_argument("--problem")
+    run.add_argument("--method")
+    run.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="method parameter (JSON value)")
+    run.add_argument("--batch-size", type=int)
+    run.add_argument("--iterations", type=int)
+    run.add_argument("--n-init", type=int)
+    run.add_argument("--seed", type=int)
+    run.add_argument("--num-inducing", type=int)
+    run.add_argument("--model-kind", choices=["svgp", "gpr", "deep-ensemble"])
+    run.set_defaults(func=_run_trial)
+    listing = subparsers.add_parser("list", help="list problems, methods, samplers and acquisitions")
+    listing.set_defaults(func=_list)
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _spec_dict(args: argparse.Namespace) -> dict[str, Any]:
+    from baselines.spec import TrialSpec
+
+    spec = TrialSpec.load(args.spec).to_dict() if args.spec else {}
+    for key in ("problem", "method", "batch_size", "iterations", "n_init", "seed"):
+        if getattr(args, key) is not None:
+            spec[key] = getattr(args, key)
+    for item in args.param:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--param expects KEY=VALUE, got {item!r}")
+        spec.setdefault("params", {})[key] = _value(value)
+    if args.num_inducing is not None:
+        spec.setdefault("model", {})["num_inducing"] = args.num_inducing
+    if args.model_kind is not None:
+        spec.setdefault("model", {})["kind"] = args.model_kind
+    return spec
+
+
+def _run_trial(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    from baselines.runner import run_trial
+    from baselines.spec import TrialSpec, validate
+
+    try:
+        spec = TrialSpec.from_dict(_spec_dict(args))
+        validate(spec)
+    except (ValueError, TypeError, OSError) as err:
+        print(f"b3o run-trial: error: {err}", file=sys.stderr)
+        return 2
+    record = run_trial(spec, args.out)
+    last = record["trace"][-1]
+    print(json.dumps({"trial_id": record["trial_id"], "num_evals": last["num_evals"], "best_value": last["best_value"]}))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    import baselines
+    import problems
+    from b3o import acquisitions, samplers, temperature
+
+    for title, items in (
+        ("problems", problems.names()),
+        ("methods", [f"{m} ({', '.join(baselines.parameters(m)) or 'no parameters'})" for m in baselines.names()]),
+        ("samplers", samplers.names()),
+        ("acquisitions", acquisitions.names()),
+        ("temperatures", temperature.names()),
+    ):
+        print(f"{title}:")
+        for item in items:
+            print(f"  {item}")
+    return 0

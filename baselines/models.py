@@ -1,0 +1,142 @@
+"""Surrogates for the trial runner: SVGP (the paper's), exact GPR, or a deep ensemble, chosen in the trial spec.
+
+SVGP: trieste's `build_svgp` (Matérn-5/2, constant mean, kernel priors), M inducing points placed by
+`ConditionalImprovementReduction` (Moss et al. 2023, inducing points for high-throughput BO), likelihood variance
+fixed at 0.01 (paper). trieste's default SVGP training (Adam, 100 steps, lr 1e-3) barely moves the
+hyperparameters, so all GP models are fitted with gpflow's Scipy L-BFGS-B capped at `maxiter` iterations. Categorical
+inputs are one-hot encoded (trieste encoders); a multi-objective problem gets one model per objective in a
+`TrainableModelStack`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gpflow
+import numpy as np
+import tensorflow as tf
+from trieste.data import Dataset
+from trieste.models import TrainableModelStack, TrainableProbabilisticModel
+from trieste.models.gpflow import GaussianProcessRegression, SparseVariational, build_gpr, build_svgp
+from trieste.models.gpflow.inducing_point_selectors import ConditionalImprovementReduction
+from trieste.models.optimizer import Optimizer
+from trieste.space import SearchSpace, TaggedProductSearchSpace, one_hot_encoded_space, one_hot_encoder
+
+KINDS = ("svgp", "gpr", "deep-ensemble")
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    kind: str = "svgp"
+    num_inducing: int = 500
+    likelihood_variance: float = 0.01
+    maxiter: int = 200  # Scipy L-BFGS-B iterations per fit
+    ensemble_size: int = 5
+    ensemble_epochs: int = 200
+
+    @classmethod
+    def from_dict(cls, spec: dict[str, Any]) -> "ModelSpec":
+        unknown = set(spec) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown model keys {sorted(unknown)}; valid: {sorted(cls.__dataclass_fields__)}")
+        model = cls(**spec)
+        if model.kind not in KINDS:
+            raise ValueError(f"unknown model kind {model.kind!r}; valid kinds: {', '.join(KINDS)}")
+        if model.num_inducing < 1 or model.maxiter < 1 or not model.likelihood_variance > 0:
+            raise ValueError("model needs num_inducing >= 1, maxiter >= 1 and likelihood_variance > 0")
+        return model
+
+
+def build_model(spec: ModelSpec, space: SearchSpace, data: Dataset) -> TrainableProbabilisticModel:
+    """A trainable model of `data` (one objective column per model; stacks are built by `build_models`)."""
+    encoder = one_hot_encoder(space) if isinstance(space, TaggedProductSearchSpace) else None
+    encoded_space = one_hot_encoded_space(space) if encoder else space
+    encoded = Dataset(encoder(data.query_points), data.observations) if encoder else data
+    optimizer = Optimizer(gpflow.optimizers.Scipy(), minimize_args={"options": {"maxiter": spec.maxiter}}, compile=True)
+    if spec.kind == "svgp":
+        svgp = build_svgp(
+            encoded,
+            encoded_space,
+            likelihood_variance=spec.likelihood_variance,
+            num_inducing_points=spec.num_inducing,  # placed in the space, so M may exceed the data size
+        )
+        return SparseVariational(
+            svgp, optimizer=optimizer, inducing_point_selector=ConditionalImprovementReduction(), encoder=encoder
+        )
+    if spec.kind == "gpr":
+        gpr = build_gpr(encoded, encoded_space, likelihood_variance=spec.likelihood_variance)
+        return GaussianProcessRegression(gpr, optimizer=optimizer, encoder=encoder)
+    return _deep_ensemble(spec, encoded, encoder)
+
+
+def _deep_ensemble(spec: ModelSpec, data: Dataset, encoder) -> TrainableProbabilisticModel:
+    from trieste.models.keras import DeepEnsemble, KerasPredictor, build_keras_ensemble  # noqa: F401 (tf-keras)
+    from trieste.models.optimizer import KerasOptimizer
+    import tf_keras
+
+    network = build_keras_ensemble(data, spec.ensemble_size, num_hidden_layers=2, units=50)
+    fit_args = {"batch_size": 32, "epochs": spec.ensemble_epochs, "verbose": 0}
+    optimizer = KerasOptimizer(tf_keras.optimizers.Adam(0.01), fit_args)
+    return DeepEnsemble(network, optimizer, encoder=encoder)
+
+
+def build_models(spec: ModelSpec, space: SearchSpace, data: Dataset) -> TrainableProbabilisticModel:
+    """One model per objective column; several are stacked."""
+    columns = data.observations.shape[-1]
+    if columns == 1:
+        return build_model(spec, space, data)
+    return TrainableModelStack(
+        *[(build_model(spec, space, Dataset(data.query_points, data.observations[:, i : i + 1])), 1) for i in range(columns)]
+    )
+
+
+def fit(model: TrainableProbabilisticModel, data: Dataset) -> float:
+    """Update the model with `data`, optimise it, and return its training objective (ELBO / log marginal
+    likelihood / negative ensemble loss; summed over a stack) for the record."""
+    model.update(data)
+    model.optimize(data)
+    return training_objective(model, data)
+
+
+def training_objective(model: TrainableProbabilisticModel, data: Dataset) -> float:
+    if isinstance(model, TrainableModelStack):
+        return float(
+            sum(
+                training_objective(m, Dataset(data.query_points, data.observations[:, i : i + 1]))
+                for i, m in enumerate(model._models)
+            )
+        )
+    inner = getattr(model, "model", None)
+    if isinstance(inner, gpflow.models.SVGP):
+        encoded = model.encode(data) if hasattr(model, "encode") else data
+        return float(inner.elbo((encoded.query_points, encoded.observations)))
+    if isinstance(inner, gpflow.models.GPR):
+        return float(inner.log_marginal_likelihood())
+    return float("nan")
+
+
+def model_state(model: TrainableProbabilisticModel) -> dict[str, np.ndarray]:
+    """All variables of the model, for checkpoints (restore with `restore_model_state`)."""
+    return {f"{i}": v.numpy() for i, v in enumerate(_variables(model))}
+
+
+def restore_model_state(model: TrainableProbabilisticModel, state: dict[str, np.ndarray]) -> None:
+    variables = _variables(model)
+    if len(variables) != len(state):
+        raise ValueError("checkpointed model state does not match the model")
+    for i, v in enumerate(variables):
+        v.assign(tf.constant(state[f"{i}"], dtype=v.dtype))
+    for m in model._models if isinstance(model, TrainableModelStack) else [model]:
+        if hasattr(m, "update_posterior_cache"):  # predictions (used by the next update) read a cache
+            m.update_posterior_cache()
+
+
+def _variables(model: TrainableProbabilisticModel) -> list[tf.Variable]:
+    models = model._models if isinstance(model, TrainableModelStack) else [model]
+    out: list[tf.Variable] = []
+    for m in models:
+        inner = getattr(m, "model", None)
+        if isinstance(inner, tf.Module):
+            out += list(inner.variables)
+    return out

@@ -1,0 +1,240 @@
+"""Run one trial and write one record, resumably.
+
+Loop: initial design (iteration 0, the same for every method given (problem, seed)) -> for t = 1..T: fit the
+surrogate, ask the method for a batch, evaluate it, append to the trace, checkpoint. Everything random is derived
+from (seed, purpose, t) - observation noise, TensorFlow's global seed, the method's own draws - so no generator state
+has to be saved: a checkpoint holds the trace so far and the model's variables (the warm start of the next fit), and a
+resumed trial produces the same record as an uninterrupted one. Files are written atomically (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import resource
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+from scipy.stats import qmc
+from trieste.data import Dataset
+from trieste.observer import OBJECTIVE
+
+from b3o.diversity import mean_pairwise_distance
+from b3o.space import layout
+from baselines.models import build_models, fit, model_state, restore_model_state
+from baselines.provenance import provenance
+from baselines.spec import Trial, TrialSpec, validate
+from problems import Problem
+
+log = logging.getLogger("b3o.trial")
+
+# purposes, mixed into seeds so that streams never collide
+_INIT, _NOISE, _TF = 0, 1, 2
+
+
+def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, Any]:
+    """Run (or resume, or return) the trial of `spec`, writing its record to `out`; returns the record."""
+    spec = spec if isinstance(spec, TrialSpec) else TrialSpec.from_dict(spec)
+    out = Path(out)
+    trial = validate(spec)  # every cheap check before any model exists
+    if out.exists():
+        record = json.loads(out.read_text())
+        if record.get("trial_id") != spec.trial_id:
+            raise ValueError(f"{out} holds trial {record.get('trial_id')}, not {spec.trial_id}; choose another --out")
+        return record
+    return _Runner(trial, out).run()
+
+
+class _Runner:
+    def __init__(self, trial: Trial, out: Path):
+        self.trial = trial
+        self.spec = trial.spec
+        self.problem: Problem = trial.problem
+        self.out = out
+        self.checkpoint = out.with_name(out.name + ".checkpoint.npz")
+        self.sign = np.array([-1.0 if self.problem.sense == "maximise" else 1.0] * self.problem.num_objectives)
+
+    def _seed(self, purpose: int, t: int) -> int:
+        return int(np.random.SeedSequence([self.spec.seed, purpose, t]).generate_state(1)[0])
+
+    def run(self) -> dict[str, Any]:
+        trace, model_vars = self._load_checkpoint()
+        method = self.trial.method
+        method.setup(self.trial.context)
+        if not trace:
+            x0 = initial_design(self.problem, self.spec.n_init, self._seed(_INIT, 0))
+            trace = [self._evaluate(0, x0, fit_s=0.0, acquire_s=0.0, extra={})]
+            self._save_checkpoint(trace, None)
+        else:
+            method.restore([(np.array(r["points"]), self._to_min(np.array(r["observations"]))) for r in trace[1:]])
+        model = None
+        for t in range(len(trace), self.spec.iterations + 1):
+            data = self._dataset(trace)
+            start = time.perf_counter()
+            extra: dict[str, Any] = {}
+            if method.uses_model:
+                if model is None:
+                    tf.random.set_seed(self._seed(_TF, 0))
+                    # Built on the initial design, as at t = 1: the kernel priors depend on the build data.
+                    model = build_models(self.trial.model_spec, self.problem.search_space, self._dataset(trace[:1]))
+                    if model_vars is not None:
+                        restore_model_state(model, model_vars)
+                tf.random.set_seed(self._seed(_TF, t))  # after building: a resumed run has built just now
+                extra["model_objective"] = fit(model, data)
+            fit_s = time.perf_counter() - start
+            start = time.perf_counter()
+            tf.random.set_seed(self._seed(_TF, t))
+            points = method.ask({OBJECTIVE: model} if model is not None else None, data, t)
+            acquire_s = time.perf_counter() - start
+            extra["diagnostics"] = _jsonable(method.diagnostics)
+            record = self._evaluate(t, points, fit_s=fit_s, acquire_s=acquire_s, extra=extra)
+            method.tell(points, self._to_min(np.array(record["observations"])))
+            trace.append(record)
+            self._save_checkpoint(trace, model_state(model) if model is not None else None)
+            log.info(
+                "%s t=%d/%d evals=%d best=%.6g fit=%.2fs acquire=%.2fs evaluate=%.2fs",
+                self.spec.trial_id, t, self.spec.iterations, record["num_evals"], record["best_value"],
+                fit_s, acquire_s, record["evaluate_s"],
+            )
+        record = {
+            "spec": self.spec.to_dict(),
+            "trial_id": self.spec.trial_id,
+            "problem": {
+                "name": self.problem.name,
+                "sense": self.problem.sense,
+                "optimum": self.problem.optimum,
+                "num_objectives": self.problem.num_objectives,
+                "dim": self.problem.dim,
+            },
+            "provenance": provenance(),
+            "trace": trace,
+        }
+        atomic_write_text(self.out, json.dumps(record))
+        self.checkpoint.unlink(missing_ok=True)
+        return record
+
+    # --- evaluation and bookkeeping -------------------------------------------------------------------------
+
+    def _evaluate(self, t: int, points: np.ndarray, fit_s: float, acquire_s: float, extra: dict[str, Any]) -> dict:
+        points = np.asarray(points, dtype=np.float64)
+        start = time.perf_counter()
+        if hasattr(self.problem, "evaluate_with_status"):
+            values, failed = self.problem.evaluate_with_status(points)
+        else:
+            values, failed = self.problem.evaluate(points), np.zeros(len(points), dtype=bool)
+        observations = self.problem.observe(points, np.random.default_rng(self._seed(_NOISE, t)))
+        evaluate_s = time.perf_counter() - start
+        previous = getattr(self, "_history", [])
+        self._history = previous + [(points, values, observations)]
+        all_values = np.concatenate([v for _, v, _ in self._history])
+        all_obs = np.concatenate([o for _, _, o in self._history])
+        return {
+            "iteration": t,
+            "num_evals": int(len(all_values)),
+            "points": points.tolist(),
+            "observations": observations.tolist(),
+            "values": values.tolist(),
+            "failed": np.asarray(failed, dtype=bool).tolist(),
+            **self._progress(all_values, all_obs),
+            "diversity": mean_pairwise_distance(points, self.problem.search_space) if len(points) > 1 else None,
+            "fit_s": fit_s,
+            "acquire_s": acquire_s,
+            "evaluate_s": evaluate_s,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            **extra,
+        }
+
+    def _progress(self, values: np.ndarray, observations: np.ndarray) -> dict[str, Any]:
+        problem = self.problem
+        if problem.num_objectives > 1:
+            hv = hypervolume(values, problem)
+            return {"best_observed": None, "best_value": hv, "simple_regret": None, "hypervolume": hv}
+        best = self.sign[0] * np.min(self.sign[0] * values[:, 0])
+        best_obs = self.sign[0] * np.min(self.sign[0] * observations[:, 0])
+        regret = None if problem.optimum is None else float(abs(problem.optimum - best))
+        return {"best_observed": float(best_obs), "best_value": float(best), "simple_regret": regret}
+
+    def _to_min(self, observations: np.ndarray) -> np.ndarray:
+        return observations * self.sign
+
+    def _dataset(self, trace: list[dict]) -> Dataset:
+        x = np.concatenate([np.array(r["points"], dtype=np.float64) for r in trace])
+        y = np.concatenate([np.array(r["observations"], dtype=np.float64) for r in trace])
+        return Dataset(tf.constant(x), tf.constant(self._to_min(y)))
+
+    # --- checkpoints ----------------------------------------------------------------------------------------
+
+    def _save_checkpoint(self, trace: list[dict], model_vars: dict[str, np.ndarray] | None) -> None:
+        arrays = {f"model_{k}": v for k, v in (model_vars or {}).items()}
+        payload = json.dumps({"trial_id": self.spec.trial_id, "trace": trace})
+        with tempfile.NamedTemporaryFile(dir=self.checkpoint.parent, suffix=".tmp", delete=False) as handle:
+            np.savez(handle, trace=np.array(payload), **arrays)
+        os.replace(handle.name, self.checkpoint)
+
+    def _load_checkpoint(self) -> tuple[list[dict], dict[str, np.ndarray] | None]:
+        if not self.checkpoint.exists():
+            return [], None
+        with np.load(self.checkpoint) as saved:
+            payload = json.loads(str(saved["trace"]))
+            model_vars = {k[len("model_") :]: saved[k] for k in saved.files if k.startswith("model_")}
+        if payload["trial_id"] != self.spec.trial_id:
+            raise ValueError(f"{self.checkpoint} belongs to trial {payload['trial_id']}, not {self.spec.trial_id}")
+        trace = payload["trace"]
+        self._history = [
+            (np.array(r["points"]), np.array(r["values"]), np.array(r["observations"])) for r in trace
+        ]
+        log.info("%s resuming after iteration %d", self.spec.trial_id, len(trace) - 1)
+        return trace, (model_vars or None)
+
+
+def initial_design(problem: Problem, n: int, seed: int) -> np.ndarray:
+    """n space-filling feasible points: a scrambled Sobol sequence (categories by floor), infeasible points skipped."""
+    lay = layout(problem.search_space)
+    sobol = qmc.Sobol(lay.dim, scramble=True, seed=seed)
+    kept: list[np.ndarray] = []
+    for _ in range(1000):
+        u = sobol.random(max(n, 64))
+        x = np.empty_like(u)
+        x[:, lay.continuous] = lay.lower + lay.width * u[:, lay.continuous]
+        x[:, lay.categorical] = np.floor(u[:, lay.categorical] * lay.num_categories)
+        kept.append(x[lay.feasible(x)])
+        if sum(len(k) for k in kept) >= n:
+            return np.concatenate(kept)[:n]
+    raise ValueError(f"{problem.name}: could not find {n} feasible initial points")
+
+
+def hypervolume(values: np.ndarray, problem: Problem) -> float:
+    """Hypervolume dominated by `values` (natural units, problem sense) w.r.t. the problem's reference point."""
+    from pymoo.indicators.hv import HV
+
+    sign = -1.0 if problem.sense == "maximise" else 1.0
+    front = sign * np.asarray(values, dtype=np.float64)
+    reference = sign * np.asarray(problem.reference_point, dtype=np.float64)
+    inside = np.all(front < reference, axis=1)
+    return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
+        handle.write(text)
+    os.replace(handle.name, path)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        value = value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return repr(value)

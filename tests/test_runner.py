@@ -1,0 +1,171 @@
+"""The trial runner: valid records, determinism, resume after a crash, bad specs refused early."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import baselines
+from baselines.runner import initial_design, run_trial
+from baselines.spec import TrialSpec, validate
+
+TINY = {
+    "problem": "forrester1",
+    "method": "b3o",
+    "params": {"acquisition": "logei", "sampler": "defer", "sampler_options": {"budget": 300}},
+    "batch_size": 4,
+    "iterations": 3,
+    "n_init": 6,
+    "seed": 0,
+    "model": {"num_inducing": 10, "maxiter": 20},
+}
+VOLATILE = {"fit_s", "acquire_s", "evaluate_s", "peak_rss_mb"}
+
+
+def _stable(record: dict) -> list[dict]:
+    """The trace without wall times and memory, and without timing fields inside diagnostics."""
+    out = []
+    for row in record["trace"]:
+        row = {k: v for k, v in row.items() if k not in VOLATILE}
+        if "diagnostics" in row:
+            row["diagnostics"] = {k: v for k, v in row["diagnostics"].items() if "seconds" not in k}
+        out.append(row)
+    return out
+
+
+def test_record_has_the_documented_fields(tmp_path):
+    record = run_trial(TINY, tmp_path / "r.json")
+    assert json.loads((tmp_path / "r.json").read_text()) == record
+    assert record["trial_id"] == TrialSpec.from_dict(TINY).trial_id
+    assert set(record) >= {"spec", "trial_id", "provenance", "trace"}
+    assert record["provenance"]["versions"]["trieste"] == "4.6.1"
+    trace = record["trace"]
+    assert [r["iteration"] for r in trace] == [0, 1, 2, 3]
+    assert [r["num_evals"] for r in trace] == [6, 10, 14, 18]
+    for row in trace:
+        for key in ("best_observed", "best_value", "simple_regret", "diversity", "fit_s", "acquire_s", "evaluate_s"):
+            assert key in row
+        assert np.all((np.array(row["points"]) >= 0) & (np.array(row["points"]) <= 1))
+    best = [r["best_value"] for r in trace]
+    assert best == sorted(best)  # maximisation: the best noiseless value never decreases
+    assert all(r["simple_regret"] >= 0 for r in trace)
+    assert trace[-1]["simple_regret"] == pytest.approx(record["problem"]["optimum"] - best[-1])
+    assert trace[1]["diagnostics"]["sampler"] == "defer" and trace[1]["model_objective"] is not None
+    assert not (tmp_path / "r.json.checkpoint.npz").exists()
+
+
+def test_same_spec_same_record_apart_from_times(tmp_path):
+    a = run_trial(TINY, tmp_path / "a.json")
+    b = run_trial(TINY, tmp_path / "b.json")
+    assert _stable(a) == _stable(b)
+
+
+def test_every_method_sees_the_same_initial_design(tmp_path):
+    b3o = run_trial(TINY, tmp_path / "b3o.json")
+    rnd = run_trial({**TINY, "method": "random", "params": {}}, tmp_path / "random.json")
+    assert b3o["trace"][0]["points"] == rnd["trace"][0]["points"]
+    assert b3o["trace"][1]["points"] != rnd["trace"][1]["points"]
+
+
+def test_resume_after_a_crash_gives_the_uninterrupted_record(tmp_path, monkeypatch):
+    reference = run_trial(TINY, tmp_path / "reference.json")
+    method_cls = baselines.method_class("b3o")
+    original = method_cls.ask
+
+    def crash_at_3(self, models, dataset, t):
+        if t == 3:
+            raise KeyboardInterrupt("killed")
+        return original(self, models, dataset, t)
+
+    monkeypatch.setattr(method_cls, "ask", crash_at_3)
+    with pytest.raises(KeyboardInterrupt):
+        run_trial(TINY, tmp_path / "resumed.json")
+    assert (tmp_path / "resumed.json.checkpoint.npz").exists() and not (tmp_path / "resumed.json").exists()
+    monkeypatch.setattr(method_cls, "ask", original)
+    resumed = run_trial(TINY, tmp_path / "resumed.json")  # a fresh method and model, restored from the checkpoint
+    assert _stable(resumed) == _stable(reference)
+    # a complete record is returned at once, and a different spec cannot overwrite it
+    assert run_trial(TINY, tmp_path / "resumed.json") == resumed
+    with pytest.raises(ValueError, match="holds trial"):
+        run_trial({**TINY, "seed": 1}, tmp_path / "resumed.json")
+
+
+def test_initial_design_is_space_filling_and_seeded():
+    import problems
+
+    problem = problems.get("branin2")
+    a, b = initial_design(problem, 32, 5), initial_design(problem, 32, 5)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, initial_design(problem, 32, 6))
+    # a Sobol design has a point in each of the 4 x 4 cells far more evenly than chance
+    cells = np.floor(a * 4).astype(int)
+    assert len({tuple(c) for c in cells}) >= 14
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"batch_size": 0}, "batch_size must be an integer >= 1"),
+        ({"iterations": 0}, "iterations must be an integer >= 1"),
+        ({"method": "magic"}, "valid methods:"),
+        ({"problem": "rosenbrock"}, "valid problems:"),
+        ({"params": {"lam": 0}}, "finite positive number"),
+        ({"params": {"lam": -1}}, "finite positive number"),
+        ({"params": {"sampler": "gibbs"}}, "valid samplers:"),
+        ({"params": {"temperature": "hot"}}, "valid temperatures:"),
+        ({"params": {"colour": "red"}}, r"unknown parameter\(s\) \['colour'\] for method 'b3o'"),
+        ({"model": {"kind": "forest"}}, "valid kinds:"),
+        ({"bogus": 1}, "unknown spec keys"),
+    ],
+)
+def test_bad_specs_are_refused_before_any_model(change, message):
+    spec = {**TINY, **change}
+    with pytest.raises(ValueError, match=message):
+        validate(TrialSpec.from_dict(spec))
+
+
+def test_cli_bad_spec_is_one_clear_error_and_exit_2(tmp_path):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({**TINY, "params": {"lam": -2}}))
+    result = subprocess.run(
+        [sys.executable, "-m", "b3o.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert "b3o run-trial: error: lambda must be a finite positive number, got -2" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_cli_flags_override_the_spec_and_run(tmp_path):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("\n".join(f"{k}: {json.dumps(v)}" for k, v in {**TINY, "method": "random", "params": {}}.items()))
+    result = subprocess.run(
+        [sys.executable, "-m", "b3o.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
+         "--iterations", "2", "--param", "x=1"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and "unknown parameter(s) ['x'] for method 'random'" in result.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "b3o.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
+         "--iterations", "2", "--seed", "3"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["spec"]["method"] == "random" and record["spec"]["seed"] == 3 and len(record["trace"]) == 3
+    assert "t=2/2" in result.stderr  # one progress line per iteration
+
+
+def test_list_names_everything():
+    result = subprocess.run([sys.executable, "-m", "b3o.cli", "list"], capture_output=True, text=True)
+    assert result.returncode == 0
+    for name in ("hartmann6", "b3o (acquisition", "defer", "logei", "scheduled"):
+        assert name in result.stdout
