@@ -127,7 +127,7 @@ class _Runner:
             values, failed = self.problem.evaluate_with_status(points)
         else:
             values, failed = self.problem.evaluate(points), np.zeros(len(points), dtype=bool)
-        observations = self.problem.observe(points, np.random.default_rng(self._seed(_NOISE, t)))
+        observations = self.problem.observe_values(values, np.random.default_rng(self._seed(_NOISE, t)))
         evaluate_s = time.perf_counter() - start
         previous = getattr(self, "_history", [])
         self._history = previous + [(points, values, observations)]

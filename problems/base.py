@@ -3,7 +3,8 @@
 A problem is a small frozen object. The optimiser works in the *scaled* search space held by `search_space`
 (usually [0, 1]^d); `evaluate` maps scaled points to noiseless objective values in natural units, in the
 paper's sense; `observe` is what an optimiser sees (for the synthetic functions: standardised values plus
-observation noise). Subclasses implement `_evaluate` (and `_observe` if observation is not simply `evaluate`).
+observation noise). Subclasses implement `_evaluate` (and `observation_scale` if observations are not in natural
+units).
 """
 
 from __future__ import annotations
@@ -57,13 +58,18 @@ class Problem:
 
     def observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Observed values [N, num_objectives], with the problem's observation noise drawn from `rng`."""
-        return self._observe(self.check_inputs(x), rng)
+        return self.observe_values(self.evaluate(x), rng)
 
-    def _evaluate(self, x: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def _observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        y = self._evaluate(x)
+    def observe_values(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Observations of already-computed noiseless values (so a simulator never runs twice for one point)."""
+        y = self.observation_scale(np.asarray(values, dtype=np.float64))
         if self.noise_variance > 0:
             y = y + rng.normal(scale=np.sqrt(self.noise_variance), size=y.shape)
         return y
+
+    def observation_scale(self, values: np.ndarray) -> np.ndarray:
+        """Natural units -> the scale observations live on (identity unless a problem standardises)."""
+        return values
+
+    def _evaluate(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError

@@ -142,9 +142,8 @@ class SyntheticProblem(Problem):
     def _evaluate(self, x: np.ndarray) -> np.ndarray:
         return self.function(self.to_natural(x))[:, None]
 
-    def _observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        y = self.standardise(self._evaluate(x))
-        return y + rng.normal(scale=math.sqrt(self.noise_variance), size=y.shape)
+    def observation_scale(self, values: np.ndarray) -> np.ndarray:
+        return self.standardise(values)
 
 
 def _synthetic(
