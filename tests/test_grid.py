@@ -1,0 +1,76 @@
+"""Experiments -> sparse trial grid, and config validation against the workflow's JSON schema."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.utils import validate
+
+from baselines.grid import trial_grid
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
+CONFIGS = sorted((ROOT / "config").glob("*.yaml"))
+
+
+def _load(name: str) -> dict:
+    return yaml.safe_load((ROOT / "config" / name).read_text())
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_shipped_configs_are_valid_and_expand(path):
+    config = yaml.safe_load(path.read_text())
+    validate(config, SCHEMA)
+    rows = trial_grid(config)
+    assert rows and all(r.spec.trial_id.isalnum() for r in rows)
+
+
+def test_paper_grid_is_sparse_and_has_the_papers_settings():
+    rows = trial_grid(_load("paper.yaml"))
+    by_experiment = {}
+    for row in rows:
+        by_experiment.setdefault(row.experiment, []).append(row)
+    # lambda and the sampler belong to B3O only
+    for row in rows:
+        if row.spec.method != "b3o":
+            assert "lam" not in row.spec.params and "sampler" not in row.spec.params
+    b100 = by_experiment["synthetic_b100"]
+    assert {r.spec.seed for r in b100} == set(range(30))
+    assert {(r.spec.batch_size, r.spec.iterations, r.spec.n_init) for r in b100 if r.label != "Seq-EI"} == {(100, 50, 100)}
+    assert {r.spec.iterations for r in b100 if r.label == "Seq-EI"} == {750}
+    # Table 2 lambdas, per function and variant
+    lam = {(r.label, r.spec.problem): r.spec.params["lam"] for r in b100 if r.spec.method == "b3o"}
+    assert lam[("B3O-UCB-c", "ackley5")] == 10 and lam[("B3O-LogEI-s", "shekel4")] == 5
+    ablation = by_experiment["lambda_ablation"]
+    assert len({(r.spec.problem, r.label, r.spec.params["lam"]) for r in ablation}) == 3 * 4 * 4
+    assert {r.spec.params["sampler"] for r in by_experiment["sampler_ablation"]} == {"defer", "mh", "langevin", "dmc"}
+    # a trial shared by two experiments is one trial
+    shared = {r.spec.trial_id for r in b100} & {r.spec.trial_id for r in ablation}
+    assert shared
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda c: c.update(colour="red"), "colour"),
+        (lambda c: c["experiments"]["synthetic_b100"].update(seeds=0), "seeds"),
+        (lambda c: c["experiments"].update(synthetic_b1000=c["experiments"]["synthetic_b100"]), "synthetic_b1000"),
+        (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lambda_=1), "lambda_"),
+        (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lam=-1), "lam"),
+    ],
+)
+def test_bad_config_fails_naming_the_key(mutate, message):
+    config = copy.deepcopy(_load("smoke.yaml"))
+    mutate(config)
+    with pytest.raises(Exception, match=message):
+        validate(config, SCHEMA)
+
+
+def test_per_problem_lambda_must_cover_every_problem():
+    config = _load("smoke.yaml")
+    config["experiments"]["synthetic_b100"]["methods"][0]["lam"] = {"ackley5": 1.0}
+    with pytest.raises(ValueError, match="not for 'shekel4'"):
+        trial_grid(config)
