@@ -17,6 +17,7 @@ _COMMANDS: dict[str, str] = {
     "lap": "problems.formula_e.cli",
     "run-trial": "baselines.cli",
     "list": "baselines.cli",
+    "scaling": "baselines.scaling",
 }
 
 

@@ -7,6 +7,7 @@ SVGP), evaluations counted, and gradients by TensorFlow autodiff for Langevin.
 
 from __future__ import annotations
 
+import time
 from typing import Callable
 
 import numpy as np
@@ -23,8 +24,16 @@ class LogDensity:
         self.fn = fn
         self.chunk_size = chunk_size
         self.num_evals = 0
+        self.seconds = 0.0  # time spent inside the density: sampler time minus this is sampler bookkeeping
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
+        start = time.perf_counter()
+        try:
+            return self._evaluate(x)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def _evaluate(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         self.num_evals += len(x)
         if len(x) == 0:
