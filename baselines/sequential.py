@@ -1,0 +1,174 @@
+"""Sequential (one point per iteration) trieste baselines: LogEI, EHVI, and LogEI on mixed spaces.
+
+Each runs trieste's `EfficientGlobalOptimization` with the paper's acquisition budget, L-BFGS from the best of
+2000·d random points (`baselines.optimisers`): L-BFGS-B on a Box, trust-constr when the Box has linear
+constraints (random points then drawn feasible), and on a mixed space trieste's relaxation that keeps the
+categorical coordinates of the best random point fixed while the continuous ones are optimised — i.e. random search
+over the categories, gradients over the rest. A budget of N evaluations is run as batch_size 1 for N iterations.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Mapping, Sequence
+
+import numpy as np
+import tensorflow as tf
+from trieste.acquisition import ExpectedHypervolumeImprovement, LogExpectedImprovement
+from trieste.acquisition.interface import AcquisitionFunctionBuilder, SingleModelAcquisitionBuilder
+from trieste.acquisition.rule import EfficientGlobalOptimization
+from trieste.data import Dataset
+from trieste.models import ProbabilisticModel
+from trieste.observer import OBJECTIVE
+from trieste.space import Box, TaggedProductSearchSpace
+
+from baselines.base import Method, NotApplicable, TrialContext
+from baselines.optimisers import (
+    MAX_POINTS_PER_CALL,
+    NUM_INITIAL_SAMPLES_PER_DIM,
+    as_batch,
+    continuous_optimizer,
+    optimiser_settings,
+    require_positive,
+    seed_for,
+)
+
+
+class _Sequential(Method):
+    """One trieste acquisition maximised per iteration; subclasses say what they apply to and which builder."""
+
+    def __init__(
+        self,
+        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
+        num_optimization_runs: int = 1,
+        max_points_per_call: int = MAX_POINTS_PER_CALL,
+    ):
+        super().__init__()
+        require_positive(
+            self.name,
+            num_initial_samples_per_dim=num_initial_samples_per_dim,
+            num_optimization_runs=num_optimization_runs,
+            max_points_per_call=max_points_per_call,
+        )
+        self.num_initial_samples_per_dim = num_initial_samples_per_dim
+        self.num_optimization_runs = num_optimization_runs
+        self.max_points_per_call = max_points_per_call
+
+    def check(self, context: TrialContext) -> None:
+        if context.batch_size != 1:
+            raise NotApplicable(
+                f"{self.name} is sequential, got batch_size {context.batch_size}: use batch_size 1 and "
+                "iterations = evaluation budget"
+            )
+
+    def setup(self, context: TrialContext) -> None:
+        self.space = context.problem.search_space
+        self.seed = context.seed
+        self.num_initial_samples = self.num_initial_samples_per_dim * context.problem.dim
+        self.optimizer = continuous_optimizer(
+            self.num_initial_samples, self.num_optimization_runs, max_points_per_call=self.max_points_per_call
+        )
+
+    @abstractmethod
+    def builder(self) -> SingleModelAcquisitionBuilder | AcquisitionFunctionBuilder:
+        """A fresh trieste acquisition builder."""
+
+    def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
+        assert models is not None
+        tf.random.set_seed(seed_for(self.seed, t))
+        # A fresh rule each iteration: the acquisition is then always built by `prepare_acquisition_function`
+        # (not trieste's stateful update path), so a resumed trial repeats the uninterrupted one.
+        rule = EfficientGlobalOptimization(self.builder(), optimizer=self.optimizer)
+        batch = as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+        self.diagnostics = {
+            "acquisition_value": float(rule.acquisition_function(batch[:, None, :])[0, 0]),
+            **optimiser_settings(self.num_initial_samples, self.num_optimization_runs, self.max_points_per_call),
+        }
+        return batch
+
+
+def _refuse_multi_objective(name: str, context: TrialContext) -> None:
+    problem = context.problem
+    if problem.num_objectives > 1:
+        raise NotApplicable(
+            f"{name} is single-objective; {problem.name!r} has {problem.num_objectives} objectives "
+            "(use seq-ehvi, nsga2 or b3o with 'ehvi')"
+        )
+
+
+def _refuse_mixed(name: str, context: TrialContext, alternative: str) -> None:
+    if not isinstance(context.problem.search_space, Box):
+        raise NotApplicable(
+            f"{name} optimises by gradient over a Box; {context.problem.name!r} has categorical variables "
+            f"(use {alternative})"
+        )
+
+
+class SequentialEI(_Sequential):
+    """Sequential LogEI; on a constrained space the incumbent is the best posterior mean among feasible points."""
+
+    name = "seq-ei"
+
+    def check(self, context: TrialContext) -> None:
+        _refuse_multi_objective(self.name, context)
+        _refuse_mixed(self.name, context, "logei-mv")
+        super().check(context)
+
+    def builder(self) -> LogExpectedImprovement:
+        return LogExpectedImprovement(self.space if self.space.has_constraints else None)
+
+
+class MixedVariableLogEI(SequentialEI):
+    """Sequential LogEI over a mixed (continuous x categorical) space: random search over the categories, L-BFGS over
+    the continuous coordinates. On a pure Box it is the same as seq-ei."""
+
+    name = "logei-mv"
+
+    def check(self, context: TrialContext) -> None:
+        _refuse_multi_objective(self.name, context)
+        space = context.problem.search_space
+        if not isinstance(space, (Box, TaggedProductSearchSpace)) or (
+            isinstance(space, TaggedProductSearchSpace) and space.has_constraints
+        ):
+            raise NotApplicable(
+                f"{self.name} needs a Box or an unconstrained product of a Box and categorical variables; "
+                f"{context.problem.name!r} has a {type(space).__name__}"
+                f"{' with explicit constraints' if space.has_constraints else ''}"
+            )
+        _Sequential.check(self, context)
+
+
+class SequentialEHVI(_Sequential):
+    """Sequential expected hypervolume improvement for multi-objective problems (linear constraints allowed).
+
+    `reference_point` is in the models' minimisation units; None is trieste's adaptive default (as for B3O-EHVI).
+    """
+
+    name = "seq-ehvi"
+
+    def __init__(
+        self,
+        reference_point: Sequence[float] | None = None,
+        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
+        num_optimization_runs: int = 1,
+        max_points_per_call: int = MAX_POINTS_PER_CALL,
+    ):
+        super().__init__(num_initial_samples_per_dim, num_optimization_runs, max_points_per_call)
+        self.reference_point = None if reference_point is None else [float(r) for r in reference_point]
+
+    def check(self, context: TrialContext) -> None:
+        problem = context.problem
+        if problem.num_objectives < 2:
+            raise NotApplicable(f"seq-ehvi needs several objectives; {problem.name!r} has one (use seq-ei or logei-mv)")
+        if self.reference_point is not None and len(self.reference_point) != problem.num_objectives:
+            raise NotApplicable(
+                f"seq-ehvi reference_point has {len(self.reference_point)} values for {problem.num_objectives} "
+                f"objectives of {problem.name!r}"
+            )
+        _refuse_mixed(self.name, context, "b3o with 'ehvi' and the 'mixed-mh' sampler")
+        super().check(context)
+
+    def builder(self) -> ExpectedHypervolumeImprovement:
+        if self.reference_point is None:
+            return ExpectedHypervolumeImprovement()
+        return ExpectedHypervolumeImprovement(tf.constant(self.reference_point, dtype=tf.float64))
