@@ -1,0 +1,180 @@
+"""What every figure script shares: the command line, loading, consistent colours per method, panels, saving.
+
+Colours and line styles are fixed per label (B3O variants solid, baselines dashed) so that a method looks the same in
+every figure. A figure whose data are absent is still written, as a page that says what is missing, so a workflow
+that expects the file never breaks on a partial table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # before pyplot: figures are files, never windows
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from analysis.naming import ordered_problems, problem_title  # noqa: F401 (re-exported for the figures)
+
+#: the paper's methods in legend order, with fixed colours (sequential baselines black: never two in one figure)
+LABEL_COLOURS = {
+    "B3O-UCB-c": "tab:blue",
+    "B3O-UCB-s": "tab:orange",
+    "B3O-LogEI-c": "tab:green",
+    "B3O-LogEI-s": "tab:red",
+    "B3O-EHVI-c": "tab:purple",
+    "B3O-EHVI-s": "tab:brown",
+    "TS": "tab:pink",
+    "q-EI": "tab:olive",
+    "LP": "tab:cyan",
+    "Seq-EI": "black",
+    "Seq-EHVI": "black",
+    "LogEI-MV": "black",
+    "NSGA-II": "dimgray",
+    "Random": "tab:gray",
+}
+LABEL_ORDER = tuple(LABEL_COLOURS)
+EVALUATIONS = "Function evaluations"
+REGRET = "Simple regret (objective units)"
+
+sns.set_theme(context="paper", style="whitegrid", font_scale=1.2)
+
+
+TIDY = "tidy table (parquet) from analysis.tidy"
+
+
+def parser(name: str, description: str, table_help: str | None = TIDY) -> argparse.ArgumentParser:
+    """The shared command line: `--table` in (none if `table_help` is None), `--out` prefix (OUT.pdf and OUT.png).
+
+    Every figure of the tidy table also accepts `--pareto`, so one command line serves them all (only the battery
+    figure draws it).
+    """
+    cli = argparse.ArgumentParser(prog=f"python -m analysis.figures.{name}", description=description)
+    if table_help is not None:
+        cli.add_argument("--table", required=True, help=table_help)
+    if table_help == TIDY:
+        cli.add_argument("--pareto", help="pareto table (parquet) from analysis.tidy --pareto (battery figure)")
+    cli.add_argument("--out", default=f"paper/figures/{name}", help="output prefix; writes OUT.pdf and OUT.png")
+    return cli
+
+
+def load_table(path: str | Path) -> pd.DataFrame:
+    """A parquet or CSV table, by its suffix."""
+    path = Path(path)
+    return pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path)
+
+
+def note(message: str) -> None:
+    """Tell the user (stderr) what was skipped and why."""
+    print(f"note: {message}", file=sys.stderr)
+
+
+def ordered(labels: Iterable[str]) -> list[str]:
+    """Labels in the paper's order (B3O variants first), unknown ones after, alphabetically."""
+    labels = set(labels)
+    return [l for l in LABEL_ORDER if l in labels] + sorted(labels - set(LABEL_ORDER))
+
+
+def colour(label: str) -> str | tuple[float, ...]:
+    """The label's fixed colour; an unknown label gets one from a second palette, by a stable hash of its name."""
+    if label in LABEL_COLOURS:
+        return LABEL_COLOURS[label]
+    palette = sns.color_palette("Dark2")
+    return palette[sum(map(ord, label)) % len(palette)]
+
+
+def line_style(label: str) -> str:
+    return "-" if label.startswith("B3O") else "--"
+
+
+def panels(keys: Sequence[str], width: float = 4.2, height: float = 3.6) -> tuple[Figure, dict]:
+    """One panel per key in a row, with room for a legend below."""
+    fig, axes = grid([None], keys, width, height)
+    return fig, {key: axes[None, key] for key in keys}
+
+
+def grid(rows: Sequence, cols: Sequence, width: float = 4.2, height: float = 3.4) -> tuple[Figure, dict]:
+    """A rows x cols grid of panels keyed by (row, col)."""
+    fig, axes = plt.subplots(
+        len(rows), len(cols), figsize=(width * len(cols), height * len(rows)), layout="constrained", squeeze=False
+    )
+    return fig, {(r, c): axes[i, j] for i, r in enumerate(rows) for j, c in enumerate(cols)}
+
+
+def band(
+    ax: Axes,
+    curve: pd.DataFrame,
+    x: str,
+    label: str,
+    color: str | tuple[float, ...],
+    style: str = "-",
+    step: bool = False,
+) -> None:
+    """Mean line with its 95% CI as a shaded band (no band where the CI is NaN, i.e. a single seed)."""
+    curve = curve.sort_values(x)
+    where = "post" if step else None
+    ax.plot(
+        curve[x], curve["mean"], style, color=color, label=label, lw=1.6, drawstyle="steps-post" if step else "default"
+    )
+    ax.fill_between(curve[x], curve["lo"], curve["hi"], color=color, alpha=0.2, lw=0, step=where)
+
+
+def legend_below(fig: Figure, axes: Iterable[Axes], title: str | None = None) -> None:
+    """One legend for the whole figure, below the panels, without duplicate entries, in the order first drawn."""
+    entries: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if entries:
+        fig.legend(
+            entries.values(),
+            entries.keys(),
+            loc="outside lower center",
+            ncol=min(len(entries), 5),
+            title=title,
+            frameon=False,
+        )
+
+
+def empty_panel(ax: Axes, message: str) -> None:
+    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, transform=ax.transAxes, fontsize=10)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def message_figure(message: str) -> Figure:
+    """A page saying why the figure has no data (so the expected file exists and explains itself)."""
+    note(message)
+    fig, ax = plt.subplots(figsize=(6, 2.5))
+    ax.axis("off")
+    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, fontsize=11)
+    return fig
+
+
+def log_scale_if_positive(ax: Axes, values: np.ndarray) -> None:
+    """Log y when all plotted values are positive (regret, time), linear otherwise."""
+    values = np.asarray(values, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    if len(values) and np.all(values > 0):
+        ax.set_yscale("log")
+
+
+def save(fig: Figure, out: str | Path) -> list[Path]:
+    """Write OUT.pdf and OUT.png and close the figure."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    paths = [out.with_name(out.name + suffix) for suffix in (".pdf", ".png")]
+    for path in paths:
+        fig.savefig(path, dpi=200, bbox_inches="tight")
+    plt.close(fig)
+    print("wrote " + ", ".join(map(str, paths)))
+    return paths

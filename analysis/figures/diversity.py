@@ -1,0 +1,58 @@
+"""Batch diversity (mean pairwise distance in the scaled space) against BO iteration, one panel per problem.
+
+Paper Figs. 13 and 14 (B = 100 and B = 5). Iteration 0 (the initial design) and sequential methods (no batch) are
+left out. `--smooth W` applies a rolling mean over W iterations to each trial before averaging, as the paper does
+for B = 5, where single small batches are noisy.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.figures import common
+from analysis.figures.regret import EXPERIMENTS
+from analysis.summary import summarise
+
+
+def diversity_curves(table: pd.DataFrame, experiment: str, smooth: int = 1) -> pd.DataFrame:
+    """Mean batch diversity with 95% CI per (problem, label, iteration) in `experiment`."""
+    data = table[(table["experiment"] == experiment) & (table["iteration"] >= 1) & table["diversity"].notna()]
+    data = data.sort_values("iteration").copy()
+    data["diversity"] = data.groupby("trial_id")["diversity"].transform(
+        lambda s: s.rolling(smooth, min_periods=1).mean()
+    )
+    return summarise(data, ["problem", "label"], "diversity", "iteration")
+
+
+def draw(summary: pd.DataFrame, title: str) -> Figure:
+    fig, axes = common.panels(common.ordered_problems(summary["problem"]))
+    for problem, ax in axes.items():
+        panel = summary[summary["problem"] == problem]
+        for label in common.ordered(panel["label"]):
+            curve = panel[panel["label"] == label]
+            common.band(ax, curve, "iteration", label, common.colour(label), common.line_style(label))
+        ax.set(title=common.problem_title(problem), xlabel="BO iteration")
+    next(iter(axes.values())).set_ylabel("Batch diversity\n(mean pairwise distance, scaled space)")
+    fig.suptitle(title)
+    common.legend_below(fig, axes.values())
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("diversity", __doc__.splitlines()[0])
+    cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
+    cli.add_argument("--smooth", type=int, default=1, help="rolling-mean window in iterations (1 = none)")
+    args = cli.parse_args(argv)
+    summary = diversity_curves(common.load_table(args.table), args.experiment, args.smooth)
+    if summary.empty:
+        fig = common.message_figure(f"No batch-diversity data for experiment '{args.experiment}' in {args.table}.")
+    else:
+        smoothed = f", rolling mean over {args.smooth} iterations" if args.smooth > 1 else ""
+        fig = draw(summary, f"Batch diversity ({args.experiment}), mean and 95% CI over seeds{smoothed}")
+    common.save(fig, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,56 @@
+"""Formula E (paper Fig. 6): best objective against BO iterations (left) and function evaluations (right).
+
+The objective ½·T/T₀ + ½·E/E₀ (lap time and lap energy relative to the default car, so the default scores 1) is
+minimised and has no known optimum, hence best objective rather than regret. Per-iteration curves need no grid (all
+seeds of a method share their iterations); per-evaluation curves use the common evaluation grid.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.figures import common
+from analysis.summary import curves, summarise
+
+EXPERIMENT = "formula_e"
+OBJECTIVE = "Best objective ½T/T₀ + ½E/E₀ [–]"
+
+
+def formula_e_curves(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Mean best objective with 95% CI per label, against iterations and against evaluations."""
+    data = table[(table["experiment"] == EXPERIMENT) & table["best_value"].notna()]
+    return {
+        "iteration": summarise(data, ["label"], "best_value", "iteration"),
+        "num_evals": curves(data, ["problem", "label"], "best_value"),
+    }
+
+
+def draw(summaries: dict[str, pd.DataFrame]) -> Figure:
+    fig, axes = common.panels(list(summaries), width=5.0, height=4.0)
+    for x, ax in axes.items():
+        summary = summaries[x]
+        for label in common.ordered(summary["label"]):
+            curve = summary[summary["label"] == label]
+            common.band(ax, curve, x, label, common.colour(label), common.line_style(label), step=True)
+        ax.set_xlabel("BO iteration" if x == "iteration" else common.EVALUATIONS)
+    axes["iteration"].set_ylabel(OBJECTIVE)
+    fig.suptitle("Formula E: best objective (lower is better), mean and 95% CI over seeds")
+    common.legend_below(fig, axes.values())
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("formula_e", __doc__.splitlines()[0])
+    args = cli.parse_args(argv)
+    summaries = formula_e_curves(common.load_table(args.table))
+    if summaries["iteration"].empty:
+        fig = common.message_figure(f"No '{EXPERIMENT}' runs in {args.table}.")
+    else:
+        fig = draw(summaries)
+    common.save(fig, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""Simple regret per inverse temperature λ: rows = acquisition (UCB, LogEI), columns = problems (paper Figs. 9, 10).
+
+`--temperature constant` shows λ, `--temperature scheduled` the initial λ0 of λ_t = λ0·√t·log t.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.figures import common
+from analysis.naming import ACQUISITIONS
+from analysis.summary import curves
+
+EXPERIMENT = "lambda_ablation"
+
+
+def lambda_curves(table: pd.DataFrame, temperature: str) -> pd.DataFrame:
+    """Mean simple regret with 95% CI per (acquisition, problem, λ, evaluations) for one temperature regime."""
+    data = table[
+        (table["experiment"] == EXPERIMENT)
+        & (table["method"] == "b3o")
+        & (table["temperature"] == temperature)
+        & table["simple_regret"].notna()
+    ]
+    return curves(data, ["acquisition", "problem", "lam"], "simple_regret")
+
+
+def draw(summary: pd.DataFrame, temperature: str) -> Figure:
+    acquisitions = [a for a in ACQUISITIONS if a in set(summary["acquisition"])]
+    problems = common.ordered_problems(summary["problem"])
+    lams = sorted(summary["lam"].unique())
+    colours = dict(zip(lams, plt.get_cmap("viridis")([i / max(len(lams) - 1, 1) for i in range(len(lams))])))
+    symbol = "λ" if temperature == "constant" else "λ0"
+    fig, axes = common.grid(acquisitions, problems)
+    for lam in lams:  # legend entries in order of λ, whichever panel shows each first
+        next(iter(axes.values())).plot([], [], color=colours[lam], lw=1.6, label=f"{symbol} = {lam:g}")
+    for (acquisition, problem), ax in axes.items():
+        panel = summary[(summary["acquisition"] == acquisition) & (summary["problem"] == problem)]
+        if panel.empty:
+            common.empty_panel(ax, f"no {ACQUISITIONS[acquisition]} runs on {problem}")
+            continue
+        for lam, curve in panel.groupby("lam"):
+            common.band(ax, curve, "num_evals", f"{symbol} = {lam:g}", colours[lam], step=True)
+        ax.set_yscale("log")
+        ax.set(
+            title=f"B3O-{ACQUISITIONS[acquisition]}, {common.problem_title(problem)}",
+            xlabel=common.EVALUATIONS,
+            ylabel=common.REGRET,
+        )
+    fig.suptitle(f"λ ablation, {temperature} temperature: mean and 95% CI over seeds")
+    common.legend_below(fig, axes.values())
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("lambda_ablation", __doc__.splitlines()[0])
+    cli.add_argument("--temperature", choices=("constant", "scheduled"), required=True)
+    args = cli.parse_args(argv)
+    summary = lambda_curves(common.load_table(args.table), args.temperature)
+    if summary.empty:
+        fig = common.message_figure(f"No '{EXPERIMENT}' runs with {args.temperature} temperature in {args.table}.")
+    else:
+        fig = draw(summary, args.temperature)
+    common.save(fig, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

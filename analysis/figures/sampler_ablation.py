@@ -1,0 +1,67 @@
+"""Simple regret per Boltzmann sampler for one B3O variant, one panel per problem (paper Figs. 11-12, App. D).
+
+`--variant` is one of UCB-c, UCB-s, LogEI-c, LogEI-s (acquisition and temperature regime); λ is whatever the
+sampler-ablation runs used and is shown in the title.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.figures import common
+from analysis.naming import SAMPLERS, VARIANTS
+from analysis.summary import curves
+
+EXPERIMENT = "sampler_ablation"
+
+
+def sampler_curves(table: pd.DataFrame, variant: str) -> pd.DataFrame:
+    """Mean simple regret with 95% CI per (problem, sampler, evaluations) for one B3O variant."""
+    acquisition, temperature = VARIANTS[variant]
+    data = table[
+        (table["experiment"] == EXPERIMENT)
+        & (table["method"] == "b3o")
+        & (table["acquisition"] == acquisition)
+        & (table["temperature"] == temperature)
+        & table["simple_regret"].notna()
+    ]
+    return curves(data, ["problem", "sampler", "lam"], "simple_regret")
+
+
+def draw(summary: pd.DataFrame, variant: str) -> Figure:
+    samplers = [s for s in SAMPLERS if s in set(summary["sampler"])] + sorted(set(summary["sampler"]) - set(SAMPLERS))
+    colours = dict(zip(samplers, plt.get_cmap("tab10").colors))
+    fig, axes = common.panels(common.ordered_problems(summary["problem"]))
+    for problem, ax in axes.items():
+        panel = summary[summary["problem"] == problem]
+        for sampler in samplers:
+            curve = panel[panel["sampler"] == sampler]
+            if not curve.empty:
+                common.band(ax, curve, "num_evals", SAMPLERS.get(sampler, sampler), colours[sampler], step=True)
+        ax.set_yscale("log")
+        ax.set(title=common.problem_title(problem), xlabel=common.EVALUATIONS)
+    next(iter(axes.values())).set_ylabel(common.REGRET)
+    symbol = "λ" if VARIANTS[variant][1] == "constant" else "λ0"
+    lams = ", ".join(f"{lam:g}" for lam in sorted(summary["lam"].unique()))
+    fig.suptitle(f"Sampler ablation, B3O-{variant} ({symbol} = {lams}): mean and 95% CI over seeds")
+    common.legend_below(fig, axes.values())
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("sampler_ablation", __doc__.splitlines()[0])
+    cli.add_argument("--variant", choices=tuple(VARIANTS), required=True)
+    args = cli.parse_args(argv)
+    summary = sampler_curves(common.load_table(args.table), args.variant)
+    if summary.empty:
+        fig = common.message_figure(f"No '{EXPERIMENT}' runs of B3O-{args.variant} in {args.table}.")
+    else:
+        fig = draw(summary, args.variant)
+    common.save(fig, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""Cost of one batch against batch size B, log-log, with the fitted scaling exponent of each method in the legend.
+
+Input: the scaling CSV (columns method, sampler, acquisition, batch_size, seconds_median, seconds_min, peak_rss_mb,
+num_acquisition_evals). The slope of log(time) on log(B) is the empirical exponent: ≈ 1 is linear in B, ≈ 0 means the
+per-iteration cost (building the sampler) dominates. Right: peak memory of the process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.figure import Figure
+
+from analysis.figures import common
+
+COLUMNS = (
+    "method",
+    "sampler",
+    "acquisition",
+    "batch_size",
+    "seconds_median",
+    "seconds_min",
+    "peak_rss_mb",
+    "num_acquisition_evals",
+)
+
+
+def series_name(row: pd.Series) -> str:
+    """method/sampler/acquisition, leaving out the parts a method does not have."""
+    parts = [row["method"], row["sampler"], row["acquisition"]]
+    return "/".join(str(p) for p in parts if isinstance(p, str) and p)
+
+
+def scaling(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per measured (series, batch size) with the least-squares log-log slope of median time on B per series.
+
+    Batch sizes that were skipped (no time: over the time cap) are left out of the fit and the plot.
+    """
+    measured = table[table["seconds_median"].notna()]
+    data = measured.assign(series=measured.apply(series_name, axis=1)).sort_values(["series", "batch_size"])
+    slopes = {
+        name: np.polyfit(np.log(runs["batch_size"]), np.log(runs["seconds_median"]), 1)[0]
+        if runs["batch_size"].nunique() > 1
+        else np.nan
+        for name, runs in data.groupby("series")
+    }
+    return data.assign(slope=data["series"].map(slopes))
+
+
+def draw(data: pd.DataFrame) -> Figure:
+    fig, axes = common.panels(["time", "memory"], width=5.0, height=4.0)
+    palette = sns.color_palette("tab10", data["series"].nunique())
+    for colour, (name, runs) in zip(palette, data.groupby("series")):
+        slope = runs["slope"].iloc[0]
+        label = f"{name} (slope {slope:.2f})" if np.isfinite(slope) else name
+        axes["time"].plot(runs["batch_size"], runs["seconds_median"], "o-", color=colour, label=label)
+        axes["time"].plot(runs["batch_size"], runs["seconds_min"], ":", color=colour, lw=1)
+        axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], "o-", color=colour)
+    axes["time"].set(xscale="log", yscale="log", xlabel="Batch size B", ylabel="Time per batch [s]")
+    axes["memory"].set(xscale="log", xlabel="Batch size B", ylabel="Peak resident memory [MB]")
+    fig.suptitle("Batch cost against batch size (solid: median, dotted: min; legend: fitted log-log slope)")
+    common.legend_below(fig, [axes["time"]])
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("timing", __doc__.splitlines()[0], table_help="scaling table (CSV) of batch timings")
+    args = cli.parse_args(argv)
+    table = common.load_table(args.table)
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing:
+        fig = common.message_figure(f"{args.table}: not a scaling table (missing columns {missing})")
+    elif table["seconds_median"].isna().all():
+        fig = common.message_figure(f"{args.table}: no measured timings")
+    else:
+        fig = draw(scaling(table))
+    common.save(fig, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,43 @@
+"""Display names shared by figures, tables and claims, and the paper's B3O variants as grid-column values.
+
+Selections go by the grid's columns (method, acquisition, temperature, lam, sampler), not by display labels, so a
+relabelled method is still found; labels are only what a reader sees.
+"""
+
+from __future__ import annotations
+
+#: the paper's four B3O variants: suffix -> (acquisition, temperature)
+VARIANTS = {
+    "LogEI-s": ("logei", "scheduled"),
+    "LogEI-c": ("logei", "constant"),
+    "UCB-s": ("ucb", "scheduled"),
+    "UCB-c": ("ucb", "constant"),
+}
+ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
+SAMPLERS = {
+    "defer": "DEFER (recursive partitioning)",
+    "mh": "Metropolis-Hastings",
+    "langevin": "Langevin (MALA)",
+    "dmc": "Discretised Monte Carlo",
+    "mixed-mh": "Mixed-space Metropolis-Hastings",
+}
+PROBLEMS = {
+    "shekel4": "Shekel (4D)",
+    "ackley5": "Ackley (5D)",
+    "hartmann6": "Hartmann (6D)",
+    "forrester1": "Forrester (1D)",
+    "branin2": "Branin (2D)",
+    "battery": "Battery electrode design (9D)",
+    "formula-e": "Formula E (4 continuous + 2 categorical)",
+}
+PROBLEM_ORDER = ("shekel4", "ackley5", "hartmann6", "battery", "formula-e")
+
+
+def problem_title(problem: str) -> str:
+    return PROBLEMS.get(problem, problem)
+
+
+def ordered_problems(problems) -> list[str]:
+    """Problems in the paper's order, unknown ones after, alphabetically."""
+    problems = set(problems)
+    return [p for p in PROBLEM_ORDER if p in problems] + sorted(problems - set(PROBLEM_ORDER))

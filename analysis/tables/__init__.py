@@ -1,0 +1,1 @@
+"""One module per table; each has `main(argv)` and runs as `python -m analysis.tables.<name>`."""

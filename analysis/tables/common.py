@@ -1,0 +1,84 @@
+"""What every table script shares: the command line, number formatting, and writing OUT.csv with OUT.tex.
+
+The CSV is the machine-readable table (full precision, long form); the .tex is a booktabs `tabular` for the paper.
+A table without data is still written, as a one-line note, so a workflow expecting the files never breaks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def parser(name: str, description: str) -> argparse.ArgumentParser:
+    cli = argparse.ArgumentParser(prog=f"python -m analysis.tables.{name}", description=description)
+    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.tidy")
+    cli.add_argument("--out", default=f"paper/tables/{name}", help="output prefix; writes OUT.csv and OUT.tex")
+    return cli
+
+
+def number(value: float) -> str:
+    """Three significant digits (whole numbers from 1000 on, never e-notation there); NaN as an en dash."""
+    if value is None or math.isnan(value):
+        return "–"
+    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def with_ci(mean: float, lo: float, hi: float) -> str:
+    """`mean [lo, hi]`, or just the mean when the CI is undefined (a single seed)."""
+    if isinstance(lo, float) and math.isnan(lo):
+        return f"{number(mean)} (1 seed)"
+    return f"{number(mean)} [{number(lo)}, {number(hi)}]"
+
+
+def escape(text: object) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
+
+
+def latex(rows: pd.DataFrame, header: Sequence[str] | None = None) -> str:
+    """A booktabs tabular of `rows`, cells escaped; `header` (raw LaTeX) overrides the escaped column names."""
+    header = [escape(c) for c in rows.columns] if header is None else list(header)
+    lines = [
+        r"\begin{tabular}{@{} " + "l" * len(header) + " @{}}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(escape(v) for v in row) + r" \\" for row in rows.itertuples(index=False)]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def write(out: str | Path, csv: pd.DataFrame, tex: str) -> list[Path]:
+    """Write OUT.csv and OUT.tex."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    paths = [out.with_name(out.name + ".csv"), out.with_name(out.name + ".tex")]
+    csv.to_csv(paths[0], index=False)
+    paths[1].write_text(tex)
+    print("wrote " + ", ".join(map(str, paths)))
+    return paths
+
+
+def write_empty(out: str | Path, message: str) -> list[Path]:
+    """The files of a table without data: each says why."""
+    print(f"note: {message}", file=sys.stderr)
+    return write(out, pd.DataFrame({"note": [message]}), f"% {message}\n\\textit{{{escape(message)}}}\n")

@@ -1,0 +1,232 @@
+"""Trial records listed in the grid table -> one long ("tidy") table, and the points of multi-objective trials.
+
+The tidy table has one row per (experiment, trial, iteration): the grid's columns, the trace's scalars, the B3O
+diagnostics that the figures use, and per-trial provenance. A trial listed under several experiments appears once
+per experiment, so every figure can filter on `experiment` alone. Figures and tables read only this table (and the
+pareto table), never the records: changing a plot never reopens hundreds of JSON files.
+
+Run as `python -m analysis.tidy --grid GRID.csv --out TIDY.parquet [--pareto PARETO.parquet]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: columns of the workflow's grid table (one row per experiment and trial)
+GRID_COLUMNS = (
+    "trial_id",
+    "experiment",
+    "label",
+    "problem",
+    "method",
+    "acquisition",
+    "temperature",
+    "lam",
+    "sampler",
+    "batch_size",
+    "iterations",
+    "n_init",
+    "seed",
+    "record",
+)
+_GRID_STRINGS = (
+    "trial_id",
+    "experiment",
+    "label",
+    "problem",
+    "method",
+    "acquisition",
+    "temperature",
+    "sampler",
+    "record",
+)
+_GRID_INTEGERS = ("batch_size", "iterations", "n_init", "seed")
+
+#: per-iteration scalars copied from the trace (None -> NaN)
+TRACE_COLUMNS = (
+    "iteration",
+    "num_evals",
+    "best_value",
+    "best_observed",
+    "simple_regret",
+    "hypervolume",
+    "diversity",
+    "fit_s",
+    "acquire_s",
+    "evaluate_s",
+    "peak_rss_mb",
+    "model_objective",
+)
+
+#: tidy column -> key in the trace's `diagnostics` (B3O's; absent for baselines -> NaN)
+DIAGNOSTIC_COLUMNS = {
+    "lam_t": "lam",
+    "num_acquisition_evals": "num_acquisition_evals",
+    "sampler_seconds": "sampler_seconds",
+    "acceptance_rate": "acceptance_rate",
+    "rejection_rate": "rejection_rate",
+    "ess": "ess",
+}
+
+#: columns constant within a trial: the grid's (less the record path) plus what the record adds
+TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + ("sense", "git_sha")
+
+TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("num_failed",)
+
+
+def read_grid(grid_csv: str | Path) -> pd.DataFrame:
+    """The grid table with fixed dtypes; a missing column is a clear error (B3O-only cells may be empty)."""
+    grid = pd.read_csv(grid_csv, dtype={c: "str" for c in _GRID_STRINGS})
+    missing = [c for c in GRID_COLUMNS if c not in grid.columns]
+    if missing:
+        raise ValueError(f"{grid_csv}: grid table lacks column(s) {missing}; expected {list(GRID_COLUMNS)}")
+    grid["lam"] = pd.to_numeric(grid["lam"], errors="raise").astype("float64")
+    for column in _GRID_INTEGERS:
+        grid[column] = grid[column].astype("int64")
+    return grid[list(GRID_COLUMNS)]
+
+
+def load_records(grid: pd.DataFrame, grid_dir: Path) -> dict[str, dict[str, Any]]:
+    """Each distinct record of the grid, by its grid path; all missing records are named in one error.
+
+    A relative path is taken from the working directory (where the workflow runs), else from the grid's folder.
+    """
+    paths = {p: _resolve(p, grid_dir) for p in grid["record"].unique()}
+    missing = sorted(p for p, resolved in paths.items() if resolved is None)
+    if missing:
+        shown = "\n  ".join(missing[:20]) + (f"\n  ... and {len(missing) - 20} more" if len(missing) > 20 else "")
+        raise FileNotFoundError(f"{len(missing)} trial record(s) listed in the grid do not exist:\n  {shown}")
+    records = {p: json.loads(resolved.read_text()) for p, resolved in paths.items()}
+    expected = grid.drop_duplicates("record").set_index("record")["trial_id"]
+    wrong = [
+        f"{p} holds {records[p].get('trial_id')}, grid says {expected[p]}"
+        for p in records
+        if records[p].get("trial_id") != expected[p]
+    ]
+    if wrong:
+        raise ValueError("record(s) do not hold the grid's trial:\n  " + "\n  ".join(wrong))
+    return records
+
+
+def _resolve(path: str, grid_dir: Path) -> Path | None:
+    for candidate in (Path(path), grid_dir / path):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _number(value: Any) -> float:
+    return np.nan if value is None else float(value)
+
+
+def _trace_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for row in record["trace"]:
+        diagnostics = row.get("diagnostics") or {}
+        yield {
+            **{c: _number(row.get(c)) for c in TRACE_COLUMNS},
+            **{c: _number(diagnostics.get(key)) for c, key in DIAGNOSTIC_COLUMNS.items()},
+            "num_failed": float(np.sum(row.get("failed") or [])),
+        }
+
+
+def load(grid_csv: str | Path) -> tuple[pd.DataFrame, dict[str, dict[str, Any]]]:
+    """The grid table and its records (each read once, however many experiments list it)."""
+    grid = read_grid(grid_csv)
+    return grid, load_records(grid, Path(grid_csv).parent)
+
+
+def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per (experiment, trial, iteration); see the module docstring."""
+    per_record = {
+        path: pd.DataFrame(list(_trace_rows(record))).assign(
+            sense=record["problem"]["sense"], git_sha=(record.get("provenance") or {}).get("git_sha")
+        )
+        for path, record in records.items()
+    }
+    frames = [
+        per_record[row["record"]].assign(**{c: row[c] for c in GRID_COLUMNS if c != "record"})
+        for row in grid.to_dict("records")
+    ]
+    if not frames:
+        return pd.DataFrame(columns=list(TIDY_COLUMNS))
+    table = pd.concat(frames, ignore_index=True)[list(TIDY_COLUMNS)]
+    table[["iteration", "num_evals"]] = table[["iteration", "num_evals"]].astype("int64")
+    return table.sort_values(["experiment", "label", "problem", "seed", "trial_id", "iteration"], ignore_index=True)
+
+
+def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """Every non-failed evaluated point of the multi-objective trials, objective values in natural units.
+
+    Columns: the trial's grid columns, `sense`, `iteration` (0 = initial design) and `value_0`, `value_1`, ...
+    """
+    frames = []
+    for row in grid.to_dict("records"):
+        record = records[row["record"]]
+        if record["problem"]["num_objectives"] < 2:
+            continue
+        for step in record["trace"]:
+            values = np.asarray(step["values"], dtype=np.float64)
+            kept = values[~np.asarray(step["failed"], dtype=bool)]
+            frame = pd.DataFrame(kept, columns=[f"value_{k}" for k in range(values.shape[1])])
+            frames.append(
+                frame.assign(
+                    iteration=step["iteration"],
+                    sense=record["problem"]["sense"],
+                    **{c: row[c] for c in TRIAL_COLUMNS if c in row},
+                )
+            )
+    if not frames:
+        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c != "git_sha"] + ["iteration"])
+    table = pd.concat(frames, ignore_index=True)
+    values = [c for c in table.columns if c.startswith("value_")]
+    leading = [c for c in TRIAL_COLUMNS if c in table.columns] + ["iteration"]
+    return table[leading + values]
+
+
+def write_parquet(table: pd.DataFrame, out: str | Path) -> Path:
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    table.to_parquet(out, index=False)
+    return out
+
+
+def tidy(grid_csv: str | Path, out_parquet: str | Path) -> pd.DataFrame:
+    """Write the tidy table of `grid_csv` to `out_parquet` and return it."""
+    table = tidy_table(*load(grid_csv))
+    write_parquet(table, out_parquet)
+    return table
+
+
+def pareto(grid_csv: str | Path, out_parquet: str | Path) -> pd.DataFrame:
+    """Write the multi-objective points of `grid_csv` to `out_parquet` and return them."""
+    table = pareto_table(*load(grid_csv))
+    write_parquet(table, out_parquet)
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m analysis.tidy", description=__doc__.splitlines()[0])
+    parser.add_argument("--grid", required=True, help="grid table (CSV) written by the workflow")
+    parser.add_argument("--out", required=True, help="tidy table to write (parquet)")
+    parser.add_argument("--pareto", help="also write the multi-objective points here (parquet)")
+    args = parser.parse_args(argv)
+    grid, records = load(args.grid)
+    table = tidy_table(grid, records)
+    write_parquet(table, args.out)
+    print(f"{args.out}: {len(table)} rows from {len(records)} records")
+    if args.pareto:
+        points = pareto_table(grid, records)
+        write_parquet(points, args.pareto)
+        print(f"{args.pareto}: {len(points)} points")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
