@@ -1,0 +1,36 @@
+"""B3O reproduction workflow.
+
+    snakemake --cores 2                                   # default: every experiment at reduced scale
+    snakemake --cores 2 --configfile config/smoke.yaml    # toy sizes, minutes (used by the tests)
+    snakemake --profile profiles/slurm --configfile config/paper.yaml   # the paper's settings, on a cluster
+
+Experiments in the config expand into a sparse trial grid (baselines/grid.py); each trial is one job writing one
+record (b3o run-trial, resumable); records are aggregated into one tidy table from which every figure and table is
+drawn into the paper directory.
+"""
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+# --configfile replaces the default config instead of being merged into it (a smoke run must not inherit the
+# default experiments).
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
+
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/trials.smk"
+include: "workflow/rules/analysis.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        final_outputs(),

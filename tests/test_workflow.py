@@ -1,0 +1,106 @@
+"""The real Snakefile, in a temporary directory: lint, dry runs of every shipped config, bad configs, a tiny real
+run (default suite) and the whole smoke config end to end (`-m slow`)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _snakemake(workdir: Path, configfile: str, *args: str, timeout: int = 3000) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["snakemake", "--cores", "2", "--configfile", configfile, *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("workflow")
+    for name in ("Snakefile", "workflow", "config", "profiles", "paper"):
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, work / name)
+    return work
+
+
+def _tiny_config(workdir: Path) -> str:
+    """The smoke config cut down to one experiment, one seed and two methods on a 1-D problem."""
+    config = yaml.safe_load((workdir / "config/smoke.yaml").read_text())
+    experiment = config["experiments"]["synthetic_b100"]
+    experiment.update(problems=["forrester1"], seeds=1, iterations=2)
+    experiment["methods"] = [m for m in experiment["methods"] if m["label"] in ("B3O-LogEI-s", "Random")]
+    config.update(results="results/tiny", paper="results/tiny/paper", experiments={"synthetic_b100": experiment})
+    config["scaling"]["enabled"] = False
+    (workdir / "config/tiny.yaml").write_text(yaml.safe_dump(config))
+    return "config/tiny.yaml"
+
+
+def _check_outputs(out: Path, figures: set[str]) -> None:
+    grid = pd.read_csv(out / "grid.csv")
+    table = pd.read_parquet(out / "tidy.parquet")
+    assert len(table) == int(sum(grid["iterations"] + 1))  # one row per (experiment, trial, iteration)
+    assert set(table["experiment"]) == set(grid["experiment"])
+    paper = out / "paper"
+    produced = {p.stem for p in (paper / "figures").glob("*.png")}
+    assert figures <= produced, figures - produced
+    assert {p.stem for p in (paper / "figures").glob("*.pdf")} >= figures
+    for path in [*(paper / "figures").iterdir(), *(paper / "tables").iterdir(), paper / "claims.md"]:
+        assert path.stat().st_size > 0, path
+
+
+def test_lint_is_clean(workdir):
+    result = _snakemake(workdir, "config/smoke.yaml", "--lint")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Lints for" not in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("configfile", ["config/smoke.yaml", "config/config.yaml", "config/paper.yaml"])
+def test_every_shipped_config_enumerates(workdir, configfile):
+    result = _snakemake(workdir, configfile, "-n", "--quiet", timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_bad_config_fails_at_parse_time_naming_the_key(workdir, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((workdir / "config/smoke.yaml").read_text() + "\ncolour: red\n")
+    result = _snakemake(workdir, str(bad), "-n", timeout=300)
+    assert result.returncode != 0 and "colour" in result.stdout + result.stderr
+
+
+def test_bad_method_name_fails_before_any_job(workdir, tmp_path):
+    config = yaml.safe_load((workdir / "config/smoke.yaml").read_text())
+    config["experiments"]["synthetic_b100"]["methods"][0]["params"]["sampler"] = "gibbs"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(config))
+    result = _snakemake(workdir, str(bad), "-n", timeout=300)
+    assert result.returncode != 0 and "valid samplers" in result.stdout + result.stderr
+
+
+def test_tiny_config_runs_end_to_end_and_reruns_nothing(workdir):
+    configfile = _tiny_config(workdir)
+    result = _snakemake(workdir, configfile)
+    assert result.returncode == 0, result.stderr[-4000:]
+    _check_outputs(workdir / "results/tiny", {"regret_b100", "diversity_b100", "illustration_1d", "theorem1"})
+    rerun = _snakemake(workdir, configfile, "-n")
+    assert rerun.returncode == 0 and "Nothing to be done" in rerun.stdout + rerun.stderr
+
+
+@pytest.mark.slow
+def test_smoke_config_runs_end_to_end(workdir):
+    result = _snakemake(workdir, "config/smoke.yaml")
+    assert result.returncode == 0, result.stderr[-4000:]
+    figures = {
+        "regret_b100", "regret_b5", "diversity_b100", "diversity_b5", "lambda_constant", "lambda_scheduled",
+        "sampler_ucb_c", "battery", "formula_e", "timing", "illustration_1d", "lambda_effect", "theorem1",
+    }
+    _check_outputs(workdir / "results/smoke", figures)

@@ -1,0 +1,152 @@
+"""Records -> one tidy table -> figures and tables in the paper directory (compute and plotting kept apart)."""
+
+
+rule tidy:
+    input:
+        grid=f"{RESULTS}/grid.csv",
+        records=all_records(),
+    output:
+        table=f"{RESULTS}/tidy.parquet",
+        pareto=f"{RESULTS}/pareto.parquet",
+    log:
+        f"{RESULTS}/logs/tidy.log",
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tidy --grid {input.grid} --out {output.table} --pareto {output.pareto} > {log} 2>&1"
+
+
+rule figure:
+    input:
+        table=f"{RESULTS}/tidy.parquet",
+        pareto=f"{RESULTS}/pareto.parquet",
+    output:
+        png=report(f"{PAPER}/figures/{{figure}}.png", category="Experiments"),
+        pdf=f"{PAPER}/figures/{{figure}}.pdf",
+    log:
+        f"{RESULTS}/logs/figures/{{figure}}.log",
+    wildcard_constraints:
+        figure="|".join(FIGURES),
+    params:
+        args=lambda wildcards: FIGURES[wildcards.figure][1],
+        prefix=lambda wildcards, output: output.png[: -len(".png")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.{params.args} --table {input.table} --pareto {input.pareto} "
+        "--out {params.prefix} > {log} 2>&1"
+
+
+rule illustration:
+    output:
+        png=report(f"{PAPER}/figures/{{figure}}.png", category="Illustrations"),
+        pdf=f"{PAPER}/figures/{{figure}}.pdf",
+    log:
+        f"{RESULTS}/logs/figures/{{figure}}.log",
+    wildcard_constraints:
+        figure="|".join(ILLUSTRATIONS),
+    params:
+        module=lambda wildcards: ILLUSTRATIONS[wildcards.figure],
+        prefix=lambda wildcards, output: output.png[: -len(".png")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix} > {log} 2>&1"
+
+
+rule summary_table:
+    input:
+        f"{RESULTS}/tidy.parquet",
+    output:
+        csv=f"{PAPER}/tables/summary.csv",
+        tex=f"{PAPER}/tables/summary.tex",
+    log:
+        f"{RESULTS}/logs/tables/summary.log",
+    params:
+        prefix=lambda wildcards, output: output.csv[: -len(".csv")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.summary --table {input} --out {params.prefix} > {log} 2>&1"
+
+
+rule best_lambda:
+    input:
+        f"{RESULTS}/tidy.parquet",
+    output:
+        csv=f"{PAPER}/tables/best_lambda.csv",
+        tex=f"{PAPER}/tables/best_lambda.tex",
+    log:
+        f"{RESULTS}/logs/tables/best_lambda.log",
+    params:
+        prefix=lambda wildcards, output: output.csv[: -len(".csv")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.best_lambda --table {input} --out {params.prefix} > {log} 2>&1"
+
+
+rule claims:
+    input:
+        f"{RESULTS}/tidy.parquet",
+    output:
+        md=report(f"{PAPER}/claims.md", category="Claims"),
+        csv=f"{PAPER}/claims.csv",
+    log:
+        f"{RESULTS}/logs/tables/claims.log",
+    params:
+        prefix=lambda wildcards, output: output.md[: -len(".md")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.claims --table {input} --out {params.prefix} > {log} 2>&1"
+
+
+rule scaling:
+    output:
+        f"{RESULTS}/scaling.csv",
+    log:
+        f"{RESULTS}/logs/scaling.log",
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    params:
+        args=scaling_arguments(),
+    conda:
+        ENV
+    shell:
+        "b3o scaling {params.args} --out {output} 2> {log}"
+
+
+rule timing_figure:
+    input:
+        f"{RESULTS}/scaling.csv",
+    output:
+        png=report(f"{PAPER}/figures/timing.png", category="Cost"),
+        pdf=f"{PAPER}/figures/timing.pdf",
+    log:
+        f"{RESULTS}/logs/figures/timing.log",
+    params:
+        prefix=lambda wildcards, output: output.png[: -len(".png")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.timing --table {input} --out {params.prefix} > {log} 2>&1"
+
+
+rule report_pdf:
+    input:
+        tex="paper/report.tex",
+        figures=[f for f in figure_outputs() if f.endswith(".png")],
+    output:
+        f"{PAPER}/report.pdf",
+    log:
+        f"{RESULTS}/logs/report_pdf.log",
+    params:
+        tex=lambda wildcards, input: os.path.abspath(input.tex),
+        directory=lambda wildcards, output: os.path.dirname(output[0]),
+    conda:
+        ENV
+    shell:
+        "cd {params.directory} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex} > {log} 2>&1"

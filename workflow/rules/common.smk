@@ -1,0 +1,98 @@
+"""Shared state: the trial grid built from the validated config, and the list of final outputs."""
+
+import json
+import os
+import shutil
+import sys
+
+import pandas as pd
+
+from baselines.grid import trial_grid
+from baselines.spec import validate as validate_spec
+
+ENV = "../envs/b3o.yaml"  # used with --use-conda only
+RESULTS = config["results"]
+PAPER = config["paper"]
+GRID = trial_grid(config)
+SPECS = {row.spec.trial_id: row.spec for row in GRID}
+
+
+def _check_specs():
+    """Validate each distinct trial setting once (seeds aside): bad names fail now, before any job runs."""
+    seen = set()
+    for spec in SPECS.values():
+        key = json.dumps({**spec.to_dict(), "seed": 0}, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            validate_spec(spec)
+
+
+_check_specs()
+
+
+wildcard_constraints:
+    trial_id="[0-9a-f]{16}",
+
+
+def record_path(trial_id):
+    return f"{RESULTS}/trials/{trial_id}.json"
+
+
+def all_records():
+    return sorted({record_path(t) for t in SPECS})
+
+
+def experiments():
+    return {row.experiment for row in GRID}
+
+
+def final_outputs():
+    return [f"{RESULTS}/tidy.parquet"] + figure_outputs()
+
+
+# figure name -> (experiment it needs, extra command-line arguments)
+FIGURES = {
+    "regret_b100": ("synthetic_b100", "regret --experiment synthetic_b100"),
+    "regret_b5": ("synthetic_b5", "regret --experiment synthetic_b5"),
+    "diversity_b100": ("synthetic_b100", "diversity --experiment synthetic_b100"),
+    "diversity_b5": ("synthetic_b5", "diversity --experiment synthetic_b5"),
+    "lambda_constant": ("lambda_ablation", "lambda_ablation --temperature constant"),
+    "lambda_scheduled": ("lambda_ablation", "lambda_ablation --temperature scheduled"),
+    "sampler_ucb_c": ("sampler_ablation", "sampler_ablation --variant UCB-c"),
+    "sampler_ucb_s": ("sampler_ablation", "sampler_ablation --variant UCB-s"),
+    "sampler_logei_c": ("sampler_ablation", "sampler_ablation --variant LogEI-c"),
+    "sampler_logei_s": ("sampler_ablation", "sampler_ablation --variant LogEI-s"),
+    "battery": ("battery", "battery"),
+    "formula_e": ("formula_e", "formula_e"),
+}
+# illustrations computed from the method itself, not from trials
+ILLUSTRATIONS = {"illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"}
+
+
+SCALING = config.get("scaling", {})
+LATEX = shutil.which("latexmk")
+if not LATEX:
+    print("b3o workflow: no latexmk found - figures and tables are built, the PDF report is skipped", file=sys.stderr)
+
+
+def figure_outputs():
+    wanted = [name for name, (experiment, _) in FIGURES.items() if experiment in experiments()]
+    names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
+    outputs = [f"{PAPER}/figures/{name}.png" for name in names]
+    outputs += [f"{PAPER}/tables/summary.csv", f"{PAPER}/claims.md"]
+    if "lambda_ablation" in experiments():
+        outputs.append(f"{PAPER}/tables/best_lambda.csv")
+    if LATEX:
+        outputs.append(f"{PAPER}/report.pdf")
+    return outputs
+
+
+
+
+def scaling_arguments():
+    """`b3o scaling` flags from the config's scaling section."""
+    flags = []
+    for key, value in SCALING.items():
+        if key != "enabled":
+            flags.append(f"--{key.replace('_', '-')} " + (" ".join(map(str, value)) if isinstance(value, list) else str(value)))
+    return " ".join(flags)
