@@ -58,6 +58,7 @@ class _Runner:
         self.out = out
         self.checkpoint = out.with_name(out.name + ".checkpoint.npz")
         self.sign = np.array([-1.0 if self.problem.sense == "maximise" else 1.0] * self.problem.num_objectives)
+        self._history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (points, values, observations)
 
     def _seed(self, purpose: int, t: int) -> int:
         return int(np.random.SeedSequence([self.spec.seed, purpose, t]).generate_state(1)[0])
@@ -129,8 +130,7 @@ class _Runner:
             values, failed = self.problem.evaluate(points), np.zeros(len(points), dtype=bool)
         observations = self.problem.observe_values(values, np.random.default_rng(self._seed(_NOISE, t)))
         evaluate_s = time.perf_counter() - start
-        previous = getattr(self, "_history", [])
-        self._history = previous + [(points, values, observations)]
+        self._history.append((points, values, observations))
         all_values = np.concatenate([v for _, v, _ in self._history])
         all_obs = np.concatenate([o for _, _, o in self._history])
         return {
@@ -198,7 +198,7 @@ def initial_design(problem: Problem, n: int, seed: int) -> np.ndarray:
     sobol = qmc.Sobol(lay.dim, scramble=True, seed=seed)
     kept: list[np.ndarray] = []
     for _ in range(1000):
-        u = sobol.random(max(n, 64))
+        u = sobol.random_base2(int(np.ceil(np.log2(max(n, 64)))))  # powers of 2 keep Sobol's balance
         x = np.empty_like(u)
         x[:, lay.continuous] = lay.lower + lay.width * u[:, lay.continuous]
         x[:, lay.categorical] = np.floor(u[:, lay.categorical] * lay.num_categories)
