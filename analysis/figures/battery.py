@@ -114,6 +114,8 @@ def draw(front: pd.DataFrame, hv: pd.DataFrame, reference: float | None) -> Figu
         common.log_scale_if_positive(right, hv["mean"])
         right.set(ylabel=f"Hypervolume gap to NSGA-II {HV_UNITS}", title="Hypervolume gap to the reference")
     right.set_xlabel(common.EVALUATIONS)
+    if right.get_yscale() == "linear":
+        right.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))  # short tick labels keep panels apart
     fig.suptitle("Battery electrode design: mean and 95% CI over seeds")
     common.legend_below(fig, axes.values())
     return fig
