@@ -38,8 +38,16 @@ def method_class(name: str) -> type[Method]:
 
 
 def parameters(name: str) -> list[str]:
-    """The parameter names method `name` accepts."""
-    return [p for p in inspect.signature(method_class(name).__init__).parameters if p != "self"]
+    """The parameter names method `name` accepts: its own, then (when it forwards `**kwargs`) its parents'."""
+    names: list[str] = []
+    for cls in method_class(name).__mro__:
+        if "__init__" not in vars(cls):
+            continue
+        params = inspect.signature(cls.__init__).parameters.values()
+        names += [p.name for p in params if p.name != "self" and p.kind is not p.VAR_KEYWORD and p.name not in names]
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
+    return names
 
 
 def get(name: str, **params: Any) -> Method:

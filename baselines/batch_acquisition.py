@@ -19,20 +19,11 @@ from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.models.gpflow import BatchReparametrizationSampler, SparseVariational
 from trieste.models.interfaces import HasReparamSampler, SupportsPredictJoint
-from trieste.observer import OBJECTIVE
 from trieste.space import Box
 from trieste.types import TensorType
 
-from baselines.base import Method, NotApplicable, TrialContext
-from baselines.optimisers import (
-    MAX_POINTS_PER_CALL,
-    NUM_INITIAL_SAMPLES_PER_DIM,
-    as_batch,
-    continuous_optimizer,
-    optimiser_settings,
-    require_positive,
-    seed_for,
-)
+from baselines.base import NotApplicable, TrialContext
+from baselines.optimisers import AcquisitionOptimising, require_positive
 
 
 class BatchedPredictJoint(SupportsPredictJoint, HasReparamSampler):
@@ -89,7 +80,7 @@ def _check_single_objective_continuous(method: str, context: TrialContext) -> No
         )
 
 
-class BatchEI(Method):
+class BatchEI(AcquisitionOptimising):
     """Monte Carlo q-EI, optimised jointly over the B·d coordinates of the batch.
 
     Budget: L-BFGS from the best of `num_initial_samples` random *batches* (default 2000·d, the same number of
@@ -102,25 +93,10 @@ class BatchEI(Method):
 
     name = "qei"
 
-    def __init__(
-        self,
-        sample_size: int = 1000,
-        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
-        num_optimization_runs: int = 1,
-        max_points_per_call: int = MAX_POINTS_PER_CALL,
-    ):
-        super().__init__()
-        require_positive(
-            self.name,
-            sample_size=sample_size,
-            num_initial_samples_per_dim=num_initial_samples_per_dim,
-            num_optimization_runs=num_optimization_runs,
-            max_points_per_call=max_points_per_call,
-        )
+    def __init__(self, sample_size: int = 1000, **budget: int):
+        super().__init__(**budget)
+        require_positive(self.name, sample_size=sample_size)
         self.sample_size = sample_size
-        self.num_initial_samples_per_dim = num_initial_samples_per_dim
-        self.num_optimization_runs = num_optimization_runs
-        self.max_points_per_call = max_points_per_call
 
     def check(self, context: TrialContext) -> None:
         _check_single_objective_continuous("qei", context)
@@ -130,86 +106,51 @@ class BatchEI(Method):
                 f"constraints of {context.problem.name!r}, so its batches could be infeasible (use lp or ts)"
             )
 
-    def setup(self, context: TrialContext) -> None:
-        self.space = context.problem.search_space
-        self.batch_size = context.batch_size
-        self.seed = context.seed
-        self.num_initial_samples = self.num_initial_samples_per_dim * context.problem.dim
-        self.optimizer = continuous_optimizer(
-            self.num_initial_samples,
-            self.num_optimization_runs,
-            points_per_sample=context.batch_size,
-            max_points_per_call=self.max_points_per_call,
-        )
+    def optimiser_shape(self, context: TrialContext) -> tuple[int, int]:
+        return 1, context.batch_size  # each candidate is a whole batch of B model inputs
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert models is not None
-        tf.random.set_seed(seed_for(self.seed, t))
         # A fresh rule each iteration, so that the Monte Carlo samples are drawn anew from the seed of t (trieste's
         # update path would keep the previous iteration's sampler) and a resumed trial repeats the uninterrupted one.
         rule = EfficientGlobalOptimization(
             _BatchMonteCarloEI(self.sample_size), num_query_points=self.batch_size, optimizer=self.optimizer
         )
-        batch = as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+        batch = self.acquire(rule, models, dataset, t)
         self.diagnostics = {
             "num_query_points": self.batch_size,
             "sample_size": self.sample_size,
             "acquisition_value": float(rule.acquisition_function(batch[None])[0, 0]),
-            **optimiser_settings(self.num_initial_samples, self.num_optimization_runs, self.max_points_per_call),
+            **self.optimiser_settings(),
         }
         return batch
 
 
-class LocalPenalisation(Method):
+class LocalPenalisation(AcquisitionOptimising):
     """Local penalisation (González et al. 2016): B greedy maximisations of EI, each penalised around the points
     already chosen. Budget per point: L-BFGS from the best of 2000·d random points, as for sequential EI."""
 
     name = "lp"
 
-    def __init__(
-        self,
-        num_lipschitz_samples: int = 500,
-        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
-        num_optimization_runs: int = 1,
-        max_points_per_call: int = MAX_POINTS_PER_CALL,
-    ):
-        super().__init__()
-        require_positive(
-            self.name,
-            num_lipschitz_samples=num_lipschitz_samples,
-            num_initial_samples_per_dim=num_initial_samples_per_dim,
-            num_optimization_runs=num_optimization_runs,
-            max_points_per_call=max_points_per_call,
-        )
+    def __init__(self, num_lipschitz_samples: int = 500, **budget: int):
+        super().__init__(**budget)
+        require_positive(self.name, num_lipschitz_samples=num_lipschitz_samples)
         self.num_lipschitz_samples = num_lipschitz_samples
-        self.num_initial_samples_per_dim = num_initial_samples_per_dim
-        self.num_optimization_runs = num_optimization_runs
-        self.max_points_per_call = max_points_per_call
 
     def check(self, context: TrialContext) -> None:
         _check_single_objective_continuous("lp", context)
 
-    def setup(self, context: TrialContext) -> None:
-        self.space = context.problem.search_space
-        self.batch_size = context.batch_size
-        self.seed = context.seed
-        self.num_initial_samples = self.num_initial_samples_per_dim * context.problem.dim
-        self.optimizer = continuous_optimizer(
-            self.num_initial_samples, self.num_optimization_runs, max_points_per_call=self.max_points_per_call
-        )
-
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert models is not None
-        tf.random.set_seed(seed_for(self.seed, t))
         # EI (positive, as the penaliser's product needs) with its incumbent among feasible points if constrained.
         base = ExpectedImprovement(self.space if self.space.has_constraints else None)
         builder = LocalPenalization(self.space, self.num_lipschitz_samples, base_acquisition_function_builder=base)
         # Fresh each iteration: the Lipschitz sample is then drawn from the seed of t (resume-safe).
         rule = EfficientGlobalOptimization(builder, num_query_points=self.batch_size, optimizer=self.optimizer)
-        batch = as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+        batch = self.acquire(rule, models, dataset, t)
         self.diagnostics = {
             "num_query_points": self.batch_size,
             "num_lipschitz_samples": self.num_lipschitz_samples,
-            **optimiser_settings(self.num_initial_samples, self.num_optimization_runs, self.max_points_per_call),
+            **self.optimiser_settings(),
         }
         return batch

@@ -12,14 +12,19 @@ scipy's trust-constr with those constraints and discards infeasible optima.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Mapping
 
 import numpy as np
 import tensorflow as tf
-from trieste.acquisition.optimizer import AcquisitionOptimizer, generate_continuous_optimizer
+from trieste.acquisition.optimizer import generate_continuous_optimizer
+from trieste.acquisition.rule import EfficientGlobalOptimization
+from trieste.data import Dataset
+from trieste.models import ProbabilisticModel
+from trieste.observer import OBJECTIVE
 from trieste.space import Box, SearchSpace
 
 from b3o.space import layout
+from baselines.base import Method, TrialContext
 
 NUM_INITIAL_SAMPLES_PER_DIM = 2000
 MAX_POINTS_PER_CALL = 20_000  # model inputs per acquisition call while scoring random points (measured in the tests)
@@ -50,21 +55,6 @@ def chunked_sampler(
     return sampler
 
 
-def continuous_optimizer(
-    num_initial_samples: int,
-    num_optimization_runs: int = 1,
-    vectorization: int = 1,
-    points_per_sample: int = 1,
-    max_points_per_call: int = MAX_POINTS_PER_CALL,
-) -> AcquisitionOptimizer:
-    """trieste's L-BFGS-B (trust-constr with constraints) from the best `num_optimization_runs` of
-    `num_initial_samples` random points per acquisition function, scored in bounded chunks (see module doc)."""
-    return generate_continuous_optimizer(
-        num_initial_samples=chunked_sampler(num_initial_samples, vectorization, points_per_sample, max_points_per_call),
-        num_optimization_runs=num_optimization_runs,
-    )
-
-
 def require_positive(method: str, **values: int) -> None:
     """A clear error at construction for a non-positive budget parameter."""
     bad = [name for name, value in values.items() if value < 1]
@@ -72,15 +62,61 @@ def require_positive(method: str, **values: int) -> None:
         raise ValueError(f"{method} needs {', '.join(bad)} >= 1, got {', '.join(str(values[b]) for b in bad)}")
 
 
-def optimiser_settings(
-    num_initial_samples: int, num_optimization_runs: int, max_points_per_call: int
-) -> dict[str, int]:
-    """The acquisition-optimiser budget, for `Method.diagnostics`."""
-    return {
-        "num_initial_samples": num_initial_samples,
-        "num_optimization_runs": num_optimization_runs,
-        "max_points_per_call": max_points_per_call,
-    }
+class AcquisitionOptimising(Method):
+    """A method that maximises a trieste acquisition each iteration, with the paper's optimiser budget.
+
+    Subclasses take their own parameters plus `**budget` (forwarded here; `baselines.parameters` lists both), build
+    their rule in `ask` and call `acquire`, which seeds the iteration and returns feasible float64 points.
+    """
+
+    def __init__(
+        self,
+        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
+        num_optimization_runs: int = 1,
+        max_points_per_call: int = MAX_POINTS_PER_CALL,
+    ):
+        super().__init__()
+        require_positive(
+            self.name,
+            num_initial_samples_per_dim=num_initial_samples_per_dim,
+            num_optimization_runs=num_optimization_runs,
+            max_points_per_call=max_points_per_call,
+        )
+        self.num_initial_samples_per_dim = num_initial_samples_per_dim
+        self.num_optimization_runs = num_optimization_runs
+        self.max_points_per_call = max_points_per_call
+
+    def setup(self, context: TrialContext) -> None:
+        self.space = context.problem.search_space
+        self.batch_size = context.batch_size
+        self.seed = context.seed
+        self.num_initial_samples = self.num_initial_samples_per_dim * context.problem.dim
+        vectorization, points_per_sample = self.optimiser_shape(context)
+        self.optimizer = generate_continuous_optimizer(
+            num_initial_samples=chunked_sampler(
+                self.num_initial_samples, vectorization, points_per_sample, self.max_points_per_call
+            ),
+            num_optimization_runs=self.num_optimization_runs,
+        )
+
+    def optimiser_shape(self, context: TrialContext) -> tuple[int, int]:
+        """(acquisition functions optimised at once, model inputs per candidate): (1, 1) for one point at a time."""
+        return 1, 1
+
+    def acquire(
+        self, rule: EfficientGlobalOptimization, models: Mapping[str, ProbabilisticModel], dataset: Dataset, t: int
+    ) -> np.ndarray:
+        """Run `rule` for iteration t, seeded from (seed, t) so that a resumed trial repeats the uninterrupted one."""
+        tf.random.set_seed(seed_for(self.seed, t))
+        return as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+
+    def optimiser_settings(self) -> dict[str, int]:
+        """The acquisition-optimiser budget, for `diagnostics`."""
+        return {
+            "num_initial_samples": self.num_initial_samples,
+            "num_optimization_runs": self.num_optimization_runs,
+            "max_points_per_call": self.max_points_per_call,
+        }
 
 
 def as_batch(points: tf.Tensor, space: SearchSpace) -> np.ndarray:

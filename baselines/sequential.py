@@ -19,40 +19,14 @@ from trieste.acquisition.interface import AcquisitionFunctionBuilder, SingleMode
 from trieste.acquisition.rule import EfficientGlobalOptimization
 from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
-from trieste.observer import OBJECTIVE
 from trieste.space import Box, TaggedProductSearchSpace
 
-from baselines.base import Method, NotApplicable, TrialContext
-from baselines.optimisers import (
-    MAX_POINTS_PER_CALL,
-    NUM_INITIAL_SAMPLES_PER_DIM,
-    as_batch,
-    continuous_optimizer,
-    optimiser_settings,
-    require_positive,
-    seed_for,
-)
+from baselines.base import NotApplicable, TrialContext
+from baselines.optimisers import AcquisitionOptimising
 
 
-class _Sequential(Method):
+class _Sequential(AcquisitionOptimising):
     """One trieste acquisition maximised per iteration; subclasses say what they apply to and which builder."""
-
-    def __init__(
-        self,
-        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
-        num_optimization_runs: int = 1,
-        max_points_per_call: int = MAX_POINTS_PER_CALL,
-    ):
-        super().__init__()
-        require_positive(
-            self.name,
-            num_initial_samples_per_dim=num_initial_samples_per_dim,
-            num_optimization_runs=num_optimization_runs,
-            max_points_per_call=max_points_per_call,
-        )
-        self.num_initial_samples_per_dim = num_initial_samples_per_dim
-        self.num_optimization_runs = num_optimization_runs
-        self.max_points_per_call = max_points_per_call
 
     def check(self, context: TrialContext) -> None:
         if context.batch_size != 1:
@@ -61,28 +35,19 @@ class _Sequential(Method):
                 "iterations = evaluation budget"
             )
 
-    def setup(self, context: TrialContext) -> None:
-        self.space = context.problem.search_space
-        self.seed = context.seed
-        self.num_initial_samples = self.num_initial_samples_per_dim * context.problem.dim
-        self.optimizer = continuous_optimizer(
-            self.num_initial_samples, self.num_optimization_runs, max_points_per_call=self.max_points_per_call
-        )
-
     @abstractmethod
     def builder(self) -> SingleModelAcquisitionBuilder | AcquisitionFunctionBuilder:
         """A fresh trieste acquisition builder."""
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert models is not None
-        tf.random.set_seed(seed_for(self.seed, t))
         # A fresh rule each iteration: the acquisition is then always built by `prepare_acquisition_function`
         # (not trieste's stateful update path), so a resumed trial repeats the uninterrupted one.
         rule = EfficientGlobalOptimization(self.builder(), optimizer=self.optimizer)
-        batch = as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+        batch = self.acquire(rule, models, dataset, t)
         self.diagnostics = {
             "acquisition_value": float(rule.acquisition_function(batch[:, None, :])[0, 0]),
-            **optimiser_settings(self.num_initial_samples, self.num_optimization_runs, self.max_points_per_call),
+            **self.optimiser_settings(),
         }
         return batch
 
@@ -146,14 +111,8 @@ class SequentialEHVI(_Sequential):
 
     name = "seq-ehvi"
 
-    def __init__(
-        self,
-        reference_point: Sequence[float] | None = None,
-        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
-        num_optimization_runs: int = 1,
-        max_points_per_call: int = MAX_POINTS_PER_CALL,
-    ):
-        super().__init__(num_initial_samples_per_dim, num_optimization_runs, max_points_per_call)
+    def __init__(self, reference_point: Sequence[float] | None = None, **budget: int):
+        super().__init__(**budget)
         self.reference_point = None if reference_point is None else [float(r) for r in reference_point]
 
     def check(self, context: TrialContext) -> None:

@@ -13,44 +13,17 @@ from __future__ import annotations
 from typing import Mapping
 
 import numpy as np
-import tensorflow as tf
 from trieste.acquisition import ParallelContinuousThompsonSampling
 from trieste.acquisition.rule import EfficientGlobalOptimization
 from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
-from trieste.observer import OBJECTIVE
 
-from baselines.base import Method, NotApplicable, TrialContext
-from baselines.optimisers import (
-    MAX_POINTS_PER_CALL,
-    NUM_INITIAL_SAMPLES_PER_DIM,
-    as_batch,
-    continuous_optimizer,
-    optimiser_settings,
-    require_positive,
-    seed_for,
-)
+from baselines.base import NotApplicable, TrialContext
+from baselines.optimisers import AcquisitionOptimising
 
 
-class ThompsonSampling(Method):
+class ThompsonSampling(AcquisitionOptimising):
     name = "ts"
-
-    def __init__(
-        self,
-        num_initial_samples_per_dim: int = NUM_INITIAL_SAMPLES_PER_DIM,
-        num_optimization_runs: int = 1,
-        max_points_per_call: int = MAX_POINTS_PER_CALL,
-    ):
-        super().__init__()
-        require_positive(
-            self.name,
-            num_initial_samples_per_dim=num_initial_samples_per_dim,
-            num_optimization_runs=num_optimization_runs,
-            max_points_per_call=max_points_per_call,
-        )
-        self.num_initial_samples_per_dim = num_initial_samples_per_dim
-        self.num_optimization_runs = num_optimization_runs
-        self.max_points_per_call = max_points_per_call
 
     def check(self, context: TrialContext) -> None:
         problem = context.problem
@@ -60,29 +33,16 @@ class ThompsonSampling(Method):
                 "objectives (use seq-ehvi, nsga2 or b3o with 'ehvi')"
             )
 
-    def setup(self, context: TrialContext) -> None:
-        self.space = context.problem.search_space
-        self.batch_size = context.batch_size
-        self.seed = context.seed
-        self.num_initial_samples = self.num_initial_samples_per_dim * context.problem.dim
-        self.optimizer = continuous_optimizer(
-            self.num_initial_samples,
-            self.num_optimization_runs,
-            vectorization=context.batch_size,
-            max_points_per_call=self.max_points_per_call,
-        )
+    def optimiser_shape(self, context: TrialContext) -> tuple[int, int]:
+        return context.batch_size, 1  # the B trajectories are one vectorised acquisition function
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert models is not None
-        tf.random.set_seed(seed_for(self.seed, t))
         # A fresh rule each iteration: trieste's update path would redraw trajectories from a sampler built in an
         # earlier iteration, so a resumed trial (fresh sampler) would differ from an uninterrupted one.
         rule = EfficientGlobalOptimization(
             ParallelContinuousThompsonSampling(), num_query_points=self.batch_size, optimizer=self.optimizer
         )
-        batch = as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
-        self.diagnostics = {
-            "num_query_points": self.batch_size,
-            **optimiser_settings(self.num_initial_samples, self.num_optimization_runs, self.max_points_per_call),
-        }
+        batch = self.acquire(rule, models, dataset, t)
+        self.diagnostics = {"num_query_points": self.batch_size, **self.optimiser_settings()}
         return batch

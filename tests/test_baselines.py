@@ -216,6 +216,15 @@ def test_unknown_parameter_lists_the_valid_ones():
     assert "sample_size" in str(err.value) and "num_initial_samples_per_dim" in str(err.value)
 
 
+@pytest.mark.parametrize("name", ["ts", "seq-ei", "seq-ehvi", "qei", "lp"])
+def test_non_positive_optimiser_budget_is_refused_at_construction(name):
+    assert {"num_initial_samples_per_dim", "num_optimization_runs", "max_points_per_call"} <= set(
+        baselines.parameters(name)
+    )
+    with pytest.raises(ValueError, match="num_optimization_runs >= 1"):
+        baselines.get(name, num_optimization_runs=0)
+
+
 def test_registry_builds_every_baseline():
     for name in ("ts", "seq-ei", "seq-ehvi", "logei-mv", "qei", "lp", "nsga2"):
         assert baselines.get(name).name == name
