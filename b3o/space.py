@@ -132,19 +132,19 @@ def fill_by_rejection(lay: Layout, propose, n: int, max_rounds: int = 100) -> np
         proposals.append(x)
         if count >= n:
             return np.concatenate(kept)[:n]
-    raise InfeasibleSpaceError(_describe_infeasibility(lay, np.concatenate(proposals), count, n))
-
-
-def _describe_infeasibility(lay: Layout, proposals: np.ndarray, count: int, n: int) -> str:
-    constraints = list(lay.space.constraints)
-    violated = [
-        1.0 - float(np.mean(np.all(np.asarray(c.residual(proposals)) >= -1e-7, axis=-1))) for c in constraints
-    ]
-    worst = int(np.argmax(violated))
-    return (
-        f"only {count} of {len(proposals)} proposals were feasible, fewer than the {n} requested; "
-        f"constraint {worst} ({_short(constraints[worst])}) rejects {violated[worst]:.1%} of them"
+    proposed = np.concatenate(proposals)
+    raise InfeasibleSpaceError(
+        f"only {count} of {len(proposed)} proposals were feasible, fewer than the {n} requested; "
+        + describe_infeasibility(lay, proposed)
     )
+
+
+def describe_infeasibility(lay: Layout, points: np.ndarray) -> str:
+    """Which explicit constraint rejects the largest share of `points`, and how large that share is."""
+    constraints = list(lay.space.constraints)
+    violated = [1.0 - float(np.mean(np.all(np.asarray(c.residual(points)) >= -1e-7, axis=-1))) for c in constraints]
+    worst = int(np.argmax(violated))
+    return f"constraint {worst} ({_short(constraints[worst])}) rejects {violated[worst]:.1%} of them"
 
 
 def _short(constraint) -> str:

@@ -3,8 +3,11 @@
 One SVGP (N points, M inducing points, seeded) is fitted once; its variables are saved and every configuration
 (method x sampler x acquisition) is measured in its own child process that restores that exact model, so peak memory
 is per configuration and a configuration that runs away can be killed. A child measures batch sizes in ascending
-order, `repeats` times each (min and median reported); once one B takes longer than the time cap, larger B are
-skipped with the reason recorded. The parent kills a child that exceeds a hard deadline and records what was left.
+order, up to `repeats` times each after a warm-up (min and median reported; repeats stop early once one run exceeds
+the time cap). A larger B is skipped, with the reason recorded, when a linear extrapolation of the last measured time
+already exceeds the time cap - a lower bound for every method here, since none scales better than linearly in B. The
+parent kills a child that exceeds a hard deadline, records what was left, and rewrites the CSV after every
+configuration so an interrupted run keeps what it measured.
 """
 
 from __future__ import annotations
@@ -22,8 +25,17 @@ from pathlib import Path
 from typing import Any
 
 COLUMNS = (
-    "method", "sampler", "acquisition", "batch_size", "seconds_median", "seconds_min", "peak_rss_mb",
-    "num_acquisition_evals", "density_seconds", "skipped",
+    "method",
+    "sampler",
+    "acquisition",
+    "batch_size",
+    "seconds_median",
+    "seconds_min",
+    "peak_rss_mb",
+    "num_acquisition_evals",
+    "density_seconds",
+    "repeats",
+    "skipped",
 )
 CONTINUOUS_SAMPLERS = ("defer", "mh", "langevin", "dmc")
 
@@ -37,7 +49,11 @@ class Config:
     def params(self, sampler_options: dict[str, Any]) -> dict[str, Any]:
         if self.method != "b3o":
             return {}
-        return {"acquisition": self.acquisition, "sampler": self.sampler, "sampler_options": sampler_options.get(self.sampler, {})}
+        return {
+            "acquisition": self.acquisition,
+            "sampler": self.sampler,
+            "sampler_options": sampler_options.get(self.sampler, {}),
+        }
 
 
 def configurations(methods: list[str], samplers: list[str] = list(CONTINUOUS_SAMPLERS)) -> list[Config]:
@@ -98,9 +114,19 @@ def _child(args: argparse.Namespace) -> int:
     with np.load(args.state) as saved:
         restore_model_state(model, {k: saved[k] for k in saved.files})
     too_slow: str | None = None
+    last: tuple[int, float] | None = None  # (B, fastest time) of the last measured batch size
     for batch_size in args.batch_sizes:
-        row: dict[str, Any] = {"method": config.method, "sampler": config.sampler, "acquisition": config.acquisition,
-                               "batch_size": batch_size}
+        row: dict[str, Any] = {
+            "method": config.method,
+            "sampler": config.sampler,
+            "acquisition": config.acquisition,
+            "batch_size": batch_size,
+        }
+        if last is not None and not too_slow and last[1] * batch_size / last[0] > args.time_cap:
+            too_slow = (
+                f"B={last[0]} took {last[1]:.1f} s, so B={batch_size} would take at least "
+                f"{last[1] * batch_size / last[0]:.0f} s > time cap {args.time_cap:g} s"
+            )
         if too_slow:
             print(json.dumps({**row, "skipped": too_slow}), flush=True)
             continue
@@ -114,6 +140,8 @@ def _child(args: argparse.Namespace) -> int:
             start = time.perf_counter()
             method.ask({OBJECTIVE: model}, data, 2)
             times.append(time.perf_counter() - start)
+            if times[-1] > args.time_cap:
+                break
         diagnostics = method.diagnostics
         row.update(
             seconds_median=statistics.median(times),
@@ -121,8 +149,10 @@ def _child(args: argparse.Namespace) -> int:
             peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             num_acquisition_evals=diagnostics.get("num_acquisition_evals"),
             density_seconds=diagnostics.get("density_seconds"),
+            repeats=len(times),
         )
         print(json.dumps(row), flush=True)
+        last = (batch_size, min(times))
         if min(times) > args.time_cap:
             too_slow = f"B={batch_size} took {min(times):.1f} s > time cap {args.time_cap:g} s"
     return 0
@@ -152,11 +182,30 @@ def run(
         _fit_model(problem, num_data, num_inducing, seed, state)
         for config in configurations(methods, samplers):
             command = [
-                sys.executable, "-m", "baselines.scaling", "--child", "--config", json.dumps(config.__dict__),
-                "--problem", problem, "--state", str(state), "--num-data", str(num_data),
-                "--num-inducing", str(num_inducing), "--repeats", str(repeats), "--time-cap", str(time_cap),
-                "--seed", str(seed), "--sampler-options", json.dumps(sampler_options or {}),
-                "--batch-sizes", *map(str, batch_sizes),
+                sys.executable,
+                "-m",
+                "baselines.scaling",
+                "--child",
+                "--config",
+                json.dumps(config.__dict__),
+                "--problem",
+                problem,
+                "--state",
+                str(state),
+                "--num-data",
+                str(num_data),
+                "--num-inducing",
+                str(num_inducing),
+                "--repeats",
+                str(repeats),
+                "--time-cap",
+                str(time_cap),
+                "--seed",
+                str(seed),
+                "--sampler-options",
+                json.dumps(sampler_options or {}),
+                "--batch-sizes",
+                *map(str, batch_sizes),
             ]
             # hard deadline: every B at the cap (with warm-up), plus start-up and model restoring
             deadline = 120 + time_cap * (repeats + 1) * len(batch_sizes)
@@ -164,12 +213,16 @@ def run(
             done = {r["batch_size"] for r in measured}
             for b in batch_sizes:
                 if b not in done:
-                    measured.append({**config.__dict__, "batch_size": b,
-                                     "skipped": f"child killed or failed before B={b} (deadline {deadline:.0f} s)"})
+                    measured.append(
+                        {
+                            **config.__dict__,
+                            "batch_size": b,
+                            "skipped": f"child killed or failed before B={b} (deadline {deadline:.0f} s)",
+                        }
+                    )
             rows += measured
+            atomic_write_text(out, pd.DataFrame(rows).reindex(columns=list(COLUMNS)).to_csv(index=False))
             print(f"scaling: {config.__dict__} done", file=sys.stderr)
-    table = pd.DataFrame(rows).reindex(columns=list(COLUMNS))
-    atomic_write_text(out, table.to_csv(index=False))
     return rows
 
 
@@ -197,10 +250,14 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--num-data", type=int, default=500)
     parser.add_argument("--num-inducing", type=int, default=500)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--time-cap", type=float, default=60.0, help="seconds per batch beyond which larger B are skipped")
+    parser.add_argument(
+        "--time-cap", type=float, default=60.0, help="seconds per batch beyond which larger B are skipped"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--samplers", nargs="+", default=list(CONTINUOUS_SAMPLERS), choices=CONTINUOUS_SAMPLERS)
-    parser.add_argument("--sampler-options", default="{}", help='JSON per sampler, e.g. \'{"defer": {"budget": 10000}}\'')
+    parser.add_argument(
+        "--sampler-options", default="{}", help='JSON per sampler, e.g. \'{"defer": {"budget": 10000}}\''
+    )
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -217,8 +274,19 @@ def _main(args: argparse.Namespace) -> int:
     except (ValueError, json.JSONDecodeError) as err:
         print(f"b3o scaling: error: {err}", file=sys.stderr)
         return 2
-    run(args.problem, args.batch_sizes, args.methods, args.out, args.num_data, args.num_inducing, args.repeats,
-        args.time_cap, args.seed, options, args.samplers)
+    run(
+        args.problem,
+        args.batch_sizes,
+        args.methods,
+        args.out,
+        args.num_data,
+        args.num_inducing,
+        args.repeats,
+        args.time_cap,
+        args.seed,
+        options,
+        args.samplers,
+    )
     return 0
 
 

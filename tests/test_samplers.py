@@ -193,6 +193,23 @@ def test_constraints_respected_and_relative_probabilities_kept(name):
     assert tv <= threshold, f"{name}: total variation {tv:.3f} inside the feasible set"
 
 
+@pytest.mark.parametrize("name", ["defer", "dmc", "mh", "langevin"])
+def test_constrained_target_whose_unconstrained_mass_is_infeasible(name):
+    """exp(30 (x0 + x1)) on x0 + x1 <= 0.5: without the constraint almost all mass sits at the infeasible corner
+    (1, 1), as for an acquisition that grows past a constrained optimum. Restricted to the feasible triangle,
+    s = x0 + x1 has density proportional to s exp(30 s) on [0, 0.5]; its exact mean is compared."""
+    lam = 30.0
+    space = Box([0.0, 0.0], [1.0, 1.0], constraints=[LinearConstraint(A=np.array([[1.0, 1.0]]), lb=-1e9, ub=0.5)])
+    options, n, _ = ACCURACY[name]
+    x = samplers.get(name, **options).sample(lambda x: lam * tf.reduce_sum(x, axis=1), space, n, seed=3)
+    s = x.sum(axis=1)
+    assert np.all(s <= 0.5 + 1e-9)
+    grid = np.linspace(0.0, 0.5, 20_001)
+    weight = grid * np.exp(lam * (grid - 0.5))
+    exact_mean = np.trapz(grid * weight, grid) / np.trapz(weight, grid)
+    assert abs(s.mean() - exact_mean) <= 0.01, f"{name}: mean of x0 + x1 {s.mean():.4f}, exact {exact_mean:.4f}"
+
+
 def test_tiny_feasible_set_names_the_constraint():
     sliver = Box([0.0, 0.0], [1.0, 1.0], constraints=[LinearConstraint(A=np.array([[1.0, 1.0]]), lb=-1e9, ub=1e-4)])
     with pytest.raises(InfeasibleSpaceError, match=r"constraint 0 .*rejects"):

@@ -18,9 +18,13 @@ Bookkeeping uses flat arrays: leaf centres, integer trisection levels per dimens
 density. Only leaves are stored; a divided leaf keeps its slot as the middle child. All new centres of one iteration
 are evaluated in one batched call, because for an SVGP acquisition the per-call overhead dominates. Construction
 stops at a budget of density evaluations. log Z is the logsumexp of leaf log masses (plus the log volume of the
-space); sampling draws a leaf with probability proportional to its mass, then a point uniformly inside it. Linear
-constraints are enforced by rejecting infeasible within-leaf draws, which restricts the piecewise-constant density
-to the feasible set without changing relative probabilities inside it.
+space); sampling draws a leaf with probability proportional to its mass, then a point uniformly inside it.
+
+Linear constraints: the target is the density restricted to the feasible set, so an infeasible centre has log
+density -inf (and costs no density evaluation); such leaves are still divided as exploration, so feasible parts of
+them are found. Infeasible within-leaf draws are rejected, which keeps relative probabilities inside the feasible
+set. Estimating the unconstrained density and rejecting afterwards would fail whenever its mass lies mostly outside
+the feasible set - e.g. an acquisition that is largest in the infeasible region next to a constrained optimum.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from scipy.special import logsumexp
 
 from b3o.density import LogDensity, safe_log_softmax
 from b3o.samplers.base import Sampler
-from b3o.space import Layout, fill_by_rejection
+from b3o.space import InfeasibleSpaceError, Layout, describe_infeasibility, fill_by_rejection
 
 _LOG3 = np.log(3.0)
 
@@ -106,10 +110,19 @@ class Defer(Sampler):
     def build(self, density: LogDensity, lay: Layout) -> tuple[_Tree, int, int]:
         """Grow the partition until the evaluation budget is spent; return (tree, evaluations, iterations)."""
         d = lay.dim
-        to_space = lambda u: lay.lower + lay.width * u  # noqa: E731
+
+        def restricted(u: np.ndarray) -> np.ndarray:
+            """The log density at unit-cube points u, -inf where infeasible (not evaluated there)."""
+            x = lay.lower + lay.width * u
+            feasible = lay.feasible(x)
+            values = np.full(len(x), -np.inf)
+            if feasible.any():
+                values[feasible] = density(x[feasible])
+            return values
+
         tree = _Tree(d, capacity=self.budget + 2 * d + 1)
         centre = np.full((1, d), 0.5)
-        tree.append(centre, np.zeros((1, d), dtype=np.int16), density(to_space(centre)))
+        tree.append(centre, np.zeros((1, d), dtype=np.int16), restricted(centre))
         evals, iterations = 1, 0
         while evals + 2 <= self.budget:
             chosen = self._select(tree)
@@ -123,7 +136,7 @@ class Defer(Sampler):
             chosen, levels, min_level, split = chosen[fits], levels[fits], min_level[fits], split[fits]
             if len(chosen) == 0:
                 break
-            evals += self._divide(tree, density, to_space, chosen, levels, min_level, split)
+            evals += self._divide(tree, restricted, chosen, levels, min_level, split)
             iterations += 1
         return tree, evals, iterations
 
@@ -156,7 +169,7 @@ class Defer(Sampler):
         return chosen[np.argsort(-value[chosen], kind="stable")]
 
     @staticmethod
-    def _divide(tree: _Tree, density: LogDensity, to_space, chosen, levels, min_level, split) -> int:
+    def _divide(tree: _Tree, restricted, chosen, levels, min_level, split) -> int:
         rows, dims = np.nonzero(split)  # one (leaf, dimension) pair per split
         pairs = len(rows)
         step = np.exp(-_LOG3 * (min_level[rows] + 1.0))  # the new side length = old side / 3
@@ -164,7 +177,7 @@ class Defer(Sampler):
         plus[np.arange(pairs), dims] += step
         minus = tree.centres[chosen[rows]].copy()
         minus[np.arange(pairs), dims] -= step
-        values = density(to_space(np.concatenate([plus, minus])))  # one batched call per iteration
+        values = restricted(np.concatenate([plus, minus]))  # one batched density call per iteration
         f_plus, f_minus = values[:pairs], values[pairs:]
         # Rank each leaf's split dimensions by their larger new value, best first.
         order = np.lexsort((-np.maximum(f_plus, f_minus), rows))
@@ -188,7 +201,11 @@ class Defer(Sampler):
         self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, dict[str, Any]]:
         tree, evals, iterations = self.build(density, lay)
-        log_p = safe_log_softmax(tree.log_mass())
+        log_mass = tree.log_mass()
+        if lay.space.has_constraints and not np.isfinite(log_mass).any():
+            centres = lay.lower + lay.width * tree.centres[: tree.n]
+            raise InfeasibleSpaceError(f"DEFER found no feasible leaf centre: {describe_infeasibility(lay, centres)}")
+        log_p = safe_log_softmax(log_mass)
         side = np.exp(-_LOG3 * tree.levels[: tree.n])
         probabilities = np.exp(log_p)
         proposals = 0

@@ -20,6 +20,8 @@ rule trial:
         f"{RESULTS}/trials/{{trial_id}}.json",
     log:
         f"{RESULTS}/logs/trials/{{trial_id}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/trials/{{trial_id}}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
