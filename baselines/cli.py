@@ -11,7 +11,7 @@ from typing import Any
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser("run-trial", help="run one trial and write its record (resumes if interrupted)")
-    run.add_argument("--spec", help="trial spec, JSON or YAML; flags below override its keys")
+    run.add_argument("--spec", help="trial spec: a JSON or YAML file, or inline JSON; flags below override its keys")
     run.add_argument("--out", required=True, help="record path (RECORD.json); a checkpoint lives next to it")
     run.add_argument("--problem")
     run.add_argument("--method")

@@ -40,11 +40,13 @@ class TrialSpec:
         return cls(**data)
 
     @classmethod
-    def load(cls, path: str | Path) -> "TrialSpec":
-        text = Path(path).read_text()
-        data = yaml.safe_load(text) if str(path).endswith((".yaml", ".yml")) else json.loads(text)
+    def load(cls, source: str | Path) -> "TrialSpec":
+        """A spec from a JSON or YAML file, or from inline JSON text (starting with "{", as the workflow passes it)."""
+        inline = str(source).lstrip().startswith("{")
+        text = str(source) if inline else Path(source).read_text()
+        data = yaml.safe_load(text) if str(source).endswith((".yaml", ".yml")) else json.loads(text)
         if not isinstance(data, dict):
-            raise ValueError(f"{path}: a trial spec is a mapping of keys to values")
+            raise ValueError(f"{'inline spec' if inline else source}: a trial spec is a mapping of keys to values")
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
