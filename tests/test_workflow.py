@@ -56,6 +56,9 @@ def _check_outputs(out: Path, figures: set[str]) -> None:
     assert {p.stem for p in (paper / "figures").glob("*.pdf")} >= figures
     for path in [*(paper / "figures").iterdir(), *(paper / "tables").iterdir(), paper / "claims.md"]:
         assert path.stat().st_size > 0, path
+    times = pd.read_csv(paper / "tables/run_times.csv").set_index(["experiment", "label"])
+    total = times.loc[("all experiments", "all methods")]
+    assert total["trials"] == grid["trial_id"].nunique() == total["measured"] and total["total_s"] > 0
 
 
 def test_lint_is_clean(workdir):

@@ -102,6 +102,25 @@ rule claims:
         "python -m analysis.tables.claims --table {input} --out {params.prefix} > {log} 2>&1"
 
 
+rule run_times:
+    input:
+        grid=f"{RESULTS}/grid.csv",
+        benchmarks=[f"{RESULTS}/benchmarks/trials/{t}.tsv" for t in sorted(SPECS)],
+    output:
+        csv=f"{PAPER}/tables/run_times.csv",
+        tex=f"{PAPER}/tables/run_times.tex",
+    log:
+        f"{RESULTS}/logs/tables/run_times.log",
+    params:
+        benchmarks=lambda wildcards, input: os.path.dirname(input.benchmarks[0]),
+        prefix=lambda wildcards, output: output.csv[: -len(".csv")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.run_times --grid {input.grid} --benchmarks {params.benchmarks} "
+        "--out {params.prefix} > {log} 2>&1"
+
+
 rule scaling:
     output:
         f"{RESULTS}/scaling.csv",
