@@ -220,200 +220,207 @@ def mean_diversity(df: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-# --- the claims --------------------------------------------------------------------------------------------------------
+# --- the claims -------------------------------------------------------------------------------------------------------
 
 
-def b3o_beats_ts_b100(df: pd.DataFrame) -> Result:
-    return compare(
+@dataclass(frozen=True)
+class Comparison:
+    """A claim that is one comparison: every `left` method against every `right` one, per problem."""
+
+    name: str
+    claim: str
+    source: str
+    experiment: str
+    left: Predicate
+    right: Predicate
+    relation: Callable[[Stat, Stat], str]
+    problems: tuple[str, ...] | None = None
+    values: Callable[[pd.DataFrame], pd.DataFrame] = final_values  # one `value` per trial
+
+    def __call__(self, df: pd.DataFrame) -> Result:
+        return compare(
+            self.claim,
+            self.source,
+            self.values(df),
+            self.experiment,
+            self.left,
+            self.right,
+            self.relation,
+            self.problems,
+        )
+
+
+COMPARISONS = (
+    Comparison(
+        "b3o_beats_ts_b100",
         "All four B3O variants reach a lower final regret than TS on every benchmark (B = 100)",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b100",
         FOUR_VARIANTS,
         where(method="ts"),
         better,
         SYNTHETIC,
-    )
-
-
-def batch_beats_random_b100(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "batch_beats_random_b100",
         "All batch methods reach a lower final regret than random search (B = 100)",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b100",
         batch_method,
         where(method="random"),
         better,
         SYNTHETIC,
-    )
-
-
-def batch_matches_seq_ei(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "batch_matches_seq_ei",
         "On Ackley and Hartmann the batch methods (B3O, TS) match or beat Seq-EI's final regret (B = 100)",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b100",
         batch_method,
         where(method="seq-ei"),
         matches_or_beats,
         SMOOTH,
-    )
-
-
-def logei_c_best_batch(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "logei_c_best_batch",
         "B3O-LogEI-c reaches the lowest final regret among batch methods on Ackley and Hartmann (B = 100)",
         "Fig. 3 caption",
-        final_values(df),
         "synthetic_b100",
         variant("LogEI-c"),
         but(batch_method, variant("LogEI-c")),
         better,
         SMOOTH,
-    )
-
-
-def seq_ei_best_on_shekel(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "seq_ei_best_on_shekel",
         "On Shekel, Seq-EI reaches the lowest final regret of all methods (B = 100)",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b100",
         where(method="seq-ei"),
         but(everything, where(method="seq-ei")),
         better,
         ("shekel4",),
-    )
-
-
-def ucb_s_best_parallel_on_shekel(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "ucb_s_best_parallel_on_shekel",
         "On Shekel, B3O-UCB-s is the best parallel method (B = 100)",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b100",
         variant("UCB-s"),
         but(batch_method, variant("UCB-s")),
         better,
         ("shekel4",),
-    )
-
-
-def constant_beats_ts(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "constant_beats_ts",
         "A constant temperature suffices to beat TS: B3O-UCB-c and B3O-LogEI-c reach a lower final regret "
         "than TS on all three benchmarks (B = 100)",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b100",
         any_of(variant("UCB-c"), variant("LogEI-c")),
         where(method="ts"),
         better,
         SYNTHETIC,
-    )
-
-
-def b3o_matches_qei_lp_b5(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "b3o_matches_qei_lp_b5",
         "At B = 5 every B3O variant matches or beats q-EI and LP on Ackley and Hartmann",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b5",
         B3O,
         any_of(where(method="qei"), where(method="lp")),
         matches_or_beats,
         SMOOTH,
-    )
-
-
-def ucb_s_best_on_shekel_b5(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "ucb_s_best_on_shekel_b5",
         "At B = 5 on Shekel, B3O-UCB-s reaches the lowest final regret",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b5",
         variant("UCB-s"),
         but(everything, variant("UCB-s")),
         better,
         ("shekel4",),
-    )
-
-
-def lp_second_on_shekel_b5(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "lp_second_on_shekel_b5",
         "At B = 5 on Shekel, LP is the next best after B3O-UCB-s",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b5",
         where(method="lp"),
         but(everything, where(method="lp"), variant("UCB-s")),
         better,
         ("shekel4",),
-    )
-
-
-def ucb_s_beats_ucb_c_b5(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "ucb_s_beats_ucb_c_b5",
         "At B = 5 on Shekel, B3O-UCB-c is weaker than B3O-UCB-s",
         "Sec. 6.1",
-        final_values(df),
         "synthetic_b5",
         variant("UCB-s"),
         variant("UCB-c"),
         better,
         ("shekel4",),
-    )
-
-
-def battery_constant_beats_scheduled(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "battery_constant_beats_scheduled",
         "Battery: constant-λ B3O-EHVI reaches a higher final hypervolume than scheduled",
         "Sec. 6.2",
-        final_values(df),
         "battery",
         where(method="b3o", temperature="constant"),
         where(method="b3o", temperature="scheduled"),
         better,
-    )
-
-
-def battery_matches_seq_ehvi(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "battery_matches_seq_ehvi",
         "Battery: B3O-EHVI matches sequential EHVI's final hypervolume with the same budget",
         "Sec. 6.2",
-        final_values(df),
         "battery",
         B3O,
         where(method="seq-ehvi"),
         matches_or_beats,
-    )
-
-
-def formula_e_b3o_best(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "formula_e_b3o_best",
         "Formula E: all four B3O variants reach a lower final objective than TS and LogEI-MV",
         "Sec. 6.3",
-        final_values(df),
         "formula_e",
         B3O,
         any_of(where(method="ts"), where(method="logei-mv")),
         better,
-    )
-
-
-def b3o_more_diverse_than_ts(df: pd.DataFrame) -> Result:
-    return compare(
+    ),
+    Comparison(
+        "b3o_more_diverse_than_ts",
         "B3O keeps a higher batch diversity than TS (mean over BO iterations, B = 100)",
         "App. E",
-        mean_diversity(df),
         "synthetic_b100",
         B3O,
         where(method="ts"),
         better,
         SYNTHETIC,
-    )
+        values=mean_diversity,
+    ),
+    Comparison(
+        "ucb_c_low_lambda_worse",
+        "Constant UCB degrades at low λ: λ ∈ {5, 10} reach a lower final regret than λ = 0.1",
+        "App. C.1, Fig. 9",
+        "lambda_ablation",
+        any_of(variant("UCB-c", lam=5.0), variant("UCB-c", lam=10.0)),
+        variant("UCB-c", lam=0.1),
+        better,
+    ),
+    Comparison(
+        "logei_s_high_lambda_worse",
+        "Scheduled LogEI deteriorates with large λ0: λ0 = 0.1 reaches a lower final regret than "
+        "λ0 ∈ {5, 10} on Ackley and Hartmann",
+        "App. C.1, Fig. 10",
+        "lambda_ablation",
+        variant("LogEI-s", lam=0.1),
+        any_of(variant("LogEI-s", lam=5.0), variant("LogEI-s", lam=10.0)),
+        better,
+        SMOOTH,
+    ),
+)
 
 
 def ts_diversity_drops(df: pd.DataFrame) -> Result:
@@ -464,32 +471,6 @@ def table_2_reproduced(df: pd.DataFrame) -> Result:
     return Result(claim, "App. C.1, Table 2", "lambda_ablation", measured, combine(verdicts))
 
 
-def ucb_c_low_lambda_worse(df: pd.DataFrame) -> Result:
-    return compare(
-        "Constant UCB degrades at low λ: λ ∈ {5, 10} reach a lower final regret than λ = 0.1",
-        "App. C.1, Fig. 9",
-        final_values(df),
-        "lambda_ablation",
-        any_of(variant("UCB-c", lam=5.0), variant("UCB-c", lam=10.0)),
-        variant("UCB-c", lam=0.1),
-        better,
-    )
-
-
-def logei_s_high_lambda_worse(df: pd.DataFrame) -> Result:
-    return compare(
-        "Scheduled LogEI deteriorates with large λ0: λ0 = 0.1 reaches a lower final regret than "
-        "λ0 ∈ {5, 10} on Ackley and Hartmann",
-        "App. C.1, Fig. 10",
-        final_values(df),
-        "lambda_ablation",
-        variant("LogEI-s", lam=0.1),
-        any_of(variant("LogEI-s", lam=5.0), variant("LogEI-s", lam=10.0)),
-        better,
-        SMOOTH,
-    )
-
-
 def defer_best_sampler(df: pd.DataFrame) -> Result:
     """Samplers compared within each variant, never across."""
     values = final_values(df)
@@ -521,29 +502,15 @@ def merge(claim: str, source: str, experiment: str, parts: dict[str, Result]) ->
     return Result(claim, source, experiment, measured, combine(verdicts))
 
 
-CLAIMS: tuple[Callable[[pd.DataFrame], Result], ...] = (
-    b3o_beats_ts_b100,
-    batch_beats_random_b100,
-    batch_matches_seq_ei,
-    logei_c_best_batch,
-    seq_ei_best_on_shekel,
-    ucb_s_best_parallel_on_shekel,
-    constant_beats_ts,
-    b3o_matches_qei_lp_b5,
-    ucb_s_best_on_shekel_b5,
-    lp_second_on_shekel_b5,
-    ucb_s_beats_ucb_c_b5,
-    battery_constant_beats_scheduled,
-    battery_matches_seq_ehvi,
-    formula_e_b3o_best,
-    b3o_more_diverse_than_ts,
-    ts_diversity_drops,
-    table_2_reproduced,
-    ucb_c_low_lambda_worse,
-    logei_s_high_lambda_worse,
-    defer_best_sampler,
-)
+#: every claim by name, in the order of the claims table
+CLAIMS: dict[str, Callable[[pd.DataFrame], Result]] = {
+    **{c.name: c for c in COMPARISONS if c.experiment != "lambda_ablation"},
+    "ts_diversity_drops": ts_diversity_drops,
+    "table_2_reproduced": table_2_reproduced,
+    **{c.name: c for c in COMPARISONS if c.experiment == "lambda_ablation"},
+    "defer_best_sampler": defer_best_sampler,
+}
 
 
 def check_all(df: pd.DataFrame) -> list[Result]:
-    return [claim(df) for claim in CLAIMS]
+    return [claim(df) for claim in CLAIMS.values()]

@@ -60,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     common.write(
         args.out,
         frame,
-        common.latex(text[["claim", "source", "measured", "verdict"]], ["Claim", "Where", "Measured", "Verdict"]),
+        common.latex(
+            text[["claim", "source", "measured", "verdict"]],
+            ["Claim", "Where", "Measured", "Verdict"],
+            r"p{0.25\linewidth} p{0.08\linewidth} p{0.47\linewidth} p{0.1\linewidth}",
+            environment="longtable",
+        ),
     )
     md = Path(args.out).with_name(Path(args.out).name + ".md")
     md.write_text(markdown(results, args.table))

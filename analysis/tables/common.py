@@ -53,17 +53,24 @@ def escape(text: object) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
 
 
-def latex(rows: pd.DataFrame, header: Sequence[str] | None = None) -> str:
-    """A booktabs tabular of `rows`, cells escaped; `header` (raw LaTeX) overrides the escaped column names."""
+def latex(
+    rows: pd.DataFrame,
+    header: Sequence[str] | None = None,
+    columns: str | None = None,
+    environment: str = "tabular",
+) -> str:
+    """A booktabs table of `rows`, cells escaped; `header` (raw LaTeX) overrides the escaped column names, `columns`
+    the column specification (default: all left-aligned; p{width} for long text), and `environment` may be
+    "longtable" for tables that span pages."""
     header = [escape(c) for c in rows.columns] if header is None else list(header)
     lines = [
-        r"\begin{tabular}{@{} " + "l" * len(header) + " @{}}",
+        rf"\begin{{{environment}}}{{@{{}} " + (columns or "l" * len(header)) + " @{}}",
         r"\toprule",
         " & ".join(header) + r" \\",
         r"\midrule",
     ]
     lines += [" & ".join(escape(v) for v in row) + r" \\" for row in rows.itertuples(index=False)]
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    lines += [r"\bottomrule", rf"\end{{{environment}}}"]
     return "\n".join(lines) + "\n"
 
 

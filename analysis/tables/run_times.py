@@ -22,8 +22,8 @@ def load(grid: str | Path, benchmarks: str | Path) -> pd.DataFrame:
     for trial_id in rows["trial_id"].unique():
         path = Path(benchmarks) / f"{trial_id}.tsv"
         if path.exists():
-            bench = pd.read_csv(path, sep="\t")
-            times.append({"trial_id": trial_id, "seconds": bench["s"].iloc[-1], "max_rss_mb": bench["max_rss"].iloc[-1]})
+            last = pd.read_csv(path, sep="\t").iloc[-1]
+            times.append({"trial_id": trial_id, "seconds": last["s"], "max_rss_mb": last["max_rss"]})
     measured = pd.DataFrame(times, columns=["trial_id", "seconds", "max_rss_mb"])
     return rows.merge(measured, on="trial_id", how="left")
 
