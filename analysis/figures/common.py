@@ -81,7 +81,7 @@ def note(message: str) -> None:
 def ordered(labels: Iterable[str]) -> list[str]:
     """Labels in the paper's order (B3O variants first), unknown ones after, alphabetically."""
     labels = set(labels)
-    return [l for l in LABEL_ORDER if l in labels] + sorted(labels - set(LABEL_ORDER))
+    return [label for label in LABEL_ORDER if label in labels] + sorted(labels - set(LABEL_ORDER))
 
 
 def colour(label: str) -> str | tuple[float, ...]:
