@@ -44,12 +44,14 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
     cli.add_argument("--smooth", type=int, default=1, help="rolling-mean window in iterations (1 = none)")
     args = cli.parse_args(argv)
-    summary = diversity_curves(common.load_table(args.table), args.experiment, args.smooth)
+    table = common.load_table(args.table)
+    summary = diversity_curves(table, args.experiment, args.smooth)
     if summary.empty:
         fig = common.message_figure(f"No batch-diversity data for experiment '{args.experiment}' in {args.table}.")
     else:
         smoothed = f", rolling mean over {args.smooth} iterations" if args.smooth > 1 else ""
-        fig = draw(summary, f"Batch diversity ({args.experiment}), mean and 95% CI over seeds{smoothed}")
+        fig = draw(summary, f"Batch diversity at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% CI "
+            f"over seeds{smoothed}")
     common.save(fig, args.out)
     return 0
 

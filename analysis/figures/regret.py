@@ -42,11 +42,13 @@ def main(argv: list[str] | None = None) -> int:
     cli = common.parser("regret", __doc__.splitlines()[0])
     cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
     args = cli.parse_args(argv)
-    summary = regret_curves(common.load_table(args.table), args.experiment)
+    table = common.load_table(args.table)
+    summary = regret_curves(table, args.experiment)
     if summary.empty:
         fig = common.message_figure(f"No simple-regret data for experiment '{args.experiment}' in {args.table}.")
     else:
-        fig = draw(summary, f"Simple regret ({args.experiment}), mean and 95% bootstrap CI over seeds")
+        fig = draw(summary, f"Simple regret at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% "
+            "bootstrap CI over seeds")
     common.save(fig, args.out)
     return 0
 
