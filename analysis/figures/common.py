@@ -181,8 +181,7 @@ def save(fig: Figure, out: str | Path) -> list[Path]:
 
 
 def batch_size_text(table: pd.DataFrame, experiment: str) -> str:
-    """"B = 50" (or "B = 5, 10"): the batch sizes of an experiment's batch methods, for titles - the experiment
+    """ "B = 50" (or "B = 5, 10"): the batch sizes of an experiment's batch methods, for titles - the experiment
     names say what the paper ran (e.g. synthetic_b100), a reduced config may run smaller batches."""
     sizes = sorted(int(b) for b in table.loc[table["experiment"] == experiment, "batch_size"].unique() if b > 1)
     return "B = " + ", ".join(map(str, sizes)) if sizes else "sequential"
-

@@ -50,8 +50,11 @@ def main(argv: list[str] | None = None) -> int:
         fig = common.message_figure(f"No batch-diversity data for experiment '{args.experiment}' in {args.table}.")
     else:
         smoothed = f", rolling mean over {args.smooth} iterations" if args.smooth > 1 else ""
-        fig = draw(summary, f"Batch diversity at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% CI "
-            f"over seeds{smoothed}")
+        fig = draw(
+            summary,
+            f"Batch diversity at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% CI "
+            f"over seeds{smoothed}",
+        )
     common.save(fig, args.out)
     return 0
 

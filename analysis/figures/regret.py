@@ -47,8 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     if summary.empty:
         fig = common.message_figure(f"No simple-regret data for experiment '{args.experiment}' in {args.table}.")
     else:
-        fig = draw(summary, f"Simple regret at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% "
-            "bootstrap CI over seeds")
+        fig = draw(
+            summary,
+            f"Simple regret at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% "
+            "bootstrap CI over seeds",
+        )
     common.save(fig, args.out)
     return 0
 
