@@ -4,10 +4,11 @@ One SVGP (N points, M inducing points, seeded) is fitted once; its variables are
 (method x sampler x acquisition) is measured in its own child process that restores that exact model, so peak memory
 is per configuration and a configuration that runs away can be killed. A child measures batch sizes in ascending
 order, up to `repeats` times each after a warm-up (min and median reported; repeats stop early once one run exceeds
-the time cap). A larger B is skipped, with the reason recorded, when a linear extrapolation of the last measured time
-already exceeds the time cap - a lower bound for every method here, since none scales better than linearly in B. The
-parent kills a child that exceeds a hard deadline, records what was left, and rewrites the CSV after every
-configuration so an interrupted run keeps what it measured.
+the time cap). A larger B is skipped, with the reason recorded, once one B took longer than the time cap or when the
+straight line through the last two measured (B, time) points predicts more than the cap for it (an estimate: q-EI
+grows faster than linearly and is then stopped by the deadline). The parent kills a child that exceeds a hard
+deadline, records what was left, and rewrites the CSV after every configuration so an interrupted run keeps what it
+measured.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def _child(args: argparse.Namespace) -> int:
     with np.load(args.state) as saved:
         restore_model_state(model, {k: saved[k] for k in saved.files})
     too_slow: str | None = None
-    last: tuple[int, float] | None = None  # (B, fastest time) of the last measured batch size
+    measured: list[tuple[int, float]] = []  # (B, fastest time) of the batch sizes measured so far
     for batch_size in args.batch_sizes:
         row: dict[str, Any] = {
             "method": config.method,
@@ -122,11 +123,7 @@ def _child(args: argparse.Namespace) -> int:
             "acquisition": config.acquisition,
             "batch_size": batch_size,
         }
-        if last is not None and not too_slow and last[1] * batch_size / last[0] > args.time_cap:
-            too_slow = (
-                f"B={last[0]} took {last[1]:.1f} s, so B={batch_size} would take at least "
-                f"{last[1] * batch_size / last[0]:.0f} s > time cap {args.time_cap:g} s"
-            )
+        too_slow = too_slow or predicted_over_cap(measured, batch_size, args.time_cap)
         if too_slow:
             print(json.dumps({**row, "skipped": too_slow}), flush=True)
             continue
@@ -152,10 +149,24 @@ def _child(args: argparse.Namespace) -> int:
             repeats=len(times),
         )
         print(json.dumps(row), flush=True)
-        last = (batch_size, min(times))
+        measured.append((batch_size, min(times)))
         if min(times) > args.time_cap:
             too_slow = f"B={batch_size} took {min(times):.1f} s > time cap {args.time_cap:g} s"
     return 0
+
+
+def predicted_over_cap(measured: list[tuple[int, float]], batch_size: int, time_cap: float) -> str | None:
+    """Why `batch_size` is skipped, if the line through the last two measured (B, seconds) exceeds the cap there."""
+    if len(measured) < 2:
+        return None
+    (b0, t0), (b1, t1) = measured[-2:]
+    predicted = t1 + (t1 - t0) / (b1 - b0) * (batch_size - b1)
+    if predicted <= time_cap:
+        return None
+    return (
+        f"B={b0}, {b1} took {t0:.1f}, {t1:.1f} s, so B={batch_size} would take about {predicted:.0f} s "
+        f"> time cap {time_cap:g} s"
+    )
 
 
 def run(
