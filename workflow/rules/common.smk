@@ -75,8 +75,30 @@ if not LATEX:
     print("b3o workflow: no latexmk found - figures and tables are built, the PDF report is skipped", file=sys.stderr)
 
 
+# sampler-ablation figures: one per B3O variant, drawn only when the config runs that variant
+SAMPLER_FIGURES = {
+    "sampler_ucb_c": ("ucb", "constant"),
+    "sampler_ucb_s": ("ucb", "scheduled"),
+    "sampler_logei_c": ("logei", "constant"),
+    "sampler_logei_s": ("logei", "scheduled"),
+}
+
+
+def _runs(experiment, acquisition, temperature):
+    return any(
+        row.experiment == experiment
+        and row.spec.params.get("acquisition") == acquisition
+        and row.spec.params.get("temperature", "constant") == temperature
+        for row in GRID
+    )
+
+
 def figure_outputs():
-    wanted = [name for name, (experiment, _) in FIGURES.items() if experiment in experiments()]
+    wanted = [
+        name
+        for name, (experiment, _) in FIGURES.items()
+        if experiment in experiments() and (name not in SAMPLER_FIGURES or _runs(experiment, *SAMPLER_FIGURES[name]))
+    ]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
     outputs += [f"{PAPER}/tables/summary.csv", f"{PAPER}/tables/run_times.csv", f"{PAPER}/claims.md"]
