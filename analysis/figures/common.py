@@ -103,9 +103,14 @@ def panels(keys: Sequence[str], width: float = 4.2, height: float = 3.6) -> tupl
 
 
 def grid(rows: Sequence, cols: Sequence, width: float = 4.2, height: float = 3.4) -> tuple[Figure, dict]:
-    """A rows x cols grid of panels keyed by (row, col)."""
+    """A rows x cols grid of panels keyed by (row, col); at least 7 inches wide, so that a one-panel figure has room
+    for its title beside a two-line axis label."""
     fig, axes = plt.subplots(
-        len(rows), len(cols), figsize=(width * len(cols), height * len(rows)), layout="constrained", squeeze=False
+        len(rows),
+        len(cols),
+        figsize=(max(width * len(cols), 7.0), height * len(rows)),
+        layout="constrained",
+        squeeze=False,
     )
     return fig, {(r, c): axes[i, j] for i, r in enumerate(rows) for j, c in enumerate(cols)}
 

@@ -33,7 +33,7 @@ def draw(summary: pd.DataFrame, title: str) -> Figure:
             curve = panel[panel["label"] == label]
             common.band(ax, curve, "iteration", label, common.colour(label), common.line_style(label))
         ax.set(title=common.problem_title(problem), xlabel="BO iteration")
-    next(iter(axes.values())).set_ylabel("Batch diversity\n(mean pairwise distance, scaled space)")
+    next(iter(axes.values())).set_ylabel("Batch diversity: mean pairwise\ndistance (scaled space)")
     fig.suptitle(title)
     common.legend_below(fig, axes.values())
     return fig
