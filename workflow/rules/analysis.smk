@@ -165,7 +165,8 @@ rule report_pdf:
     params:
         tex=lambda wildcards, input: os.path.abspath(input.tex),
         directory=lambda wildcards, output: os.path.dirname(output[0]),
+        log=lambda wildcards, log: os.path.abspath(log[0]),  # the command runs in the output directory
     conda:
         ENV
     shell:
-        "cd {params.directory} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex} > {log} 2>&1"
+        "cd {params.directory} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex} > {params.log} 2>&1"
