@@ -165,7 +165,7 @@ rule report_pdf:
     params:
         tex=lambda wildcards, input: os.path.abspath(input.tex),
         directory=lambda wildcards, output: os.path.dirname(output[0]),
-        log=lambda wildcards, log: os.path.abspath(log[0]),  # the command runs in the output directory
+        log=lambda wildcards: os.path.abspath(f"{RESULTS}/logs/report_pdf.log"),  # the command runs in the output directory
     conda:
         ENV
     shell:
