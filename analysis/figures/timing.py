@@ -50,13 +50,15 @@ def scaling(table: pd.DataFrame) -> pd.DataFrame:
 
 def draw(data: pd.DataFrame) -> Figure:
     fig, axes = common.panels(["time", "memory"], width=5.0, height=4.0)
-    palette = sns.color_palette("tab10", data["series"].nunique())
+    # tab20 pairs a dark and a light shade: one pair per B3O sampler (UCB, LogEI); baselines dashed with squares
+    palette = sns.color_palette("tab20", max(data["series"].nunique(), 1))
     for colour, (name, runs) in zip(palette, data.groupby("series")):
         slope = runs["slope"].iloc[0]
         label = f"{name} (slope {slope:.2f})" if np.isfinite(slope) else name
-        axes["time"].plot(runs["batch_size"], runs["seconds_median"], "o-", color=colour, label=label)
+        style = "o-" if name.startswith("b3o") else "s--"
+        axes["time"].plot(runs["batch_size"], runs["seconds_median"], style, color=colour, label=label)
         axes["time"].plot(runs["batch_size"], runs["seconds_min"], ":", color=colour, lw=1)
-        axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], "o-", color=colour)
+        axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], style, color=colour)
     axes["time"].set(xscale="log", yscale="log", xlabel="Batch size B", ylabel="Time per batch [s]")
     axes["memory"].set(xscale="log", xlabel="Batch size B", ylabel="Peak resident memory [MB]")
     fig.suptitle("Batch cost against batch size (solid: median, dotted: min; legend: fitted log-log slope)")
