@@ -1,4 +1,4 @@
-"""Point-wise acquisitions for B3O, in trieste's conventions, by name: `ucb`, `logei`, `ehvi`.
+"""Point-wise acquisitions for B3O, in trieste's conventions, by name: `ucb`, `logei`, `ehvi` (log EHVI).
 
 trieste models the objective to be *minimised* and its acquisitions are *maximised*; B3O's alpha is the latter
 ("larger is better"). A maximisation problem is handed to trieste negated, so for the paper's UCB on f,
@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Optional
 
+import numpy as np
 import tensorflow as tf
 import trieste.acquisition.function as taf
 from trieste.acquisition.function.function import log_expected_improvement
@@ -74,11 +75,55 @@ class LogExpectedImprovement(taf.LogExpectedImprovement):
         return f"LogExpectedImprovement(incumbent={self.incumbent!r})"
 
 
-def _ehvi(reference_point: Any = None) -> SingleModelAcquisitionBuilder:
-    """trieste's EHVI; a fixed reference point (in the model's minimisation units) or trieste's adaptive default."""
+class LogExpectedHypervolumeImprovement(taf.ExpectedHypervolumeImprovement):
+    """alpha = log EHVI (trieste's EHVI, logged), so the Boltzmann density is EHVI^lambda.
+
+    EHVI is a product of objective units and heavy-tailed over the space, so exp(lambda * EHVI) is uniform for small
+    lambda and a point mass a little above it, whatever the units; on the battery in Wh/kg x W/kg it collapsed every
+    batch. Its log, like LogEI for EI (Ament et al. 2023, who also give LogEHVI), is invariant to rescaling each
+    objective (a constant shift of alpha) and spreads the density gradually with lambda: lambda = 1 samples in
+    proportion to EHVI. EHVI that underflows to 0 (far-dominated points) is floored at the smallest normal float, so
+    such points keep a finite, negligible density instead of being treated as infeasible.
+    """
+
+    def prepare_acquisition_function(
+        self, model: ProbabilisticModel, dataset: Optional[Dataset] = None
+    ) -> AcquisitionFunction:
+        self._ehvi = super().prepare_acquisition_function(model, dataset)
+        self._log_ehvi = _Logged(self._ehvi)
+        return self._log_ehvi
+
+    def update_acquisition_function(
+        self, function: AcquisitionFunction, model: ProbabilisticModel, dataset: Optional[Dataset] = None
+    ) -> AcquisitionFunction:
+        updated = super().update_acquisition_function(self._ehvi, model, dataset)
+        if updated is not self._ehvi:  # trieste built a new function: wrap it anew
+            return self.prepare_acquisition_function(model, dataset)
+        return self._log_ehvi
+
+
+class _Logged:
+    """log of a non-negative acquisition function, floored at the smallest normal float64."""
+
+    _TINY = float(np.finfo(np.float64).tiny)
+
+    def __init__(self, function: AcquisitionFunction):
+        self.function = function
+
+    def __call__(self, x: tf.Tensor) -> tf.Tensor:
+        return tf.math.log(tf.maximum(self.function(x), tf.constant(self._TINY, dtype=tf.float64)))
+
+
+def _ehvi(reference_point: Any = None, log: bool = True) -> SingleModelAcquisitionBuilder:
+    """B3O's EHVI: log EHVI by default (`log=False`: trieste's EHVI as is, whose scale is the objectives' units).
+
+    `reference_point` is fixed in the model's units (minimisation, standardised objectives); None is trieste's
+    adaptive reference point from the current front, which is what the experiments use.
+    """
+    builder = LogExpectedHypervolumeImprovement if log else taf.ExpectedHypervolumeImprovement
     if reference_point is None:
-        return taf.ExpectedHypervolumeImprovement()
-    return taf.ExpectedHypervolumeImprovement(tf.constant(reference_point, dtype=tf.float64))
+        return builder()
+    return builder(tf.constant(reference_point, dtype=tf.float64))
 
 
 _REGISTRY: dict[str, Callable[..., SingleModelAcquisitionBuilder]] = {

@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 import tensorflow as tf
-from scipy.special import log_softmax
+from scipy.special import log_softmax, logsumexp
 
 LogDensityFn = Callable[[np.ndarray], "np.ndarray | tf.Tensor"]
 
@@ -60,3 +60,22 @@ def safe_log_softmax(log_w: np.ndarray) -> np.ndarray:
     if not np.isfinite(log_w).any():
         raise ValueError("the log density is -inf (or NaN) at every evaluated point: nothing to sample from")
     return log_softmax(log_w)
+
+
+def boltzmann_diagnostics(alpha: np.ndarray, lam: float) -> dict[str, float]:
+    """How peaked exp(lam * alpha) is over a uniform feasible reference set: ESS/N of its weights and alpha's spread.
+
+    ESS/N = (sum w)^2 / (N sum w^2) is 1 for a uniform density and 1/N for a point mass; the runner warns on either
+    extreme. Non-finite alpha (infeasible or undefined) has zero weight and is left out of the spread.
+    """
+    finite = alpha[np.isfinite(alpha)]
+    if len(finite) == 0:
+        raise ValueError("the acquisition is -inf (or NaN) at every reference point")
+    log_w = lam * finite
+    ess = float(np.exp(2 * logsumexp(log_w) - logsumexp(2 * log_w)))
+    q10, q90 = np.quantile(finite, [0.1, 0.9])
+    return {
+        "ess_fraction": ess / len(finite),
+        "alpha_range": float(finite.max() - finite.min()),
+        "alpha_p10_p90": float(q90 - q10),
+    }

@@ -31,7 +31,7 @@ from trieste.observer import OBJECTIVE
 from trieste.space import SearchSpace
 from trieste.types import Tag, TensorType
 
-from b3o.density import LogDensity
+from b3o.density import LogDensity, boltzmann_diagnostics
 from b3o.diversity import mean_pairwise_distance
 from b3o.samplers.base import Sampler
 from b3o.space import layout
@@ -46,7 +46,8 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
     :param temperature: a `b3o.temperature.Temperature`.
     :param num_query_points: the batch size B.
     :param seed: the sampler's seed at iteration t is derived from (seed, t), so a resumed run draws the same batches.
-    :param reference_size: size of the fixed space-filling set used by `Normalised` temperatures.
+    :param reference_size: size of the fixed space-filling set on which the density's diagnostics (ESS/N of the
+        Boltzmann weights, spread of alpha) are measured each iteration, and `Normalised` temperatures standardise.
     """
 
     def __init__(
@@ -57,7 +58,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         num_query_points: int = 1,
         *,
         seed: int = 0,
-        reference_size: int = 1024,
+        reference_size: int = 4096,
     ):
         if int(num_query_points) < 1:
             raise ValueError(f"num_query_points must be at least 1, got {num_query_points}")
@@ -96,9 +97,8 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         acquisition_seconds = time.perf_counter() - start
 
         lam = self.temperature(t)
-        offset, scale = 0.0, 1.0
-        if self.temperature.needs_reference:
-            offset, scale = self.temperature.standardisation(self._alpha(self._reference_points(search_space)))
+        reference_alpha = self._alpha(self._reference_points(search_space))
+        offset, scale = self.temperature.standardisation(reference_alpha)
         self._lam.assign(lam / scale)
         self._offset.assign(offset)
         seed = int(np.random.SeedSequence([self.seed, t]).generate_state(1)[0])
@@ -116,6 +116,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             "t": t,
             "lam": lam,
             "alpha_scale": scale,
+            **boltzmann_diagnostics(reference_alpha, lam / scale),
             "num_acquisition_evals": density.num_evals,
             "acquisition_update_seconds": acquisition_seconds,
             **sampler_diagnostics,

@@ -26,14 +26,12 @@ def _check_lambda(value: float, name: str) -> float:
 class Temperature(ABC):
     """lambda_t as a function of the BO iteration t >= 1."""
 
-    #: whether alpha is standardised by its spread over a reference set before lambda is applied
-    needs_reference: bool = False
-
     @abstractmethod
     def __call__(self, t: int) -> float: ...
 
     def standardisation(self, reference_values: np.ndarray) -> tuple[float, float]:
-        """(offset, scale) such that the density uses (alpha - offset) / scale; identity by default."""
+        """(offset, scale) such that the density uses (alpha - offset) / scale, from alpha over the rule's fixed
+        reference set; identity by default."""
         return 0.0, 1.0
 
 
@@ -75,8 +73,6 @@ class Normalised(Temperature):
     degenerate spread (alpha constant on the reference set) the scale falls back to 1. So lam = 1 means "one unit of
     typical acquisition variation changes the density by a factor e", whatever the acquisition or problem.
     """
-
-    needs_reference = True
 
     def __init__(self, lam: float):
         self.lam = _check_lambda(lam, "lambda")

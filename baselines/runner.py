@@ -29,12 +29,16 @@ from b3o.space import layout
 from baselines.models import build_models, fit, model_state, restore_model_state
 from baselines.provenance import provenance
 from baselines.spec import Trial, TrialSpec, validate
+from baselines.standardise import OutputScale
 from problems import Problem
 
 log = logging.getLogger("b3o.trial")
 
 # purposes, mixed into seeds so that streams never collide
 _INIT, _NOISE, _TF = 0, 1, 2
+# a B3O density is degenerate below these: ESS/N of the Boltzmann weights, and lambda times the range of alpha
+COLLAPSE_ESS_FRACTION = 1e-3
+UNIFORM_LAMBDA_SPREAD = 1e-6
 
 
 def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, Any]:
@@ -59,6 +63,7 @@ class _Runner:
         self.checkpoint = out.with_name(out.name + ".checkpoint.npz")
         self.sign = np.array([-1.0 if self.problem.sense == "maximise" else 1.0] * self.problem.num_objectives)
         self._history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (points, values, observations)
+        self._warned = False
 
     def _seed(self, purpose: int, t: int) -> int:
         return int(np.random.SeedSequence([self.spec.seed, purpose, t]).generate_state(1)[0])
@@ -75,14 +80,14 @@ class _Runner:
             method.restore([(np.array(r["points"]), self._to_min(np.array(r["observations"]))) for r in trace[1:]])
         model = None
         for t in range(len(trace), self.spec.iterations + 1):
-            data = self._dataset(trace)
+            data, scale = self._dataset(trace)
             start = time.perf_counter()
-            extra: dict[str, Any] = {}
+            extra: dict[str, Any] = {"output_scale": scale.to_dict()}
             if method.uses_model:
                 if model is None:
                     tf.random.set_seed(self._seed(_TF, 0))
                     # Built on the initial design, as at t = 1: the kernel priors depend on the build data.
-                    model = build_models(self.trial.model_spec, self.problem.search_space, self._dataset(trace[:1]))
+                    model = build_models(self.trial.model_spec, self.problem.search_space, self._dataset(trace[:1])[0])
                     if model_vars is not None:
                         restore_model_state(model, model_vars)
                 tf.random.set_seed(self._seed(_TF, t))  # after building: a resumed run has built just now
@@ -93,6 +98,7 @@ class _Runner:
             points = method.ask({OBJECTIVE: model} if model is not None else None, data, t)
             acquire_s = time.perf_counter() - start
             extra["diagnostics"] = _jsonable(method.diagnostics)
+            self._warn_if_degenerate(t, method.diagnostics)
             record = self._evaluate(t, points, fit_s=fit_s, acquire_s=acquire_s, extra=extra)
             method.tell(points, self._to_min(np.array(record["observations"])))
             trace.append(record)
@@ -162,10 +168,27 @@ class _Runner:
     def _to_min(self, observations: np.ndarray) -> np.ndarray:
         return observations * self.sign
 
-    def _dataset(self, trace: list[dict]) -> Dataset:
+    def _dataset(self, trace: list[dict]) -> tuple[Dataset, OutputScale]:
+        """The data as models and methods see it: minimisation convention, each objective standardised."""
         x = np.concatenate([np.array(r["points"], dtype=np.float64) for r in trace])
-        y = np.concatenate([np.array(r["observations"], dtype=np.float64) for r in trace])
-        return Dataset(tf.constant(x), tf.constant(self._to_min(y)))
+        y = self._to_min(np.concatenate([np.array(r["observations"], dtype=np.float64) for r in trace]))
+        scale = OutputScale.fit(y, self.problem.observations_standardised)
+        return Dataset(tf.constant(x), tf.constant(scale.apply(y))), scale
+
+    def _warn_if_degenerate(self, t: int, diagnostics: dict[str, Any]) -> None:
+        """One warning per trial when the Boltzmann density is a point mass or uniform (see `b3o.rule`)."""
+        if self._warned or "ess_fraction" not in diagnostics:
+            return
+        ess, spread, lam = diagnostics["ess_fraction"], diagnostics["alpha_range"], diagnostics["lam"]
+        if ess < COLLAPSE_ESS_FRACTION:
+            reason = f"has collapsed to a point mass (ESS/N = {ess:.2g} < {COLLAPSE_ESS_FRACTION:g})"
+        elif lam > 0 and lam * spread < UNIFORM_LAMBDA_SPREAD:
+            reason = f"is uniform (lambda * alpha range = {lam * spread:.2g} < {UNIFORM_LAMBDA_SPREAD:g})"
+        else:
+            return
+        self._warned = True
+        log.warning("%s t=%d: the Boltzmann density %s; check the surrogate's output scale and lambda",
+                    self.spec.trial_id, t, reason)
 
     # --- checkpoints ----------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ units).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
 
@@ -29,6 +29,10 @@ class Problem:
     noise_variance: float = 0.0
     optimum: float | None = None
     reference_point: tuple[float, ...] | None = None
+
+    #: whether `observe` already returns values standardised over the domain (then surrogates use them as they are;
+    #: otherwise the trial runner standardises with the data's moments, see `baselines.standardise`)
+    observations_standardised: ClassVar[bool] = False
 
     @property
     def dim(self) -> int:

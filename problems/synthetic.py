@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 from functools import cache
 
 import numpy as np
@@ -117,6 +118,8 @@ class SyntheticProblem(Problem):
     lower: tuple[float, ...]
     upper: tuple[float, ...]
     natural_maximisers: tuple[tuple[float, ...], ...]
+
+    observations_standardised: ClassVar[bool] = True
 
     def to_natural(self, x: np.ndarray) -> np.ndarray:
         """Map scaled points [N, d] in [0, 1]^d to the function's natural domain."""
