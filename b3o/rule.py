@@ -77,6 +77,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self._lam = tf.Variable(0.0, dtype=tf.float64, trainable=False)
         self._offset = tf.Variable(0.0, dtype=tf.float64, trainable=False)
         self._reference: Optional[np.ndarray] = None
+        self._reference_diversity: Optional[float] = None
 
     def __repr__(self) -> str:
         return (
@@ -112,6 +113,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             batch = layout(search_space).uniform_feasible(np.random.default_rng(seed), self.num_query_points)
             sampler_diagnostics = {"sampler": "uniform", "sampler_seconds": time.perf_counter() - start}
         self.step = t
+        diversity = mean_pairwise_distance(batch, search_space)
         self.diagnostics = {
             "t": t,
             "lam": lam,
@@ -120,7 +122,9 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             "num_acquisition_evals": density.num_evals,
             "acquisition_update_seconds": acquisition_seconds,
             **sampler_diagnostics,
-            "diversity": mean_pairwise_distance(batch, search_space),
+            "diversity": diversity,
+            # against a uniform batch (the reference set's own spread): ~1 for a uniform density, ~0 for a point mass
+            "relative_diversity": diversity / self._uniform_diversity(search_space),
         }
         return tf.constant(batch, dtype=tf.float64)
 
@@ -147,6 +151,12 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         assert self._acquisition_function is not None
         values = np.asarray(self._acquisition_function(tf.constant(x)[:, None, :]))[:, 0]
         return np.where(np.isnan(values), -np.inf, values)
+
+    def _uniform_diversity(self, space: SearchSpace) -> float:
+        """Mean pairwise distance of (the first 512 of) the uniform reference points: what a uniform batch reaches."""
+        if self._reference_diversity is None:
+            self._reference_diversity = mean_pairwise_distance(self._reference_points(space)[:512], space)
+        return self._reference_diversity
 
     def _reference_points(self, space: SearchSpace) -> np.ndarray:
         """A scrambled Sobol set over the space, fixed for the rule's lifetime (categories by floor of Sobol)."""
