@@ -61,6 +61,7 @@ TRACE_COLUMNS = (
     "fit_s",
     "acquire_s",
     "evaluate_s",
+    "io_s",
     "peak_rss_mb",
     "model_objective",
 )
@@ -73,10 +74,16 @@ DIAGNOSTIC_COLUMNS = {
     "acceptance_rate": "acceptance_rate",
     "rejection_rate": "rejection_rate",
     "ess": "ess",
+    "ess_fraction": "ess_fraction",
+    "alpha_range": "alpha_range",
+    "alpha_p10_p90": "alpha_p10_p90",
+    "relative_diversity": "relative_diversity",
+    "density_seconds": "density_seconds",
+    "num_density_calls": "num_density_calls",
 }
 
 #: columns constant within a trial: the grid's (less the record path) plus what the record adds
-TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + ("sense", "git_sha")
+TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + ("sense", "git_sha", "startup_s")
 
 TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("num_failed",)
 
@@ -146,7 +153,9 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
     """One row per (experiment, trial, iteration); see the module docstring."""
     per_record = {
         path: pd.DataFrame(list(_trace_rows(record))).assign(
-            sense=record["problem"]["sense"], git_sha=(record.get("provenance") or {}).get("git_sha")
+            sense=record["problem"]["sense"],
+            git_sha=(record.get("provenance") or {}).get("git_sha"),
+            startup_s=_number(record.get("startup_s")),
         )
         for path, record in records.items()
     }

@@ -24,6 +24,7 @@ class LogDensity:
         self.fn = fn
         self.chunk_size = chunk_size
         self.num_evals = 0
+        self.num_calls = 0  # one per batched call: a sampler making many small calls pays TensorFlow's overhead each
         self.seconds = 0.0  # time spent inside the density: sampler time minus this is sampler bookkeeping
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
@@ -36,6 +37,7 @@ class LogDensity:
     def _evaluate(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         self.num_evals += len(x)
+        self.num_calls += 1
         if len(x) == 0:
             return np.empty(0)
         chunks = [

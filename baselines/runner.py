@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import psutil
 import tensorflow as tf
 from scipy.stats import qmc
 from trieste.data import Dataset
 from trieste.observer import OBJECTIVE
 
+from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
 from b3o.space import layout
 from baselines.models import build_models, fit, model_state, restore_model_state
@@ -36,14 +38,6 @@ log = logging.getLogger("b3o.trial")
 
 # purposes, mixed into seeds so that streams never collide
 _INIT, _NOISE, _TF = 0, 1, 2
-# A B3O density has collapsed when the ESS/N of its Boltzmann weights over the reference set is below 1e-3 *and* its
-# batch is less than a tenth as spread as a uniform one: in 5-9 dimensions a 4096-point reference set reads a density
-# concentrated on a region of side ~0.3 (diverse batches, e.g. Table 2's UCB-c lambda = 10 on Hartmann-6) as ESS/N
-# ~5e-4, so the ESS alone cannot tell such a density from a point mass. It is uniform when lambda times alpha's range
-# over the reference set is below 1e-6.
-COLLAPSE_ESS_FRACTION = 1e-3
-COLLAPSE_RELATIVE_DIVERSITY = 0.1
-UNIFORM_LAMBDA_SPREAD = 1e-6
 
 
 def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, Any]:
@@ -57,6 +51,19 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
             raise ValueError(f"{out} holds trial {record.get('trial_id')}, not {spec.trial_id}; choose another --out")
         return record
     return _Runner(trial, out).run()
+
+
+def _startup_seconds() -> float:
+    """Seconds from this process's start to its first trial (interpreter, imports, spec checks); 0 for later trials
+    of the same process, which share that start-up."""
+    global _STARTED
+    if _STARTED:
+        return 0.0
+    _STARTED = True
+    return max(0.0, time.time() - psutil.Process().create_time())
+
+
+_STARTED = False
 
 
 class _Runner:
@@ -74,6 +81,7 @@ class _Runner:
         return int(np.random.SeedSequence([self.spec.seed, purpose, t]).generate_state(1)[0])
 
     def run(self) -> dict[str, Any]:
+        startup_s = _startup_seconds()
         trace, model_vars = self._load_checkpoint()
         method = self.trial.method
         method.setup(self.trial.context)
@@ -107,7 +115,9 @@ class _Runner:
             record = self._evaluate(t, points, fit_s=fit_s, acquire_s=acquire_s, extra=extra)
             method.tell(points, self._to_min(np.array(record["observations"])))
             trace.append(record)
+            start = time.perf_counter()
             self._save_checkpoint(trace, model_state(model) if model is not None else None)
+            record["io_s"] = time.perf_counter() - start  # a resumed trial's checkpoint lacks its last entry's
             log.info(
                 "%s t=%d/%d evals=%d best=%.6g fit=%.2fs acquire=%.2fs evaluate=%.2fs",
                 self.spec.trial_id, t, self.spec.iterations, record["num_evals"], record["best_value"],
@@ -124,6 +134,7 @@ class _Runner:
                 "dim": self.problem.dim,
             },
             "provenance": provenance(),
+            "startup_s": startup_s,  # of the process that finished the trial
             "trace": trace,
         }
         atomic_write_text(self.out, json.dumps(record))
@@ -179,23 +190,11 @@ class _Runner:
         return model_dataset(self.problem, x, y)
 
     def _warn_if_degenerate(self, t: int, diagnostics: dict[str, Any]) -> None:
-        """One warning per trial when the Boltzmann density is a point mass or uniform (see `b3o.rule`)."""
-        if self._warned or "ess_fraction" not in diagnostics:
-            return
-        ess, spread, lam = diagnostics["ess_fraction"], diagnostics["alpha_range"], diagnostics["lam"]
-        relative_diversity = diagnostics["relative_diversity"]
-        if ess < COLLAPSE_ESS_FRACTION and relative_diversity < COLLAPSE_RELATIVE_DIVERSITY:
-            reason = (
-                f"has collapsed to a point mass (ESS/N = {ess:.2g} < {COLLAPSE_ESS_FRACTION:g}, batch diversity "
-                f"{relative_diversity:.2g} of a uniform batch's)"
-            )
-        elif lam > 0 and lam * spread < UNIFORM_LAMBDA_SPREAD:
-            reason = f"is uniform (lambda * alpha range = {lam * spread:.2g} < {UNIFORM_LAMBDA_SPREAD:g})"
-        else:
-            return
-        self._warned = True
-        log.warning("%s t=%d: the Boltzmann density %s; check the surrogate's output scale and lambda",
-                    self.spec.trial_id, t, reason)
+        """One warning per trial when the Boltzmann density is a point mass or uniform (`b3o.degeneracy`)."""
+        reason = None if self._warned else degeneracy.describe(diagnostics)
+        if reason:
+            self._warned = True
+            log.warning("%s t=%d: the Boltzmann density %s; check the surrogate and lambda", self.spec.trial_id, t, reason)
 
     # --- checkpoints ----------------------------------------------------------------------------------------
 

@@ -1,8 +1,14 @@
-"""Where the reproduction's time goes: per experiment and method, the trials' wall time from Snakemake's benchmarks.
+"""Where the reproduction's time goes: per experiment and method, the trials' wall time from Snakemake's benchmarks,
+and its split from the trials' own cost profile.
 
 Each trial job writes a Snakemake benchmark (wall seconds, peak RSS). A trial shared by two experiments (the same
 spec) ran once and is counted in each experiment that uses it; the `all experiments` row counts each trial once.
 Times are wall seconds of single-threaded jobs, so the sum over trials is core-seconds, not the run's wall time.
+
+The split (mean seconds per trial) comes from the records via the tidy table: process start-up to the trial
+(interpreter and imports; 0 for later trials of a process that runs several), model fits, the acquire step -
+for B3O divided into density (acquisition) evaluations inside the sampler and everything else (the sampler's
+bookkeeping, the acquisition update, the reference-set diagnostics) - evaluations, and checkpoint I/O.
 """
 
 from __future__ import annotations
@@ -28,6 +34,20 @@ def load(grid: str | Path, benchmarks: str | Path) -> pd.DataFrame:
     return rows.merge(measured, on="trial_id", how="left")
 
 
+#: cost-profile column -> how it is read from the tidy table (summed over a trial's iterations, except start-up)
+PROFILE = ("startup_s", "fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s")
+
+
+def profile(tidy: pd.DataFrame) -> pd.DataFrame:
+    """One row per trial: its cost profile in seconds (see the module docstring)."""
+    rows = tidy.drop_duplicates(["trial_id", "iteration"]).assign(
+        density_s=lambda f: f["density_seconds"].fillna(0.0),
+    )
+    rows = rows.assign(acquire_other_s=rows["acquire_s"] - rows["density_s"])
+    sums = rows.groupby("trial_id")[["fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s"]].sum(min_count=1)
+    return sums.join(rows.groupby("trial_id")["startup_s"].first()).reset_index()[["trial_id", *PROFILE]]
+
+
 def summarise(trials: pd.DataFrame) -> pd.DataFrame:
     """Trials, total and mean seconds, and largest peak RSS per (experiment, label), with per-experiment totals."""
     trials = trials.drop_duplicates(["experiment", "trial_id"])
@@ -41,6 +61,7 @@ def summarise(trials: pd.DataFrame) -> pd.DataFrame:
             "total_s": frame["seconds"].sum(),
             "mean_s": frame["seconds"].mean(),
             "max_rss_mb": frame["max_rss_mb"].max(),
+            **{f"mean_{c}": frame[c].mean() for c in PROFILE if c in frame},
         }
 
     out = []
@@ -55,15 +76,24 @@ def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.run_times", description=__doc__.splitlines()[0])
     cli.add_argument("--grid", required=True, help="grid.csv of the workflow (experiment, label, trial_id per row)")
     cli.add_argument("--benchmarks", required=True, help="directory of per-trial Snakemake benchmark TSVs")
+    cli.add_argument("--tidy", help="tidy table of the trials, for the cost profile (start-up, fit, acquire, ...)")
     cli.add_argument("--out", default="paper/tables/run_times", help="output prefix; writes OUT.csv and OUT.tex")
     args = cli.parse_args(argv)
-    table = summarise(load(args.grid, args.benchmarks))
+    trials = load(args.grid, args.benchmarks)
+    if args.tidy:
+        trials = trials.merge(profile(pd.read_parquet(args.tidy)), on="trial_id", how="left")
+    table = summarise(trials)
+    columns = ["total_s", "mean_s", *(f"mean_{c}" for c in PROFILE if f"mean_{c}" in table)]
     shown = table.assign(
-        total_min=(table["total_s"] / 60).map(common.number),
-        mean_s=table["mean_s"].map(common.number),
-        max_rss_mb=table["max_rss_mb"].map(common.number),
-    )[["experiment", "label", "trials", "total_min", "mean_s", "max_rss_mb"]]
-    header = ["experiment", "method", "trials", "total (core-min)", "mean per trial (s)", "peak RSS (MB)"]
+        total_s=table["total_s"] / 60, **{c: table[c] for c in columns[1:]}, max_rss_mb=table["max_rss_mb"]
+    )
+    shown = shown[["experiment", "label", "trials", *columns, "max_rss_mb"]].copy()
+    for c in [*columns, "max_rss_mb"]:
+        shown[c] = shown[c].map(common.number)
+    names = {"startup_s": "start-up", "fit_s": "fit", "density_s": "density", "acquire_other_s": "acquire, other",
+             "evaluate_s": "evaluate", "io_s": "I/O"}
+    header = ["experiment", "method", "trials", "total (core-min)", "mean per trial (s)",
+              *(names[c[len("mean_"):]] + " (s)" for c in columns[2:]), "peak RSS (MB)"]
     common.write(args.out, table, common.latex(shown, [common.escape(h) for h in header]))
     return 0
 

@@ -35,12 +35,13 @@ class Sampler(ABC):
             raise ValueError(f"num_samples must be at least 1, got {num_samples}")
         lay = self.check_space(space)
         density = log_density if isinstance(log_density, LogDensity) else LogDensity(log_density)
-        evals_before, density_seconds_before = density.num_evals, density.seconds
+        evals_before, calls_before, density_seconds_before = density.num_evals, density.num_calls, density.seconds
         start = time.perf_counter()
         x, stats = self._sample(density, lay, int(num_samples), np.random.default_rng(seed))
         self.diagnostics = {
             "sampler": self.name,
             "num_density_evals": density.num_evals - evals_before,
+            "num_density_calls": density.num_calls - calls_before,
             "sampler_seconds": time.perf_counter() - start,
             "density_seconds": density.seconds - density_seconds_before,
             **stats,

@@ -54,20 +54,23 @@ rule illustration:
         "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix} > {log} 2>&1"
 
 
-rule summary_table:
+rule tidy_table:
+    """Tables computed from the tidy table alone: final values with CIs (summary), B3O's density diagnostics."""
     input:
         f"{RESULTS}/tidy.parquet",
     output:
-        csv=f"{PAPER}/tables/summary.csv",
-        tex=f"{PAPER}/tables/summary.tex",
+        csv=f"{PAPER}/tables/{{table}}.csv",
+        tex=f"{PAPER}/tables/{{table}}.tex",
+    wildcard_constraints:
+        table="summary|density",
     log:
-        f"{RESULTS}/logs/tables/summary.log",
+        f"{RESULTS}/logs/tables/{{table}}.log",
     params:
         prefix=lambda wildcards, output: output.csv[: -len(".csv")],
     conda:
         ENV
     shell:
-        "python -m analysis.tables.summary --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.{wildcards.table} --table {input} --out {params.prefix} > {log} 2>&1"
 
 
 rule best_lambda:
@@ -105,6 +108,7 @@ rule claims:
 rule run_times:
     input:
         grid=f"{RESULTS}/grid.csv",
+        tidy=f"{RESULTS}/tidy.parquet",
         benchmarks=[f"{RESULTS}/benchmarks/trials/{t}.tsv" for t in sorted(SPECS)],
     output:
         csv=f"{PAPER}/tables/run_times.csv",
@@ -117,7 +121,7 @@ rule run_times:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.run_times --grid {input.grid} --benchmarks {params.benchmarks} "
+        "python -m analysis.tables.run_times --grid {input.grid} --tidy {input.tidy} --benchmarks {params.benchmarks} "
         "--out {params.prefix} > {log} 2>&1"
 
 

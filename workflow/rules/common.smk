@@ -101,7 +101,7 @@ def figure_outputs():
     ]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
-    outputs += [f"{PAPER}/tables/summary.csv", f"{PAPER}/tables/run_times.csv", f"{PAPER}/claims.md"]
+    outputs += [f"{PAPER}/tables/{t}.csv" for t in ("summary", "density", "run_times")] + [f"{PAPER}/claims.md"]
     if "lambda_ablation" in experiments():
         outputs.append(f"{PAPER}/tables/best_lambda.csv")
     if LATEX:

@@ -1,0 +1,66 @@
+"""The density-diagnostics table and the run-time table's cost profile, on small frames with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.tables.density import density_summary
+from analysis.tables.run_times import profile
+
+
+def _b3o_rows(label: str, lam: list[float], ess: list[float], diversity: list[float]) -> pd.DataFrame:
+    n = len(lam)
+    return pd.DataFrame(
+        {
+            "experiment": "e",
+            "problem": "p",
+            "label": label,
+            "method": "b3o",
+            "iteration": np.arange(1, n + 1),
+            "lam_t": lam,
+            "ess_fraction": ess,
+            "relative_diversity": diversity,
+            "alpha_range": 1.0,
+            "alpha_p10_p90": 0.5,
+        }
+    )
+
+
+def test_density_summary_skips_uniform_by_design_batches_and_counts_degenerate_ones() -> None:
+    table = pd.concat(
+        [
+            # scheduled: lambda_1 = 0 is left out; then one collapsed iteration (low ESS and low diversity)
+            _b3o_rows("s", [0.0, 2.0, 4.0], [1.0, 0.2, 1e-4], [1.0, 0.6, 0.02]),
+            # concentrated but diverse (low ESS only): not collapsed; one uniform iteration
+            _b3o_rows("c", [10.0, 10.0], [5e-4, 0.99], [0.3, 1.0]),
+            pd.DataFrame({"method": ["ts"], "lam_t": [np.nan], "ess_fraction": [np.nan]}),
+        ],
+        ignore_index=True,
+    )
+    rows = density_summary(table).set_index("label")
+    assert rows.loc["s", "iterations"] == 2 and rows.loc["s", "ess_fraction_max"] == 0.2
+    assert (rows.loc["s", "collapsed"], rows.loc["s", "uniform"]) == (1, 0)
+    assert (rows.loc["c", "collapsed"], rows.loc["c", "uniform"]) == (0, 1)
+    assert set(rows.index) == {"s", "c"}
+
+
+def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:
+    tidy = pd.DataFrame(
+        {
+            "trial_id": ["a", "a", "a", "a", "b", "b"],
+            "experiment": ["x", "x", "x", "y", "x", "x"],  # trial a listed in two experiments: counted once
+            "iteration": [0, 1, 2, 1, 0, 1],
+            "fit_s": [0.0, 2.0, 3.0, 2.0, 0.0, 1.0],
+            "acquire_s": [0.0, 1.0, 1.5, 1.0, 0.0, 4.0],
+            "density_seconds": [np.nan, 0.4, 0.5, 0.4, np.nan, np.nan],  # b is a baseline: no density split
+            "evaluate_s": [0.1, 0.2, 0.2, 0.2, 0.1, 0.1],
+            "io_s": [np.nan, 0.01, 0.02, 0.01, np.nan, 0.03],
+            "startup_s": [9.0, 9.0, 9.0, 9.0, 0.0, 0.0],
+        }
+    )
+    cost = profile(tidy).set_index("trial_id")
+    assert cost.loc["a", "fit_s"] == 5.0 and cost.loc["a", "density_s"] == 0.9
+    assert cost.loc["a", "acquire_other_s"] == 2.5 - 0.9 and cost.loc["a", "startup_s"] == 9.0
+    assert cost.loc["a", "io_s"] == 0.03 and cost.loc["a", "evaluate_s"] == 0.5
+    assert cost.loc["b", "density_s"] == 0.0 and cost.loc["b", "acquire_other_s"] == 4.0
