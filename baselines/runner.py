@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import psutil
 import tensorflow as tf
+from check_shapes import disable_check_shapes
 from scipy.stats import qmc
 from trieste.data import Dataset
 from trieste.observer import OBJECTIVE
@@ -50,7 +51,10 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
         if record.get("trial_id") != spec.trial_id:
             raise ValueError(f"{out} holds trial {record.get('trial_id')}, not {spec.trial_id}; choose another --out")
         return record
-    return _Runner(trial, out).run()
+    # gpflow's run-time shape checks cost about a third of each fit (they run on every eager kernel call of the
+    # inducing-point selection); they check, they do not compute, so the record is the same without them.
+    with disable_check_shapes():
+        return _Runner(trial, out).run()
 
 
 def _startup_seconds() -> float:
