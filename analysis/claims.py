@@ -162,7 +162,12 @@ CATALOGUE = (
         "Fig. 3 caption (B = 100)",
         "synthetic_b100",
         "better",
-        ((slot("B3O-LogEI-c", variant("LogEI-c")), slot("other batch methods", but(batch_method, variant("LogEI-c")))),),
+        (
+            (
+                slot("B3O-LogEI-c", variant("LogEI-c")),
+                slot("other batch methods", but(batch_method, variant("LogEI-c"))),
+            ),
+        ),
         SMOOTH,
     ),
     Claim(
@@ -217,7 +222,12 @@ CATALOGUE = (
         "Sec. 6.1 (B = 5)",
         "synthetic_b5",
         "better",
-        ((slot("LP", where(method="lp")), slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s")))),),
+        (
+            (
+                slot("LP", where(method="lp")),
+                slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s"))),
+            ),
+        ),
         ("shekel4",),
     ),
     Claim(
@@ -235,8 +245,12 @@ CATALOGUE = (
         "Sec. 6.2 (B = 50)",
         "battery",
         "better",
-        ((slot("B3O constant", where(method="b3o", temperature="constant")),
-          slot("B3O scheduled", where(method="b3o", temperature="scheduled"))),),
+        (
+            (
+                slot("B3O constant", where(method="b3o", temperature="constant")),
+                slot("B3O scheduled", where(method="b3o", temperature="scheduled")),
+            ),
+        ),
         ("battery",),
     ),
     Claim(
@@ -309,8 +323,10 @@ CATALOGUE = (
         "sampler_ablation",
         "better",
         tuple(
-            (slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
-             slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"))))
+            (
+                slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
+                slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"))),
+            )
             for v in VARIANTS
         ),
         SMOOTH,
@@ -351,7 +367,9 @@ def member_names(data: pd.DataFrame) -> pd.Series:
     names = data["label"].astype(str)
     for column, text in (("lam", " λ={:g}"), ("sampler", " ({})"), ("temperature", " {}")):
         varies = data.groupby("label")[column].transform(lambda s: s.nunique(dropna=True) > 1)
-        suffix = [text.format(v) if vary and not pd.isna(v) and v != "" else "" for v, vary in zip(data[column], varies)]
+        suffix = [
+            text.format(v) if vary and not pd.isna(v) and v != "" else "" for v, vary in zip(data[column], varies)
+        ]
         names = names + pd.Series(suffix, index=data.index)
     return names
 
@@ -387,8 +405,15 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
     """Check one claim against the per-trial table; see the module docstring."""
     data = table[table["experiment"] == claim.experiment]
     if data.empty:
-        return Result(claim.name, claim.text, claim.source, claim.experiment, "–",
-                      f"experiment '{claim.experiment}' was not run", NOT_MEASURED)
+        return Result(
+            claim.name,
+            claim.text,
+            claim.source,
+            claim.experiment,
+            "–",
+            f"experiment '{claim.experiment}' was not run",
+            NOT_MEASURED,
+        )
     data = data.assign(member=member_names(data))
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
     compared, missing, involved = [], [], []
@@ -418,8 +443,16 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
         lines.append("missing: " + "; ".join(dict.fromkeys(missing)))
     needed = [c.stat.seeds_needed for c in compared if c.stat.seeds_needed is not None]
     run = run_text(pd.concat(involved) if involved else data.iloc[:0], compared)
-    return Result(claim.name, claim.text, claim.source, claim.experiment, run, "\n".join(lines), verdict,
-                  max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None)
+    return Result(
+        claim.name,
+        claim.text,
+        claim.source,
+        claim.experiment,
+        run,
+        "\n".join(lines),
+        verdict,
+        max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None,
+    )
 
 
 def comparison_text(c: Compared) -> str:
@@ -429,8 +462,10 @@ def comparison_text(c: Compared) -> str:
         return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} (1 seed) → {s.verdict}"
     margin = f", margin {number(c.margin)}" if c.margin is not None else ""
     needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
-    return (f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, "
-            f"{s.n} seeds, p_Holm {p_text(s.p_holm)} → {s.verdict}{needs}")
+    return (
+        f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, "
+        f"{s.n} seeds, p_Holm {p_text(s.p_holm)} → {s.verdict}{needs}"
+    )
 
 
 def p_text(p: float) -> str:
@@ -482,8 +517,19 @@ def differences(table: pd.DataFrame, experiment: str, left: Predicate, right: Pr
             for b in (b for b in rights if b != a):
                 c = _compare(claim, on_problem, a, b, (problem, 0))
                 lower = bool(on_problem["lower_is_better"].iloc[0])
-                rows.append({"problem": problem, "left": a, "right": b, "budget": c.budget, "n": c.stat.n,
-                             "mean": c.stat.mean, "lo": c.stat.lo, "hi": c.stat.hi, "lower_is_better": lower})
+                rows.append(
+                    {
+                        "problem": problem,
+                        "left": a,
+                        "right": b,
+                        "budget": c.budget,
+                        "n": c.stat.n,
+                        "mean": c.stat.mean,
+                        "lo": c.stat.lo,
+                        "hi": c.stat.hi,
+                        "lower_is_better": lower,
+                    }
+                )
     columns = ["problem", "left", "right", "budget", "n", "mean", "lo", "hi", "lower_is_better"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -495,8 +541,14 @@ def table_2_reproduced(table: pd.DataFrame) -> Result:
     """Per (function, variant) cell of the paper's Table 2: the λ with the lowest mean final regret is the paper's
     (holds); another λ is better than the paper's, paired by seed (does not hold); else inconclusive. A cell whose
     paper λ was not run is missing."""
-    claim = Claim("table_2_reproduced", "The best λ per function and variant (min. mean final regret) equals the "
-                  "paper's Table 2", "App. C.1, Table 2", "lambda_ablation", "better", ())
+    claim = Claim(
+        "table_2_reproduced",
+        "The best λ per function and variant (min. mean final regret) equals the paper's Table 2",
+        "App. C.1, Table 2",
+        "lambda_ablation",
+        "better",
+        (),
+    )
     data = table[(table["experiment"] == claim.experiment) & (table["budget"] == table["final_budget"])]
     if data.empty:
         return Result(claim.name, claim.text, claim.source, claim.experiment, "–", "no λ-ablation runs", NOT_MEASURED)
@@ -522,15 +574,24 @@ def table_2_reproduced(table: pd.DataFrame) -> Result:
     for c in compared:
         problem, name = list(PAPER_TABLE_2)[c.unit[1]]
         verdict_of[c.unit[1]] = flip[c.stat.verdict]
-        lines.append(f"{problem} {name}: selected {comparison_text(c)} (pick better than paper's λ → "
-                     f"{flip[c.stat.verdict]})")
+        lines.append(
+            f"{problem} {name}: selected {comparison_text(c)} (pick better than paper's λ → {flip[c.stat.verdict]})"
+        )
     if missing:
         lines.append(f"missing ({len(missing)} of {len(PAPER_TABLE_2)} cells): " + "; ".join(missing))
     verdict = verdicts.combine(list(verdict_of.values()), len(PAPER_TABLE_2))
     needed = [c.stat.seeds_needed for c in compared if c.stat.seeds_needed is not None]
     run = run_text(pd.concat(involved), compared) if involved else "–"
-    return Result(claim.name, claim.text, claim.source, claim.experiment, run, "\n".join(lines), verdict,
-                  max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None)
+    return Result(
+        claim.name,
+        claim.text,
+        claim.source,
+        claim.experiment,
+        run,
+        "\n".join(lines),
+        verdict,
+        max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None,
+    )
 
 
 def _catalogued(claim: Claim) -> Callable[[pd.DataFrame], Result]:
@@ -551,5 +612,5 @@ def check_all(table: pd.DataFrame) -> list[Result]:
 
 
 def counts(results: list[Result]) -> str:
-    """"holds: 3, inconclusive: 5, ..." in decreasing order."""
+    """ "holds: 3, inconclusive: 5, ..." in decreasing order."""
     return ", ".join(f"{v}: {n}" for v, n in Counter(r.verdict for r in results).most_common())

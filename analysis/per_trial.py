@@ -134,8 +134,9 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
 
 def read(path: str | Path) -> pd.DataFrame:
     """A per-trial CSV with the dtypes `per_trial` produces (empty strings, not NaN, for absent grid settings)."""
-    table = pd.read_csv(path, dtype={c: "str" for c in (*STRINGS, "diversity_skipped")}, keep_default_na=False,
-                        na_values=[""])
+    table = pd.read_csv(
+        path, dtype={c: "str" for c in (*STRINGS, "diversity_skipped")}, keep_default_na=False, na_values=[""]
+    )
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")

@@ -48,14 +48,18 @@ RELATIONS = {
 
 #: how the verdicts are decided, in the words printed with the claims table and in the README
 RULES = (
-    f"Each comparison pairs two methods by seed (they share the initial design) and takes the per-seed advantage of A "
-    f"over B at a common budget; it is decided when the {1 - ALPHA:.0%} percentile-bootstrap test of the mean "
-    f"advantage ({NUM_RESAMPLES} resamples, seed {SEED}), Holm-corrected over the claim's comparisons, separates it "
-    "from 0 (\"better\") or from minus the margin (\"matches or beats\"), and is inconclusive otherwise or with fewer than "
-    f"{MIN_SEEDS} seeds.",
-    "A claim holds only if every comparison it names was run and holds; it does not hold if any comparison does "
-    "not; if some of its problems or methods were not run it says \"holds on k of n\" at best, and it is "
-    "inconclusive otherwise.",
+    (
+        "Each comparison pairs two methods by seed (they share the initial design) and takes the per-seed advantage "
+        f"of A over B at a common budget; it is decided when the {1 - ALPHA:.0%} percentile-bootstrap test of the "
+        f"mean advantage ({NUM_RESAMPLES} resamples, seed {SEED}), Holm-corrected over the claim's comparisons, "
+        'separates it from 0 ("better") or from minus the margin ("matches or beats"), and is inconclusive otherwise '
+        f"or with fewer than {MIN_SEEDS} seeds."
+    ),
+    (
+        "A claim holds only if every comparison it names was run and holds; it does not hold if any comparison does "
+        'not; if some of its problems or methods were not run it says "holds on k of n" at best, and it is '
+        "inconclusive otherwise."
+    ),
 )
 
 

@@ -18,38 +18,81 @@ SEEDS = range(8)
 LUCK = np.array([0.0, 3.0, -2.0, 5.0, 1.0, -4.0, 2.5, -1.5])
 
 
-def trials(label: str, values, *, problem: str = "hartmann6", experiment: str = "synthetic_b100",
-           method: str | None = None, budgets: dict[int, object] | None = None, final_budget: int = 100,
-           lower_is_better: bool = True, batch_size: int = 10, iterations: int = 9, diversity=np.nan,
-           **setting) -> pd.DataFrame:
+def trials(
+    label: str,
+    values,
+    *,
+    problem: str = "hartmann6",
+    experiment: str = "synthetic_b100",
+    method: str | None = None,
+    budgets: dict[int, object] | None = None,
+    final_budget: int = 100,
+    lower_is_better: bool = True,
+    batch_size: int = 10,
+    iterations: int = 9,
+    diversity=np.nan,
+    **setting,
+) -> pd.DataFrame:
     """Per-trial rows of one method: `values` per seed at `final_budget`, and `budgets` {budget: values} earlier."""
     rows = []
     at = {**(budgets or {}), final_budget: values}
     for seed in range(len(np.atleast_1d(values))):
         for budget, vals in sorted(at.items()):
-            rows.append({
-                "experiment": experiment, "trial_id": f"{experiment}-{label}-{problem}-{seed}", "problem": problem,
-                "label": label, "method": method or label.lower(), "acquisition": setting.get("acquisition", ""),
-                "temperature": setting.get("temperature", ""), "lam": setting.get("lam", np.nan),
-                "sampler": setting.get("sampler", ""), "batch_size": batch_size, "iterations": iterations,
-                "n_init": 10, "seed": seed, "metric": "simple_regret", "lower_is_better": lower_is_better,
-                "final_budget": final_budget, "budget": budget, "value": float(np.atleast_1d(vals)[seed]),
-                "diversity": float(np.atleast_1d(diversity)[seed]) if np.ndim(diversity) else diversity,
-                "diversity_skipped": "", "diversity_first": np.nan, "diversity_last": np.nan,
-            })
+            rows.append(
+                {
+                    "experiment": experiment,
+                    "trial_id": f"{experiment}-{label}-{problem}-{seed}",
+                    "problem": problem,
+                    "label": label,
+                    "method": method or label.lower(),
+                    "acquisition": setting.get("acquisition", ""),
+                    "temperature": setting.get("temperature", ""),
+                    "lam": setting.get("lam", np.nan),
+                    "sampler": setting.get("sampler", ""),
+                    "batch_size": batch_size,
+                    "iterations": iterations,
+                    "n_init": 10,
+                    "seed": seed,
+                    "metric": "simple_regret",
+                    "lower_is_better": lower_is_better,
+                    "final_budget": final_budget,
+                    "budget": budget,
+                    "value": float(np.atleast_1d(vals)[seed]),
+                    "diversity": float(np.atleast_1d(diversity)[seed]) if np.ndim(diversity) else diversity,
+                    "diversity_skipped": "",
+                    "diversity_first": np.nan,
+                    "diversity_last": np.nan,
+                }
+            )
     return pd.DataFrame(rows, columns=list(per_trial.COLUMNS))
 
 
 def b3o(name: str, values, **kw) -> pd.DataFrame:
     acquisition, temperature = claims.VARIANTS[name]
-    return trials(f"B3O-{name}", values, method="b3o", acquisition=acquisition, temperature=temperature,
-                  lam=1.0, sampler="defer", **kw)
+    return trials(
+        f"B3O-{name}",
+        values,
+        method="b3o",
+        acquisition=acquisition,
+        temperature=temperature,
+        lam=1.0,
+        sampler="defer",
+        **kw,
+    )
 
 
 def one(relation: str = "better", left=("B3O-UCB-c",), right="TS", problems=("hartmann6",), **kw) -> Claim:
     lefts = tuple(slot(f"B3O-{v}", claims.variant(v)) for v in (n.removeprefix("B3O-") for n in left))
-    return Claim("test", "test claim", "here", "synthetic_b100", relation,
-                 claims.against(lefts, (slot(right, where(label=right)),)), problems, **kw)
+    return Claim(
+        "test",
+        "test claim",
+        "here",
+        "synthetic_b100",
+        relation,
+        claims.against(lefts, (slot(right, where(label=right)),)),
+        problems,
+        **kw,
+    )
 
 
 # --- pairing -------------------------------------------------------------------------------------------------------
@@ -64,8 +107,8 @@ def test_paired_better_decides_where_the_unpaired_cis_overlap():
     # the same numbers, unpaired: the two 95% bootstrap CIs overlap, the old rule could not tell
     from analysis.summary import bootstrap_ci
 
-    _, lo_a, hi_a = bootstrap_ci(ts - 1.0)
-    _, lo_b, hi_b = bootstrap_ci(ts)
+    _, _, hi_a = bootstrap_ci(ts - 1.0)
+    _, lo_b, _ = bootstrap_ci(ts)
     assert lo_b < hi_a
 
 
@@ -161,26 +204,54 @@ def test_table_2_counts_the_cells_it_could_check():
 # --- λ_1 = 0 ---------------------------------------------------------------------------------------------------------
 
 
-def _tidy(label: str, method: str, seed: int, diversity: list[float], lam: list[float], regret: list[float],
-          batch_size: int = 10, temperature: str = "") -> pd.DataFrame:
+def _tidy(
+    label: str,
+    method: str,
+    seed: int,
+    diversity: list[float],
+    lam: list[float],
+    regret: list[float],
+    batch_size: int = 10,
+    temperature: str = "",
+) -> pd.DataFrame:
     """Tidy rows of one trial: iteration 0 (the initial design, 10 points) then one row per batch."""
     n = len(regret)
-    return pd.DataFrame({
-        "experiment": "synthetic_b100", "trial_id": f"{label}-{seed}", "problem": "hartmann6", "label": label,
-        "method": method, "acquisition": "ucb" if method == "b3o" else None, "temperature": temperature or None,
-        "lam": 1.0 if method == "b3o" else np.nan, "sampler": None, "batch_size": batch_size, "iterations": n - 1,
-        "n_init": 10, "seed": seed, "sense": "maximise", "iteration": range(n),
-        "num_evals": [10 + t * batch_size for t in range(n)], "simple_regret": regret, "hypervolume": np.nan,
-        "best_value": np.nan, "diversity": [np.nan, *diversity], "lam_t": [np.nan, *lam],
-    })
+    return pd.DataFrame(
+        {
+            "experiment": "synthetic_b100",
+            "trial_id": f"{label}-{seed}",
+            "problem": "hartmann6",
+            "label": label,
+            "method": method,
+            "acquisition": "ucb" if method == "b3o" else None,
+            "temperature": temperature or None,
+            "lam": 1.0 if method == "b3o" else np.nan,
+            "sampler": None,
+            "batch_size": batch_size,
+            "iterations": n - 1,
+            "n_init": 10,
+            "seed": seed,
+            "sense": "maximise",
+            "iteration": range(n),
+            "num_evals": [10 + t * batch_size for t in range(n)],
+            "simple_regret": regret,
+            "hypervolume": np.nan,
+            "best_value": np.nan,
+            "diversity": [np.nan, *diversity],
+            "lam_t": [np.nan, *lam],
+        }
+    )
 
 
 def test_diversity_leaves_out_the_iterations_with_lambda_zero_for_every_method():
     # the scheduled variant's first batch is uniform (λ_1 = 0, diversity 1); afterwards it is more diverse than TS
-    tidy = pd.concat([
-        _tidy("B3O-UCB-s", "b3o", s, [1.0, 0.5, 0.5], [0.0, 1.2, 2.1], [4, 3, 2, 1], temperature="scheduled")
-        for s in range(6)
-    ] + [_tidy("TS", "ts", s, [0.9, 0.3 + 0.01 * s, 0.3], [np.nan] * 3, [4, 3, 2.5, 2]) for s in range(6)])
+    tidy = pd.concat(
+        [
+            _tidy("B3O-UCB-s", "b3o", s, [1.0, 0.5, 0.5], [0.0, 1.2, 2.1], [4, 3, 2, 1], temperature="scheduled")
+            for s in range(6)
+        ]
+        + [_tidy("TS", "ts", s, [0.9, 0.3 + 0.01 * s, 0.3], [np.nan] * 3, [4, 3, 2.5, 2]) for s in range(6)]
+    )
     table = per_trial.per_trial(tidy)
     final = table[table["budget"] == table["final_budget"]].set_index(["label", "seed"])
     assert final.loc[("B3O-UCB-s", 0), "diversity"] == pytest.approx(0.5)  # t = 1 left out
@@ -231,9 +302,16 @@ def test_combine_with_coverage():
 def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
     from analysis.tables import readme_claims
 
-    table = pd.DataFrame({"number": [1, 2], "claim": ["A | B", "C"], "source": ["Sec. 1", "Sec. 2"],
-                          "run": ["B = 50, T = 6; 5 seeds", "–"], "verdict": [HOLDS, INCONCLUSIVE],
-                          "seeds_needed": [None, 12]})
+    table = pd.DataFrame(
+        {
+            "number": [1, 2],
+            "claim": ["A | B", "C"],
+            "source": ["Sec. 1", "Sec. 2"],
+            "run": ["B = 50, T = 6; 5 seeds", "–"],
+            "verdict": [HOLDS, INCONCLUSIVE],
+            "seeds_needed": [None, 12],
+        }
+    )
     table.to_csv(tmp_path / "claims.csv", index=False)
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{readme_claims.BEGIN}\nold verdicts\n{readme_claims.END}\nafter\n")

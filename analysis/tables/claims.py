@@ -23,18 +23,30 @@ def rules() -> list[str]:
         *verdicts.RULES,
         "",
         "Relations: " + "; ".join(verdicts.RELATIONS.values()) + ".",
-        f'The margin is {verdicts.MARGIN_FRACTION:.0%} of the range of all methods\' mean values of the compared '
-        "quantity on that problem at that budget (printed with each comparison).",
-        "Budgets: methods with different evaluation counts are compared at the smaller final count, each trial "
-        "read at its best-so-far after the last batch that fits (\"at N evals\").",
-        "Diversity: mean batch diversity over the BO iterations at which every B3O trial had λ_t > 0 (the "
-        "scheduled variants' first batch, λ_1 = 0, is uniform by construction and left out for every method).",
-        f"Seeds needed: for an inconclusive comparison, the seeds that would give {verdicts.POWER:.0%} power "
-        "to decide it if the observed mean and paired standard deviation held, by the normal approximation "
-        f"n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / |Δ − threshold|)², at the Bonferroni level α/m over the "
-        "claim's m comparisons (no less strict than Holm).",
-        "Δ is A's advantage over B per seed, in the metric's units: B − A for regret, A − B for hypervolume and "
-        "diversity; mean [95% percentile-bootstrap CI]. The paper's unpaired CIs are in the figures.",
+        (
+            f"The margin is {verdicts.MARGIN_FRACTION:.0%} of the range of all methods' mean values of the compared "
+            "quantity on that problem at that budget (printed with each comparison)."
+        ),
+        (
+            "Budgets: methods with different evaluation counts are compared at the smaller final count, each trial "
+            'read at its best-so-far after the last batch that fits ("at N evals").'
+        ),
+        (
+            "Diversity: mean batch diversity over the BO iterations at which every B3O trial had λ_t > 0 (the "
+            "scheduled variants' first batch, λ_1 = 0, is uniform by construction and left out for every method)."
+        ),
+        (
+            f"Seeds: the percentile bootstrap decides whenever all per-seed differences share a sign, which happens "
+            f"by chance with probability 2^(1−n) for n seeds, so fewer than {verdicts.MIN_SEEDS} seeds never decide. "
+            f"For an undecided comparison, the seeds that would give {verdicts.POWER:.0%} power to decide it if the "
+            "observed mean and paired standard deviation held, by the normal approximation "
+            f"n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / |Δ − threshold|)², at the Bonferroni level α/m over the "
+            "claim's m comparisons (no less strict than Holm)."
+        ),
+        (
+            "Δ is A's advantage over B per seed, in the metric's units: B − A for regret, A − B for hypervolume and "
+            "diversity; mean [95% percentile-bootstrap CI]. The paper's unpaired CIs are in the figures."
+        ),
     ]
 
 
@@ -54,8 +66,8 @@ def markdown(results: list[claims.Result], source: str) -> str:
             "",
             "Verdicts: " + claims.counts(results) + ".",
             "",
-            "| # | Claim (paper) | Where (paper's setting) | Run | Measured: Δ [95% CI] per comparison | Verdict | "
-            "Seeds to decide |",
+            "| # | Claim (paper) | Where (paper's setting) | Run | Measured: Δ [95% CI] per comparison | Verdict "
+            + "| Seeds to decide |",
             "|---|---|---|---|---|---|---|",
             *rows,
             "",
