@@ -459,7 +459,7 @@ def comparison_text(c: Compared) -> str:
     s = c.stat
     at = f" at {c.budget} evals" if c.budget is not None else ""
     if s.n < 2:
-        return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} (1 seed) → {s.verdict}"
+        return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} ({s.n} seed{'' if s.n == 1 else 's'}) → {s.verdict}"
     margin = f", margin {number(c.margin)}" if c.margin is not None else ""
     needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
     return (
