@@ -420,7 +420,7 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
     for problem in problems:
         rows = data[data["problem"] == problem]
         if rows.empty:
-            missing.append(f"{problem} not run")
+            missing.append(problem)
             continue
         for index, (left, right) in enumerate(claim.pairs):
             lefts = sorted(rows.loc[left.select(rows), "member"].unique())
@@ -428,7 +428,7 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
             pairs = [(a, b) for a in lefts for b in rights if a != b or claim.quantity[0] != claim.quantity[1]]
             if not pairs:
                 absent = [s.name for s, found in ((left, lefts), (right, rights)) if not found] or [right.name]
-                missing.append(f"{problem}: {' and '.join(absent)} not run")
+                missing += [f"{problem}: {name}" for name in absent]
                 continue
             compared += [_compare(claim, rows, a, b, (problem, index)) for a, b in pairs]
             involved += [rows[rows["member"].isin([a, b])] for a, b in pairs]
@@ -440,7 +440,7 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
     verdict = verdicts.combine([verdicts.combine(v) for v in units.values()], len(problems) * len(claim.pairs))
     lines = _lines(compared, data, claim)
     if missing:
-        lines.append("missing: " + "; ".join(dict.fromkeys(missing)))
+        lines.append("not run: " + missing_text(missing))
     needed = [c.stat.seeds_needed for c in compared if c.stat.seeds_needed is not None]
     run = run_text(pd.concat(involved) if involved else data.iloc[:0], compared)
     return Result(
@@ -453,6 +453,17 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
         verdict,
         max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None,
     )
+
+
+def missing_text(missing: list[str]) -> str:
+    """ "shekel4; ackley5: B3O-UCB-s, TS" from ["shekel4", "ackley5: B3O-UCB-s", "ackley5: TS"]."""
+    by_problem: dict[str, list[str]] = {}
+    for item in missing:
+        problem, _, what = item.partition(": ")
+        by_problem.setdefault(problem, [])
+        if what and what not in by_problem[problem]:
+            by_problem[problem].append(what)
+    return "; ".join(f"{p}: {', '.join(w)}" if w else p for p, w in by_problem.items())
 
 
 def comparison_text(c: Compared) -> str:
@@ -496,7 +507,7 @@ def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
     parts = [f"B = {common[0]}, T = {common[1]}"]
     parts += [f"{', '.join(labels)}: B = {b}, T = {t}" for (b, t), labels in settings.items() if (b, t) != common]
     seeds = sorted(set(trials.groupby(SETTING, dropna=False)["seed"].nunique()))
-    parts.append(f"{seeds[0]}{'–' + str(seeds[-1]) if len(seeds) > 1 else ''} seeds")
+    parts.append(f"{seeds[0]}{'–' + str(seeds[-1]) if len(seeds) > 1 else ''} seed{'' if seeds == [1] else 's'}")
     budgets = sorted({c.budget for c in compared if c.budget is not None})
     if budgets:
         parts.append("compared at " + ", ".join(map(str, budgets)) + " evals")
