@@ -91,13 +91,9 @@ class Slot:
     select: Predicate
 
 
-def slot(name: str, select: Predicate) -> Slot:
-    return Slot(name, select)
-
-
-B3O = slot("B3O", where(method="b3o"))
-TS = slot("TS", where(method="ts"))
-VARIANT_SLOTS = tuple(slot(f"B3O-{v}", variant(v)) for v in VARIANTS)
+B3O = Slot("B3O", where(method="b3o"))
+TS = Slot("TS", where(method="ts"))
+VARIANT_SLOTS = tuple(Slot(f"B3O-{v}", variant(v)) for v in VARIANTS)
 
 
 def against(lefts: tuple[Slot, ...], rights: tuple[Slot, ...]) -> tuple[tuple[Slot, Slot], ...]:
@@ -144,7 +140,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 100)",
         "synthetic_b100",
         "better",
-        ((slot("batch methods", batch_method), slot("Random", where(method="random"))),),
+        ((Slot("batch methods", batch_method), Slot("Random", where(method="random"))),),
         SYNTHETIC,
     ),
     Claim(
@@ -153,7 +149,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 100)",
         "synthetic_b100",
         "matches_or_beats",
-        ((slot("batch methods", batch_method), slot("Seq-EI", where(method="seq-ei"))),),
+        ((Slot("batch methods", batch_method), Slot("Seq-EI", where(method="seq-ei"))),),
         SMOOTH,
     ),
     Claim(
@@ -164,8 +160,8 @@ CATALOGUE = (
         "better",
         (
             (
-                slot("B3O-LogEI-c", variant("LogEI-c")),
-                slot("other batch methods", but(batch_method, variant("LogEI-c"))),
+                Slot("B3O-LogEI-c", variant("LogEI-c")),
+                Slot("other batch methods", but(batch_method, variant("LogEI-c"))),
             ),
         ),
         SMOOTH,
@@ -176,7 +172,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 100)",
         "synthetic_b100",
         "better",
-        ((slot("Seq-EI", where(method="seq-ei")), slot("all other methods", but(everything, where(method="seq-ei")))),),
+        ((Slot("Seq-EI", where(method="seq-ei")), Slot("all other methods", but(everything, where(method="seq-ei")))),),
         ("shekel4",),
     ),
     Claim(
@@ -185,7 +181,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 100)",
         "synthetic_b100",
         "better",
-        ((slot("B3O-UCB-s", variant("UCB-s")), slot("other batch methods", but(batch_method, variant("UCB-s")))),),
+        ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("other batch methods", but(batch_method, variant("UCB-s")))),),
         ("shekel4",),
     ),
     Claim(
@@ -195,7 +191,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 100)",
         "synthetic_b100",
         "better",
-        against((slot("B3O-UCB-c", variant("UCB-c")), slot("B3O-LogEI-c", variant("LogEI-c"))), (TS,)),
+        against((Slot("B3O-UCB-c", variant("UCB-c")), Slot("B3O-LogEI-c", variant("LogEI-c"))), (TS,)),
         SYNTHETIC,
     ),
     Claim(
@@ -204,7 +200,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 5)",
         "synthetic_b5",
         "matches_or_beats",
-        against(VARIANT_SLOTS, (slot("q-EI", where(method="qei")), slot("LP", where(method="lp")))),
+        against(VARIANT_SLOTS, (Slot("q-EI", where(method="qei")), Slot("LP", where(method="lp")))),
         SMOOTH,
     ),
     Claim(
@@ -213,7 +209,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 5)",
         "synthetic_b5",
         "better",
-        ((slot("B3O-UCB-s", variant("UCB-s")), slot("all other methods", but(everything, variant("UCB-s")))),),
+        ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("all other methods", but(everything, variant("UCB-s")))),),
         ("shekel4",),
     ),
     Claim(
@@ -224,8 +220,8 @@ CATALOGUE = (
         "better",
         (
             (
-                slot("LP", where(method="lp")),
-                slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s"))),
+                Slot("LP", where(method="lp")),
+                Slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s"))),
             ),
         ),
         ("shekel4",),
@@ -236,7 +232,7 @@ CATALOGUE = (
         "Sec. 6.1 (B = 5)",
         "synthetic_b5",
         "better",
-        ((slot("B3O-UCB-s", variant("UCB-s")), slot("B3O-UCB-c", variant("UCB-c"))),),
+        ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("B3O-UCB-c", variant("UCB-c"))),),
         ("shekel4",),
     ),
     Claim(
@@ -247,8 +243,8 @@ CATALOGUE = (
         "better",
         (
             (
-                slot("B3O constant", where(method="b3o", temperature="constant")),
-                slot("B3O scheduled", where(method="b3o", temperature="scheduled")),
+                Slot("B3O constant", where(method="b3o", temperature="constant")),
+                Slot("B3O scheduled", where(method="b3o", temperature="scheduled")),
             ),
         ),
         ("battery",),
@@ -259,7 +255,7 @@ CATALOGUE = (
         "Sec. 6.2 (B = 50)",
         "battery",
         "matches_or_beats",
-        ((B3O, slot("Seq-EHVI", where(method="seq-ehvi"))),),
+        ((B3O, Slot("Seq-EHVI", where(method="seq-ehvi"))),),
         ("battery",),
     ),
     Claim(
@@ -268,7 +264,7 @@ CATALOGUE = (
         "Sec. 6.3",
         "formula_e",
         "better",
-        against(VARIANT_SLOTS, (TS, slot("LogEI-MV", where(method="logei-mv")))),
+        against(VARIANT_SLOTS, (TS, Slot("LogEI-MV", where(method="logei-mv")))),
         ("formula-e",),
     ),
     Claim(
@@ -298,8 +294,8 @@ CATALOGUE = (
         "lambda_ablation",
         "better",
         against(
-            (slot("UCB-c λ=5", variant("UCB-c", lam=5.0)), slot("UCB-c λ=10", variant("UCB-c", lam=10.0))),
-            (slot("UCB-c λ=0.1", variant("UCB-c", lam=0.1)),),
+            (Slot("UCB-c λ=5", variant("UCB-c", lam=5.0)), Slot("UCB-c λ=10", variant("UCB-c", lam=10.0))),
+            (Slot("UCB-c λ=0.1", variant("UCB-c", lam=0.1)),),
         ),
         SYNTHETIC,
     ),
@@ -311,8 +307,8 @@ CATALOGUE = (
         "lambda_ablation",
         "better",
         against(
-            (slot("LogEI-s λ0=0.1", variant("LogEI-s", lam=0.1)),),
-            (slot("LogEI-s λ0=5", variant("LogEI-s", lam=5.0)), slot("LogEI-s λ0=10", variant("LogEI-s", lam=10.0))),
+            (Slot("LogEI-s λ0=0.1", variant("LogEI-s", lam=0.1)),),
+            (Slot("LogEI-s λ0=5", variant("LogEI-s", lam=5.0)), Slot("LogEI-s λ0=10", variant("LogEI-s", lam=10.0))),
         ),
         SMOOTH,
     ),
@@ -324,8 +320,8 @@ CATALOGUE = (
         "better",
         tuple(
             (
-                slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
-                slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"))),
+                Slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
+                Slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"))),
             )
             for v in VARIANTS
         ),
@@ -517,7 +513,7 @@ def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
 def differences(table: pd.DataFrame, experiment: str, left: Predicate, right: Predicate) -> pd.DataFrame:
     """Per problem: every `left` method's paired advantage over each `right` method at their common budget, with
     its unadjusted 95% CI (for figures). Columns: problem, left, right, budget, n, mean, lo, hi, lower_is_better."""
-    claim = Claim("differences", "", "", experiment, "better", ((slot("left", left), slot("right", right)),))
+    claim = Claim("differences", "", "", experiment, "better", ((Slot("left", left), Slot("right", right)),))
     data = table[table["experiment"] == experiment]
     data = data.assign(member=member_names(data))
     rows = []

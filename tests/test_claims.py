@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from analysis import claims, per_trial, verdicts
-from analysis.claims import Claim, slot, where
+from analysis.claims import Claim, Slot, where
 from analysis.verdicts import FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
 
 SEEDS = range(8)
@@ -82,14 +82,14 @@ def b3o(name: str, values, **kw) -> pd.DataFrame:
 
 
 def one(relation: str = "better", left=("B3O-UCB-c",), right="TS", problems=("hartmann6",), **kw) -> Claim:
-    lefts = tuple(slot(f"B3O-{v}", claims.variant(v)) for v in (n.removeprefix("B3O-") for n in left))
+    lefts = tuple(Slot(f"B3O-{v}", claims.variant(v)) for v in (n.removeprefix("B3O-") for n in left))
     return Claim(
         "test",
         "test claim",
         "here",
         "synthetic_b100",
         relation,
-        claims.against(lefts, (slot(right, where(label=right)),)),
+        claims.against(lefts, (Slot(right, where(label=right)),)),
         problems,
         **kw,
     )
