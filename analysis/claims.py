@@ -471,13 +471,15 @@ def comparison_text(c: Compared) -> str:
     needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
     return (
         f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, "
-        f"{s.n} seeds, p_Holm {p_text(s.p_holm)} → {s.verdict}{needs}"
+        f"{s.n} seeds{p_text(s.p_holm)} → {s.verdict}{needs}"
     )
 
 
 def p_text(p: float) -> str:
-    """A bootstrap p-value: 0 means none of the resamples crossed the threshold."""
-    return f"< {1 / verdicts.NUM_RESAMPLES:.0e}" if p == 0 else f"{p:.2g}"
+    """ ", p_Holm 0.03" (0: no resample crossed the threshold); nothing for a comparison too small to decide."""
+    if np.isnan(p):
+        return ""
+    return f", p_Holm < {1 / verdicts.NUM_RESAMPLES:.0e}" if p == 0 else f", p_Holm {p:.2g}"
 
 
 def _lines(compared: list[Compared], data: pd.DataFrame, claim: Claim) -> list[str]:

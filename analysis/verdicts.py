@@ -134,8 +134,11 @@ def seeds_needed(mean: float, sd: float, threshold: float, family: int) -> int |
 
 
 def decide(family: Sequence[Paired]) -> list[Paired]:
-    """Holm-adjust one claim's comparisons and give each its verdict (and, if undecided, the seeds it needs)."""
-    adjusted = holm([c.p for c in family])
+    """Holm-adjust one claim's comparisons and give each its verdict (and, if undecided, the seeds it needs).
+
+    Comparisons with fewer than MIN_SEEDS seeds are never decided, so they are left out of Holm's family.
+    """
+    adjusted = holm([c.p if c.n >= MIN_SEEDS else math.nan for c in family])
     out = []
     for c, p in zip(family, adjusted):
         if c.n < MIN_SEEDS:

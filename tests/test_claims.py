@@ -282,6 +282,14 @@ def test_holm_adjusts_step_down():
     assert adjusted[:3] == pytest.approx([0.03, 0.06, 0.06]) and np.isnan(adjusted[3])
 
 
+def test_comparisons_too_small_to_decide_stay_out_of_holms_family():
+    enough = verdicts.Paired("a", "b", "u", 6, 1.0, 0.5, 1.5, 0.5, 0.0, 0.03)
+    few = verdicts.Paired("c", "d", "u", 3, 1.0, 0.5, 1.5, 0.5, 0.0, 0.01)
+    decided, undecided = verdicts.decide([enough, few])
+    assert decided.verdict == HOLDS and decided.p_holm == pytest.approx(0.03)
+    assert undecided.verdict == FEW and undecided.seeds_needed == verdicts.MIN_SEEDS
+
+
 def test_bootstrap_is_seeded_and_brackets_the_mean():
     d = np.array([0.3, -0.1, 0.5, 0.2, 0.4, 0.1])
     a, b = verdicts.paired("a", "b", "u", d), verdicts.paired("a", "b", "u", d)
