@@ -193,10 +193,10 @@ def _b3o(
     )
 
 
-def build_fixture(root: Path) -> Path:
+def build_fixture(root: Path, seeds: tuple[int, ...] = SEEDS) -> Path:
     """Records and grid for every experiment; returns the grid CSV's path."""
     rows = []
-    for seed in SEEDS:
+    for seed in seeds:
         for problem in ("hartmann6", "ackley5"):
             for label, (acq, temp, lam) in B3O_VARIANTS.items():
                 rows.append(_b3o(root, "synthetic_b100", label, problem, seed, acq, temp, lam))
@@ -397,6 +397,7 @@ FIGURES = [
     ("sampler_ablation", ["--variant", "LogEI-s"]),
     ("battery", ["--pareto", "{pareto}"]),
     ("formula_e", []),
+    ("paired", ["--experiment", "synthetic_b100"]),
 ]
 
 
@@ -504,47 +505,60 @@ def test_summary_table_reports_each_problems_headline_metric(built, tmp_path, ta
     assert (tmp_path / "summary.tex").read_text().count(r"\\") > len(stats)
 
 
-def test_verdict_rules():
-    from analysis.claims import FAILS, HOLDS, OVERLAP, SINGLE, Stat, better, combine, matches_or_beats
-
-    low, high = Stat("a", 1.0, 0.9, 1.1, 5, True), Stat("b", 2.0, 1.9, 2.1, 5, True)
-    near = Stat("c", 1.05, 0.95, 1.2, 5, True)
-    assert better(low, high) == HOLDS and better(high, low) == FAILS and better(low, near) == OVERLAP
-    assert matches_or_beats(near, low) == HOLDS and matches_or_beats(high, low) == FAILS
-    assert better(Stat("d", 0.1, np.nan, np.nan, 1, True), high) == SINGLE
-    maximise = Stat("e", 2.0, 1.9, 2.1, 5, False)
-    assert better(maximise, Stat("f", 1.0, 0.9, 1.1, 5, False)) == HOLDS
-    assert combine([HOLDS, OVERLAP]) == OVERLAP and combine([HOLDS, FAILS, OVERLAP]) == FAILS
-    assert combine([HOLDS, HOLDS]) == HOLDS
+@pytest.fixture(scope="module")
+def five_seeds(tmp_path_factory) -> Path:
+    """The fixture with five seeds, the fewest on which a comparison is decided; returns its tidy table's path."""
+    root = tmp_path_factory.mktemp("five_seeds")
+    tidy(build_fixture(root, seeds=tuple(range(5))), root / "tidy.parquet")
+    return root / "tidy.parquet"
 
 
-def test_claims_verdicts_on_a_fixture_with_known_outcomes(built, tmp_path, table):
-    from analysis import claims
+def test_claims_verdicts_on_a_fixture_with_known_outcomes(five_seeds, tmp_path):
+    from analysis import claims, per_trial
     from analysis.tables import claims as claims_table
 
-    verdicts = {r.claim: r.verdict for r in claims.check_all(table)}
-    by_function = {name: claim(table).verdict for name, claim in claims.CLAIMS.items()}
-    assert by_function["b3o_beats_ts_b100"] == claims.HOLDS
-    assert by_function["batch_beats_random_b100"] == claims.HOLDS
-    assert by_function["batch_matches_seq_ei"] == claims.FAILS  # Seq-EI is far better on ackley5
-    assert by_function["seq_ei_best_on_shekel"] == claims.NOT_MEASURED  # no shekel4 runs
-    assert by_function["battery_constant_beats_scheduled"] == claims.HOLDS
-    assert by_function["battery_matches_seq_ehvi"] == claims.FAILS  # B3O-EHVI-s is clearly worse
-    assert by_function["formula_e_b3o_best"] == claims.HOLDS
-    assert by_function["b3o_more_diverse_than_ts"] == claims.HOLDS
-    assert by_function["ts_diversity_drops"] == claims.HOLDS
-    assert by_function["table_2_reproduced"] == claims.FAILS  # fixture: LogEI-c best at 1, the paper says 0.1
-    assert by_function["defer_best_sampler"] == claims.HOLDS
-    assert len(verdicts) == len(claims.CLAIMS)
-    assert claims_table.main(["--table", str(built["tidy"]), "--out", str(tmp_path / "claims")]) == 0
+    table = per_trial.per_trial(pd.read_parquet(five_seeds))
+    verdict = {name: claim(table).verdict for name, claim in claims.CLAIMS.items()}
+    assert verdict["b3o_beats_ts_b100"] == "holds on 8 of 12"  # ackley5 and hartmann6 of the three functions
+    assert verdict["batch_beats_random_b100"] == "holds on 2 of 3"
+    assert verdict["batch_matches_seq_ei"] == claims.FAILS  # Seq-EI is far better on ackley5 at its budget
+    assert verdict["logei_c_best_batch"] == claims.HOLDS
+    assert verdict["seq_ei_best_on_shekel"] == claims.NOT_MEASURED  # no shekel4 runs
+    assert verdict["battery_constant_beats_scheduled"] == claims.HOLDS
+    assert verdict["battery_matches_seq_ehvi"] == claims.FAILS  # B3O-EHVI-s is clearly worse
+    assert verdict["formula_e_b3o_best"] == claims.HOLDS
+    assert verdict["b3o_more_diverse_than_ts"] == "holds on 8 of 12"
+    assert verdict["ts_diversity_drops"] == "holds on 2 of 3"
+    assert verdict["table_2_reproduced"] == claims.FAILS  # fixture: LogEI-c best at 1, the paper says 0.1
+    assert verdict["defer_best_sampler"] == "holds on 4 of 8"  # hartmann6 only
+    assert claims_table.main(["--table", str(five_seeds), "--out", str(tmp_path / "claims")]) == 0
     md = (tmp_path / "claims.md").read_text()
     assert md.count("\n| ") == len(claims.CLAIMS) + 1 and "**does not hold**" in md
+    assert "B = 4, T = 5; Seq-EI: B = 1, T = 12; 5 seeds; compared at 18 evals" in md  # claim 3: Seq-EI's budget
+
+
+def test_claims_regenerate_from_the_per_trial_table_alone(built, tmp_path):
+    from analysis import per_trial
+    from analysis.tables import claims as claims_table
+
+    assert per_trial.main(["--table", str(built["tidy"]), "--out", str(tmp_path / "per_trial.csv")]) == 0
+    assert claims_table.main(["--table", str(built["tidy"]), "--out", str(tmp_path / "from_tidy")]) == 0
+    only = tmp_path / "repository"
+    only.mkdir()
+    (tmp_path / "per_trial.csv").rename(only / "per_trial.csv")  # nothing else: no records, no tidy table
+    assert claims_table.main(["--table", str(only / "per_trial.csv"), "--out", str(only / "claims")]) == 0
+    assert (only / "claims.csv").read_text() == (tmp_path / "from_tidy.csv").read_text()
+    regenerated = pd.read_csv(only / "claims.csv")
+    assert len(regenerated) == 20 and set(regenerated["verdict"]) >= {
+        "not measured",
+        "inconclusive (fewer than 5 seeds)",
+    }
 
 
 def test_claims_of_absent_experiments_are_not_measured(table):
-    from analysis import claims
+    from analysis import claims, per_trial
 
-    only_battery = table[table["experiment"] == "battery"]
+    only_battery = per_trial.per_trial(table[table["experiment"] == "battery"])
     results = claims.check_all(only_battery)
     assert {r.verdict for r in results if r.experiment != "battery"} == {claims.NOT_MEASURED}
 

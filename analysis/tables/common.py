@@ -7,12 +7,13 @@ A table without data is still written, as a one-line note, so a workflow expecti
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
+
+from analysis.formatting import number, with_ci  # noqa: F401 (re-exported for the tables)
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -33,20 +34,6 @@ def parser(name: str, description: str) -> argparse.ArgumentParser:
     cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.tidy")
     cli.add_argument("--out", default=f"paper/tables/{name}", help="output prefix; writes OUT.csv and OUT.tex")
     return cli
-
-
-def number(value: float) -> str:
-    """Three significant digits (whole numbers from 1000 on, never e-notation there); NaN as an en dash."""
-    if value is None or math.isnan(value):
-        return "–"
-    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.3g}"
-
-
-def with_ci(mean: float, lo: float, hi: float) -> str:
-    """`mean [lo, hi]`, or just the mean when the CI is undefined (a single seed)."""
-    if isinstance(lo, float) and math.isnan(lo):
-        return f"{number(mean)} (1 seed)"
-    return f"{number(mean)} [{number(lo)}, {number(hi)}]"
 
 
 def escape(text: object) -> str:

@@ -89,12 +89,26 @@ rule best_lambda:
         "python -m analysis.tables.best_lambda --table {input} --out {params.prefix} > {log} 2>&1"
 
 
-rule claims:
+rule per_trial:
     input:
         f"{RESULTS}/tidy.parquet",
     output:
+        f"{PAPER}/tables/per_trial.csv",
+    log:
+        f"{RESULTS}/logs/tables/per_trial.log",
+    conda:
+        ENV
+    shell:
+        "python -m analysis.per_trial --table {input} --out {output} > {log} 2>&1"
+
+
+rule claims:
+    input:
+        f"{PAPER}/tables/per_trial.csv",
+    output:
         md=report(f"{PAPER}/claims.md", category="Claims"),
         csv=f"{PAPER}/claims.csv",
+        tex=f"{PAPER}/claims.tex",
     log:
         f"{RESULTS}/logs/tables/claims.log",
     params:

@@ -54,6 +54,7 @@ def final_outputs():
 FIGURES = {
     "regret_b100": ("synthetic_b100", "regret --experiment synthetic_b100"),
     "regret_b5": ("synthetic_b5", "regret --experiment synthetic_b5"),
+    "paired_b100": ("synthetic_b100", "paired --experiment synthetic_b100"),
     "diversity_b100": ("synthetic_b100", "diversity --experiment synthetic_b100"),
     "diversity_b5": ("synthetic_b5", "diversity --experiment synthetic_b5"),
     "lambda_constant": ("lambda_ablation", "lambda_ablation --temperature constant"),
@@ -101,7 +102,8 @@ def figure_outputs():
     ]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
-    outputs += [f"{PAPER}/tables/{t}.csv" for t in ("summary", "density", "run_times")] + [f"{PAPER}/claims.md"]
+    outputs += [f"{PAPER}/tables/{t}.csv" for t in ("summary", "density", "run_times", "per_trial")]
+    outputs.append(f"{PAPER}/claims.md")
     if "lambda_ablation" in experiments():
         outputs.append(f"{PAPER}/tables/best_lambda.csv")
     if LATEX:

@@ -1,0 +1,62 @@
+"""Paired differences: each B3O variant's advantage over TS per seed, one panel per problem, with 95% CIs.
+
+This is what the claims decide on (`analysis.claims`): every method shares its initial design with TS for a given
+(problem, seed), so the per-seed difference of final values removes how lucky the design was. The advantage is
+TS's final value minus the variant's for regret (and for a minimised objective), the variant's minus TS's for
+hypervolume: right of zero, the variant is better. Bars are the unadjusted 95% percentile-bootstrap CIs of the mean
+difference (the claims Holm-correct them); a point without a bar had fewer than two seeds.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis import per_trial
+from analysis.claims import differences, where
+from analysis.figures import common
+
+EXPERIMENTS = ("synthetic_b100", "synthetic_b5", "formula_e")
+
+
+def draw(diffs: pd.DataFrame, title: str) -> Figure:
+    """One panel per problem: a point with its CI per variant, a line at zero."""
+    fig, axes = common.panels(common.ordered_problems(diffs["problem"]), height=0.5 * diffs["left"].nunique() + 2)
+    for problem, ax in axes.items():
+        panel = diffs[diffs["problem"] == problem]
+        labels = common.ordered(panel["left"])
+        for y, label in enumerate(labels):
+            row = panel[panel["left"] == label].iloc[0]
+            err = [[row["mean"] - row["lo"]], [row["hi"] - row["mean"]]] if row["n"] >= 2 else None
+            ax.errorbar(row["mean"], y, xerr=err, fmt="o", color=common.colour(label), capsize=4, lw=1.6)
+        ax.axvline(0.0, color="black", lw=0.8)
+        ax.set_yticks(range(len(labels)), labels)
+        ax.set_ylim(len(labels) - 0.5, -0.5)  # the paper's order from the top
+        budget = ", ".join(str(b) for b in sorted(panel["budget"].dropna().unique()))
+        seeds = ", ".join(str(n) for n in sorted(panel["n"].unique()))
+        sign = "TS − variant" if panel["lower_is_better"].iloc[0] else "variant − TS"
+        ax.set(title=f"{common.problem_title(problem)}\nat {budget} evals, {seeds} seeds", xlabel=f"Advantage ({sign})")
+    fig.suptitle(title)
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("paired", __doc__.splitlines()[0])
+    cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
+    args = cli.parse_args(argv)
+    table = per_trial.per_trial(common.load_table(args.table))
+    diffs = differences(table, args.experiment, where(method="b3o"), where(method="ts"))
+    if diffs.empty:
+        fig = common.message_figure(f"No B3O and TS runs on a common problem in '{args.experiment}' ({args.table}).")
+    else:
+        fig = draw(
+            diffs,
+            f"Paired advantage of each B3O variant over TS ({args.experiment}, "
+            f"{common.batch_size_text(table, args.experiment)}): mean and 95% bootstrap CI of the per-seed difference",
+        )
+    common.save(fig, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

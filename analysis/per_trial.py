@@ -1,0 +1,167 @@
+"""The per-trial table: the values the claims need, one row per (experiment, trial, budget), small enough to commit.
+
+`paper/tables/per_trial.csv` is written with every run, so the claims table can be regenerated from the repository
+alone (`python -m analysis.tables.claims --table paper/tables/per_trial.csv`). Columns:
+* the trial's grid columns (experiment, trial_id, problem, label, method, acquisition, temperature, lam, sampler,
+  batch_size, iterations, n_init, seed) and its headline `metric` with `lower_is_better`;
+* `final_budget`, the trial's last evaluation count, and `budget`: one row for each final evaluation count reached by
+  any trial of the same experiment and problem, up to the trial's own. `value` is the metric's best-so-far at that
+  budget: the value after the last batch that fits, so methods with different budgets compare at the smaller one;
+* `diversity`: mean batch diversity over the BO iterations at which every B3O trial of the experiment and problem
+  had λ_t > 0 (a scheduled variant's first batch, λ_1 = 0, is uniform by construction); `diversity_skipped` lists
+  the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values.
+
+Run as `python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.summary import HEADLINE_METRICS
+
+KEYS = ("experiment", "trial_id")
+TRIAL = (
+    "experiment",
+    "trial_id",
+    "problem",
+    "label",
+    "method",
+    "acquisition",
+    "temperature",
+    "lam",
+    "sampler",
+    "batch_size",
+    "iterations",
+    "n_init",
+    "seed",
+)
+STRINGS = ("experiment", "trial_id", "problem", "label", "method", "acquisition", "temperature", "sampler")
+COLUMNS = TRIAL + (
+    "metric",
+    "lower_is_better",
+    "final_budget",
+    "budget",
+    "value",
+    "diversity",
+    "diversity_skipped",
+    "diversity_first",
+    "diversity_last",
+)
+
+
+def _metric(last: pd.DataFrame) -> pd.DataFrame:
+    """Per trial (its final row): the headline metric's name and whether lower is better."""
+    metric = last[list(HEADLINE_METRICS)].notna().idxmax(axis=1)
+    lower = (metric == "simple_regret") | ((metric == "best_value") & (last["sense"] == "minimise"))
+    return last[list(KEYS)].assign(metric=metric.to_numpy(), lower_is_better=lower.to_numpy())
+
+
+def skipped_iterations(tidy: pd.DataFrame) -> pd.Series:
+    """Per (experiment, problem): the BO iterations at which some B3O trial had λ_t = 0, as "1;2" ("" if none)."""
+    zero = tidy[(tidy["method"] == "b3o") & (tidy["iteration"] >= 1) & (tidy["lam_t"] <= 0)]
+    skipped = zero.groupby(["experiment", "problem"])["iteration"].agg(lambda t: ";".join(map(str, sorted(set(t)))))
+    pairs = tidy[["experiment", "problem"]].drop_duplicates()
+    index = pd.MultiIndex.from_frame(pairs)
+    return skipped.reindex(index, fill_value="").rename("diversity_skipped")
+
+
+def _diversity(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Per trial: mean diversity over the iterations not skipped, and the first and last batches' diversity."""
+    skipped = skipped_iterations(tidy)
+    rows = tidy[(tidy["iteration"] >= 1)].merge(skipped.reset_index(), on=["experiment", "problem"])
+    left_out = [str(t) in s.split(";") for t, s in zip(rows["iteration"], rows["diversity_skipped"])]
+    kept = rows[~np.asarray(left_out, dtype=bool) & rows["diversity"].notna()]
+    by_trial = rows[rows["diversity"].notna()].sort_values("iteration").groupby(list(KEYS))["diversity"]
+    out = pd.DataFrame(
+        {
+            "diversity": kept.groupby(list(KEYS))["diversity"].mean(),
+            "diversity_first": by_trial.first(),
+            "diversity_last": by_trial.last(),
+        }
+    )
+    trials = tidy[list(KEYS) + ["problem"]].drop_duplicates()
+    with_skipped = trials.merge(skipped.reset_index(), on=["experiment", "problem"]).drop(columns="problem")
+    return with_skipped.merge(out.reset_index(), on=list(KEYS), how="left")
+
+
+def _budgets(tidy: pd.DataFrame, metric: pd.DataFrame) -> pd.DataFrame:
+    """One row per (trial, budget): the metric's best-so-far after the last batch within the budget."""
+    finals = tidy.groupby(list(KEYS) + ["experiment_problem"])["num_evals"].max().rename("final_budget").reset_index()
+    budgets = finals.groupby("experiment_problem")["final_budget"].unique()
+    frames = []
+    metric_of = metric.set_index(list(KEYS))["metric"]
+    for (experiment, trial_id), trace in tidy.sort_values("num_evals").groupby(list(KEYS), sort=False):
+        final_budget = int(trace["num_evals"].max())
+        wanted = np.sort([b for b in budgets[trace["experiment_problem"].iloc[0]] if b <= final_budget])
+        known = trace["num_evals"].to_numpy()
+        index = np.searchsorted(known, wanted, side="right") - 1
+        values = trace[metric_of[experiment, trial_id]].to_numpy()
+        frames.append(
+            pd.DataFrame(
+                {
+                    "experiment": experiment,
+                    "trial_id": trial_id,
+                    "final_budget": final_budget,
+                    "budget": wanted.astype(np.int64),
+                    "value": np.where(index >= 0, values[np.clip(index, 0, None)], np.nan),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
+    """The per-trial table of a tidy table; see the module docstring."""
+    if tidy.empty:
+        return pd.DataFrame(columns=list(COLUMNS))
+    tidy = tidy.assign(experiment_problem=tidy["experiment"] + "/" + tidy["problem"])
+    last = tidy[tidy["iteration"] == tidy.groupby(list(KEYS))["iteration"].transform("max")]
+    trials = last[list(TRIAL)].drop_duplicates(list(KEYS))
+    metric = _metric(last)
+    table = (
+        trials.merge(metric, on=list(KEYS))
+        .merge(_budgets(tidy, metric), on=list(KEYS))
+        .merge(_diversity(tidy), on=list(KEYS))
+    )
+    table[list(STRINGS)] = table[list(STRINGS)].fillna("")
+    return table[list(COLUMNS)].sort_values(["experiment", "problem", "label", "seed", "trial_id", "budget"])
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """A per-trial CSV with the dtypes `per_trial` produces (empty strings, not NaN, for absent grid settings)."""
+    table = pd.read_csv(
+        path, dtype={c: "str" for c in (*STRINGS, "diversity_skipped")}, keep_default_na=False, na_values=[""]
+    )
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")
+    table[[*STRINGS, "diversity_skipped"]] = table[[*STRINGS, "diversity_skipped"]].fillna("")
+    table["lower_is_better"] = table["lower_is_better"].astype(bool)
+    return table
+
+
+def load(path: str | Path) -> pd.DataFrame:
+    """The per-trial table from a per-trial CSV, or built from a tidy parquet table."""
+    path = Path(path)
+    return read(path) if path.suffix == ".csv" else per_trial(pd.read_parquet(path))
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(prog="python -m analysis.per_trial", description=__doc__.splitlines()[0])
+    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.tidy")
+    cli.add_argument("--out", default="paper/tables/per_trial.csv", help="per-trial table to write (CSV)")
+    args = cli.parse_args(argv)
+    table = per_trial(pd.read_parquet(args.table))
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(args.out, index=False)
+    print(f"{args.out}: {len(table)} rows, {table['trial_id'].nunique()} trials")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,333 @@
+"""The verdict engine and the claims on small fixtures with known answers: pairing, equivalence margins, equal
+budgets, coverage, the λ_1 = 0 batches of scheduled variants, Holm and the seeds needed, and the README block."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import claims, per_trial, verdicts
+from analysis.claims import Claim, Slot, where
+from analysis.verdicts import FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
+
+SEEDS = range(8)
+#: seed-to-seed spread (how lucky the initial design was) far larger than the differences between methods
+LUCK = np.array([0.0, 3.0, -2.0, 5.0, 1.0, -4.0, 2.5, -1.5])
+
+
+def trials(
+    label: str,
+    values,
+    *,
+    problem: str = "hartmann6",
+    experiment: str = "synthetic_b100",
+    method: str | None = None,
+    budgets: dict[int, object] | None = None,
+    final_budget: int = 100,
+    lower_is_better: bool = True,
+    batch_size: int = 10,
+    iterations: int = 9,
+    diversity=np.nan,
+    **setting,
+) -> pd.DataFrame:
+    """Per-trial rows of one method: `values` per seed at `final_budget`, and `budgets` {budget: values} earlier."""
+    rows = []
+    at = {**(budgets or {}), final_budget: values}
+    for seed in range(len(np.atleast_1d(values))):
+        for budget, vals in sorted(at.items()):
+            rows.append(
+                {
+                    "experiment": experiment,
+                    "trial_id": f"{experiment}-{label}-{problem}-{seed}",
+                    "problem": problem,
+                    "label": label,
+                    "method": method or label.lower(),
+                    "acquisition": setting.get("acquisition", ""),
+                    "temperature": setting.get("temperature", ""),
+                    "lam": setting.get("lam", np.nan),
+                    "sampler": setting.get("sampler", ""),
+                    "batch_size": batch_size,
+                    "iterations": iterations,
+                    "n_init": 10,
+                    "seed": seed,
+                    "metric": "simple_regret",
+                    "lower_is_better": lower_is_better,
+                    "final_budget": final_budget,
+                    "budget": budget,
+                    "value": float(np.atleast_1d(vals)[seed]),
+                    "diversity": float(np.atleast_1d(diversity)[seed]) if np.ndim(diversity) else diversity,
+                    "diversity_skipped": "",
+                    "diversity_first": np.nan,
+                    "diversity_last": np.nan,
+                }
+            )
+    return pd.DataFrame(rows, columns=list(per_trial.COLUMNS))
+
+
+def b3o(name: str, values, **kw) -> pd.DataFrame:
+    acquisition, temperature = claims.VARIANTS[name]
+    return trials(
+        f"B3O-{name}",
+        values,
+        method="b3o",
+        acquisition=acquisition,
+        temperature=temperature,
+        lam=1.0,
+        sampler="defer",
+        **kw,
+    )
+
+
+def one(relation: str = "better", left=("B3O-UCB-c",), right="TS", problems=("hartmann6",), **kw) -> Claim:
+    lefts = tuple(Slot(f"B3O-{v}", claims.variant(v)) for v in (n.removeprefix("B3O-") for n in left))
+    return Claim(
+        "test",
+        "test claim",
+        "here",
+        "synthetic_b100",
+        relation,
+        claims.against(lefts, (Slot(right, where(label=right)),)),
+        problems,
+        **kw,
+    )
+
+
+# --- pairing -------------------------------------------------------------------------------------------------------
+
+
+def test_paired_better_decides_where_the_unpaired_cis_overlap():
+    ts = 10 + LUCK
+    table = pd.concat([b3o("UCB-c", ts - 1.0 + 0.1 * np.sin(SEEDS)), trials("TS", ts)])
+    result = claims.check(one(), table)
+    assert result.verdict == HOLDS
+    assert f"Δ +{1 - 0.1 * np.sin(SEEDS).mean():.3g} [" in result.measured and "8 seeds" in result.measured
+    # the same numbers, unpaired: the two 95% bootstrap CIs overlap, the old rule could not tell
+    from analysis.summary import bootstrap_ci
+
+    _, _, hi_a = bootstrap_ci(ts - 1.0)
+    _, lo_b, _ = bootstrap_ci(ts)
+    assert lo_b < hi_a
+
+
+def test_paired_worse_does_not_hold():
+    ts = 10 + LUCK
+    table = pd.concat([b3o("UCB-c", ts + 0.5 + 0.05 * np.cos(SEEDS)), trials("TS", ts)])
+    assert claims.check(one(), table).verdict == FAILS
+
+
+def test_noisy_difference_is_inconclusive_and_says_how_many_seeds_would_decide():
+    ts = 10 + LUCK
+    noise = np.array([1.0, -1.2, 0.9, -0.8, 1.1, -1.0, 0.7, -0.5])
+    table = pd.concat([b3o("UCB-c", ts - 0.1 + noise), trials("TS", ts)])
+    result = claims.check(one(), table)
+    assert result.verdict == INCONCLUSIVE
+    diffs = 0.1 - noise  # TS − B3O per seed
+    z = 1.959964 + 0.841621
+    assert result.seeds_needed == math.ceil((z * diffs.std(ddof=1) / abs(diffs.mean())) ** 2)
+    assert f"≈{result.seeds_needed} seeds would decide it" in result.measured
+
+
+def test_fewer_than_five_seeds_never_decide():
+    ts = 10 + LUCK[:3]
+    table = pd.concat([b3o("UCB-c", ts - 1.0), trials("TS", ts)])
+    assert claims.check(one(), table).verdict == FEW
+
+
+def test_higher_is_better_metrics_flip_the_sign():
+    hv = 100 + LUCK
+    table = pd.concat([b3o("UCB-c", hv + 2.0, lower_is_better=False), trials("TS", hv, lower_is_better=False)])
+    assert claims.check(one(), table).verdict == HOLDS
+
+
+# --- equivalence ---------------------------------------------------------------------------------------------------
+
+
+def _matches(gap: float, noise: float = 0.01) -> str:
+    """B3O worse than TS by `gap` per seed; Random sets the range (10) and so the margin (1)."""
+    ts = 1 + 0.1 * LUCK
+    wiggle = noise * np.sin(np.arange(8) * 1.7)
+    table = pd.concat([b3o("UCB-c", ts + gap + wiggle), trials("TS", ts), trials("Random", ts + 10)])
+    return claims.check(one("matches_or_beats"), table)
+
+
+def test_matches_holds_inside_the_margin_and_fails_outside():
+    inside, outside, edge = _matches(0.3), _matches(3.0), _matches(1.0, noise=1.0)
+    assert inside.verdict == HOLDS and "margin 1," in inside.measured  # 10% of the range of the means (Random − TS)
+    assert outside.verdict == FAILS
+    assert edge.verdict == INCONCLUSIVE  # the CI straddles the margin: neither equivalent nor clearly worse
+
+
+# --- equal budgets -------------------------------------------------------------------------------------------------
+
+
+def test_methods_with_unequal_budgets_compare_at_the_smaller_one():
+    seq = 5 + LUCK
+    # at 30 evaluations the batch method is worse than Seq-EI; at its own final 100 it would be better
+    batch = b3o("UCB-c", seq - 3.0, budgets={30: seq + 1.0})
+    seq_ei = trials("Seq-EI", seq, method="seq-ei", final_budget=30, batch_size=1, iterations=20)
+    result = claims.check(one(right="Seq-EI"), pd.concat([batch, seq_ei]))
+    assert result.verdict == FAILS
+    assert "at 30 evals" in result.measured and "compared at 30 evals" in result.run
+    assert "Seq-EI: B = 1, T = 20" in result.run and "B = 10, T = 9" in result.run
+
+
+# --- coverage ------------------------------------------------------------------------------------------------------
+
+
+def test_partial_coverage_is_never_plain_holds_and_lists_what_is_missing():
+    ts = 10 + LUCK
+    parts = [trials("TS", ts, problem=p) for p in ("ackley5", "hartmann6")]
+    parts += [b3o(v, ts - 1.0, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
+    catalogued = next(c for c in claims.CATALOGUE if c.name == "b3o_beats_ts_b100")
+    result = claims.check(catalogued, pd.concat(parts))
+    assert result.verdict == "holds on 6 of 12"
+    assert "not run: shekel4; ackley5: B3O-UCB-s; hartmann6: B3O-UCB-s" in result.measured
+    worse = pd.concat(parts + [b3o("UCB-s", ts + 1.0, problem="ackley5")])
+    assert claims.check(catalogued, worse).verdict == FAILS
+    assert claims.check(catalogued, worse[worse["problem"] == "nowhere"]).verdict == NOT_MEASURED
+
+
+def test_table_2_counts_the_cells_it_could_check():
+    ts = 1 + 0.1 * LUCK
+    cell = [b3o("UCB-c", ts + 0.5 * abs(np.log10(lam) - 1), experiment="lambda_ablation") for lam in (0.1, 1, 10)]
+    for frame, lam in zip(cell, (0.1, 1.0, 10.0)):
+        frame["lam"] = lam
+        frame["trial_id"] += f"-{lam}"
+    result = claims.table_2_reproduced(pd.concat(cell))
+    assert result.verdict == "holds on 1 of 12" and "hartmann6 UCB-c: selected λ=10 = paper's" in result.measured
+    assert "missing (11 of 12 cells)" in result.measured
+
+
+# --- λ_1 = 0 ---------------------------------------------------------------------------------------------------------
+
+
+def _tidy(
+    label: str,
+    method: str,
+    seed: int,
+    diversity: list[float],
+    lam: list[float],
+    regret: list[float],
+    batch_size: int = 10,
+    temperature: str = "",
+) -> pd.DataFrame:
+    """Tidy rows of one trial: iteration 0 (the initial design, 10 points) then one row per batch."""
+    n = len(regret)
+    return pd.DataFrame(
+        {
+            "experiment": "synthetic_b100",
+            "trial_id": f"{label}-{seed}",
+            "problem": "hartmann6",
+            "label": label,
+            "method": method,
+            "acquisition": "ucb" if method == "b3o" else None,
+            "temperature": temperature or None,
+            "lam": 1.0 if method == "b3o" else np.nan,
+            "sampler": None,
+            "batch_size": batch_size,
+            "iterations": n - 1,
+            "n_init": 10,
+            "seed": seed,
+            "sense": "maximise",
+            "iteration": range(n),
+            "num_evals": [10 + t * batch_size for t in range(n)],
+            "simple_regret": regret,
+            "hypervolume": np.nan,
+            "best_value": np.nan,
+            "diversity": [np.nan, *diversity],
+            "lam_t": [np.nan, *lam],
+        }
+    )
+
+
+def test_diversity_leaves_out_the_iterations_with_lambda_zero_for_every_method():
+    # the scheduled variant's first batch is uniform (λ_1 = 0, diversity 1); afterwards it is more diverse than TS
+    tidy = pd.concat(
+        [
+            _tidy("B3O-UCB-s", "b3o", s, [1.0, 0.5, 0.5], [0.0, 1.2, 2.1], [4, 3, 2, 1], temperature="scheduled")
+            for s in range(6)
+        ]
+        + [_tidy("TS", "ts", s, [0.9, 0.3 + 0.01 * s, 0.3], [np.nan] * 3, [4, 3, 2.5, 2]) for s in range(6)]
+    )
+    table = per_trial.per_trial(tidy)
+    final = table[table["budget"] == table["final_budget"]].set_index(["label", "seed"])
+    assert final.loc[("B3O-UCB-s", 0), "diversity"] == pytest.approx(0.5)  # t = 1 left out
+    assert final.loc[("TS", 2), "diversity"] == pytest.approx((0.32 + 0.3) / 2)  # t = 1 left out for TS too
+    assert set(final["diversity_skipped"]) == {"1"}
+    assert final.loc[("TS", 0), "diversity_first"] == 0.9 and final.loc[("TS", 0), "diversity_last"] == 0.3
+    catalogued = next(c for c in claims.CATALOGUE if c.name == "b3o_more_diverse_than_ts")
+    result = claims.check(catalogued, table)
+    assert "(iterations t = 1 skipped: λ_t = 0)" in result.measured
+    assert result.verdict == "holds on 1 of 12"
+
+
+def test_per_trial_reads_each_trace_at_every_final_budget_of_its_problem():
+    batch = _tidy("B3O-UCB-c", "b3o", 0, [0.5, 0.5, 0.5], [1.0] * 3, [4, 3, 2, 1], batch_size=10)  # 10..40 evals
+    seq = _tidy("Seq-EI", "seq-ei", 0, [np.nan] * 3, [np.nan] * 3, [4, 3.5, 3.2, 3.1], batch_size=5)  # 10..25
+    table = per_trial.per_trial(pd.concat([batch, seq]))
+    values = table.set_index(["label", "budget"])["value"]
+    assert values[("B3O-UCB-c", 25)] == 3  # after the last batch that fits in 25 evaluations (20)
+    assert values[("B3O-UCB-c", 40)] == 1 and values[("Seq-EI", 25)] == 3.1
+    assert ("Seq-EI", 40) not in values.index  # never extrapolated past its own budget
+
+
+# --- engine ----------------------------------------------------------------------------------------------------------
+
+
+def test_holm_adjusts_step_down():
+    adjusted = verdicts.holm([0.01, 0.04, 0.03, np.nan])
+    assert adjusted[:3] == pytest.approx([0.03, 0.06, 0.06]) and np.isnan(adjusted[3])
+
+
+def test_comparisons_too_small_to_decide_stay_out_of_holms_family():
+    enough = verdicts.Paired("a", "b", "u", 6, 1.0, 0.5, 1.5, 0.5, 0.0, 0.03)
+    few = verdicts.Paired("c", "d", "u", 3, 1.0, 0.5, 1.5, 0.5, 0.0, 0.01)
+    decided, undecided = verdicts.decide([enough, few])
+    assert decided.verdict == HOLDS and decided.p_holm == pytest.approx(0.03)
+    assert undecided.verdict == FEW and undecided.seeds_needed == verdicts.MIN_SEEDS
+
+
+def test_bootstrap_is_seeded_and_brackets_the_mean():
+    d = np.array([0.3, -0.1, 0.5, 0.2, 0.4, 0.1])
+    a, b = verdicts.paired("a", "b", "u", d), verdicts.paired("a", "b", "u", d)
+    assert a == b and a.lo < a.mean < a.hi and a.mean == pytest.approx(d.mean())
+
+
+def test_combine_with_coverage():
+    assert verdicts.combine([HOLDS, HOLDS], 2) == HOLDS
+    assert verdicts.combine([HOLDS, HOLDS], 3) == "holds on 2 of 3"
+    assert verdicts.combine([HOLDS, INCONCLUSIVE], 2) == INCONCLUSIVE
+    assert verdicts.combine([HOLDS, FAILS], 5) == FAILS
+    assert verdicts.combine([], 3) == NOT_MEASURED
+
+
+# --- README block -----------------------------------------------------------------------------------------------------
+
+
+def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
+    from analysis.tables import readme_claims
+
+    table = pd.DataFrame(
+        {
+            "number": [1, 2],
+            "claim": ["A | B", "C"],
+            "source": ["Sec. 1", "Sec. 2"],
+            "run": ["B = 50, T = 6; 5 seeds", "–"],
+            "verdict": [HOLDS, INCONCLUSIVE],
+            "seeds_needed": [None, 12],
+        }
+    )
+    table.to_csv(tmp_path / "claims.csv", index=False)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{readme_claims.BEGIN}\nold verdicts\n{readme_claims.END}\nafter\n")
+    args = ["--claims", str(tmp_path / "claims.csv"), "--readme", str(readme)]
+    assert readme_claims.main(args) == 0
+    text = readme.read_text()
+    assert text.startswith("intro\n") and text.endswith("\nafter\n") and "old verdicts" not in text
+    assert "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |  |" in text and "| inconclusive | 12 |" in text
+    assert verdicts.RULES[0] in text
+    readme.write_text("no markers\n")
+    assert readme_claims.main(args) == 2
