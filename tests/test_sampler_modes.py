@@ -26,6 +26,12 @@ RUNS = {
     "mh": ({"num_chains": 1000}, 1, 1000),
     "langevin": ({"num_chains": 1000}, 1, 1000),
 }
+TARGETS = {
+    "4d": lambda: boundary_mixture(4),
+    "6d": lambda: boundary_mixture(6),
+    "9d": lambda: boundary_mixture(9),
+    "6d-issue": issue_mixture,
+}
 # (sampler, target) -> measured worst mode-mass error where it exceeds TOLERANCE. In 6-D and 9-D the 5x narrower
 # mode (s.d. 0.01) is found by no sampler at these budgets, so its whole mass (0.385, 0.40) is the error, plus any
 # misallocation between the two wide modes; in 4-D only defer-is finds it. On the issue's mixture plain DEFER finds all
