@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from mixtures import Mixture, boundary_mixture, issue_mixture
 
 from b3o import samplers
-from mixtures import Mixture, boundary_mixture, issue_mixture
 
 TOLERANCE = 0.05
 BATCH = 100

@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import tensorflow as tf
+from mixtures import Mixture
 from trieste.space import Box, CategoricalSearchSpace, LinearConstraint, TaggedProductSearchSpace
 
 from b3o import samplers
 from b3o.space import InfeasibleSpaceError
-from mixtures import Mixture
-
 
 ONE_D = Mixture([[0.2], [0.5], [0.8]], [0.05, 0.08, 0.04], [0.3, 0.5, 0.2], [0.0], [1.0])
 TWO_D = Mixture([[0.25, 0.7], [0.7, 0.3], [0.75, 0.8]], [0.08, 0.1, 0.06], [0.4, 0.4, 0.2], [0, 0], [1, 1])

@@ -20,6 +20,10 @@ are evaluated in one batched call, because for an SVGP acquisition the per-call 
 stops at a budget of density evaluations. log Z is the logsumexp of leaf log masses (plus the log volume of the
 space); sampling draws a leaf with probability proportional to its mass, then a point uniformly inside it.
 
+Importance correction (`importance` = K > 0, registered as `defer-is`): the piecewise-constant density q is then
+only a proposal. K * n candidates drawn from it are weighted by p / q with the true density in one batched call and
+n are resampled by weight; the candidates come out of the same budget, and log Z becomes the importance estimate.
+
 Linear constraints: the target is the density restricted to the feasible set, so an infeasible centre has log
 density -inf (and costs no density evaluation); such leaves are still divided as exploration, so feasible parts of
 them are found. Infeasible within-leaf draws are rejected, which keeps relative probabilities inside the feasible
@@ -240,8 +244,13 @@ class Defer(Sampler):
         x, importance = _resample(density, x, tree.log_f[leaf], num_samples, rng)
         # E_q[p / q] over the feasible draws is Z / q(feasible set); the acceptance rate estimates q(feasible set).
         log_z = self.partition.log_z + importance.pop("log_mean_weight") + np.log(num_candidates / proposals)
-        return x, {**stats, **importance, "log_z": float(log_z), "partition_log_z": self.partition.log_z,
-                   "rejection_rate": 1.0 - num_candidates / proposals}
+        return x, {
+            **stats,
+            **importance,
+            "log_z": float(log_z),
+            "partition_log_z": self.partition.log_z,
+            "rejection_rate": 1.0 - num_candidates / proposals,
+        }
 
     @staticmethod
     def _partition(tree: _Tree, side: np.ndarray, lay: Layout, evals: int, iterations: int) -> Partition:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mixtures import Mixture, boundary_mixture, issue_mixture
 
 from b3o import samplers
-from mixtures import Mixture, boundary_mixture, issue_mixture
 
 pytestmark = pytest.mark.benchmark
 
