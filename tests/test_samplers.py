@@ -28,7 +28,7 @@ ACCURACY = {
 
 
 # samplers drawn in batches, as B3O draws them: the importance step's K * n candidates are capped at half the budget
-BATCHES = {"defer-is": 20}
+BATCHES = {"defer-is": 5}
 
 
 def draw(name: str, options: dict, density, space, n: int, seed: int) -> np.ndarray:
