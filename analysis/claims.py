@@ -321,7 +321,8 @@ CATALOGUE = (
         tuple(
             (
                 Slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
-                Slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"))),
+                # defer-is (importance-corrected DEFER) is beyond the paper: not one of the "other samplers"
+                Slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"), where(sampler="defer-is"))),
             )
             for v in VARIANTS
         ),

@@ -16,6 +16,7 @@ VARIANTS = {
 ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
 SAMPLERS = {
     "defer": "DEFER (recursive partitioning)",
+    "defer-is": "DEFER + importance resampling",
     "mh": "Metropolis-Hastings",
     "langevin": "Langevin (MALA)",
     "dmc": "Discretised Monte Carlo",

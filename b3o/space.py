@@ -116,22 +116,30 @@ def continuous_layout(space: SearchSpace, sampler: str) -> Layout:
 
 
 def fill_by_rejection(lay: Layout, propose, n: int, max_rounds: int = 100) -> np.ndarray:
-    """Collect n feasible points from `propose(m) -> [m, d]`, rejecting infeasible ones.
+    """Collect n feasible points from `propose(m) -> [m, d]`, rejecting infeasible ones (see `fill_tagged`)."""
+    return fill_tagged(lay, lambda m: (propose(m), np.zeros(m, dtype=int)), n, max_rounds)[0]
 
+
+def fill_tagged(lay: Layout, propose, n: int, max_rounds: int = 100) -> tuple[np.ndarray, np.ndarray, int]:
+    """n feasible points from `propose(m) -> ([m, d] points, [m] tags)`, each with its tag, and the proposal count.
+
+    The tag travels with its point through the rejection (DEFER's importance step needs each candidate's leaf).
     Proposals are requested in rounds of n; after `max_rounds` rounds without n feasible points the feasible mass is
     deemed too small and `InfeasibleSpaceError` names the constraint that rejects most proposals.
     """
     kept: list[np.ndarray] = []
+    kept_tags: list[np.ndarray] = []
     count = 0
     proposals = []
     for _ in range(max_rounds):
-        x = propose(n)
+        x, tags = propose(n)
         ok = lay.feasible(x)
         kept.append(x[ok])
+        kept_tags.append(tags[ok])
         count += int(ok.sum())
         proposals.append(x)
         if count >= n:
-            return np.concatenate(kept)[:n]
+            return np.concatenate(kept)[:n], np.concatenate(kept_tags)[:n], n * len(proposals)
     proposed = np.concatenate(proposals)
     raise InfeasibleSpaceError(
         f"only {count} of {len(proposed)} proposals were feasible, fewer than the {n} requested; "

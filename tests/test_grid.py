@@ -46,7 +46,7 @@ def test_paper_grid_is_sparse_and_has_the_papers_settings():
     assert lam[("B3O-UCB-c", "ackley5")] == 10 and lam[("B3O-LogEI-s", "shekel4")] == 5
     ablation = by_experiment["lambda_ablation"]
     assert len({(r.spec.problem, r.label, r.spec.params["lam"]) for r in ablation}) == 3 * 4 * 4
-    assert {r.spec.params["sampler"] for r in by_experiment["sampler_ablation"]} == {"defer", "mh", "langevin", "dmc"}
+    assert {r.spec.params["sampler"] for r in by_experiment["sampler_ablation"]} == {"defer", "defer-is", "mh", "langevin", "dmc"}
     # a trial shared by two experiments is one trial
     shared = {r.spec.trial_id for r in b100} & {r.spec.trial_id for r in ablation}
     assert shared

@@ -5,55 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import tensorflow as tf
-from scipy.stats import norm
+from mixtures import Mixture
 from trieste.space import Box, CategoricalSearchSpace, LinearConstraint, TaggedProductSearchSpace
 
 from b3o import samplers
 from b3o.space import InfeasibleSpaceError
-
-
-class Mixture:
-    """Isotropic Gaussian mixture restricted to a box; log density in TensorFlow so Langevin can differentiate."""
-
-    def __init__(self, means, sds, weights, lower, upper):
-        self.means = np.asarray(means, dtype=np.float64)
-        self.sds = np.asarray(sds, dtype=np.float64)
-        self.weights = np.asarray(weights, dtype=np.float64)
-        self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
-        self.space = Box(self.lower, self.upper)
-
-    def __call__(self, x):
-        x = tf.convert_to_tensor(x, tf.float64)
-        sq = tf.reduce_sum((x[:, None, :] - self.means) ** 2, axis=-1) / self.sds**2
-        d = self.means.shape[1]
-        log_comp = np.log(self.weights) - d * np.log(self.sds) - 0.5 * sq
-        return tf.reduce_logsumexp(log_comp, axis=-1)
-
-    def component_mass(self, lo, hi):
-        """[K] unnormalised mass of each component inside the box [lo, hi] (per-dimension CDF products)."""
-        lo, hi = np.asarray(lo, float), np.asarray(hi, float)
-        cdf = norm.cdf((hi - self.means) / self.sds[:, None]) - norm.cdf((lo - self.means) / self.sds[:, None])
-        return self.weights * (2 * np.pi) ** (self.means.shape[1] / 2) * np.prod(cdf, axis=1)
-
-    def log_z(self):
-        return float(np.log(self.component_mass(self.lower, self.upper).sum()))
-
-    def bin_probabilities(self, bins: int) -> np.ndarray:
-        d = self.means.shape[1]
-        edges = [np.linspace(lo, hi, bins + 1) for lo, hi in zip(self.lower, self.upper)]
-        probs = np.zeros((bins,) * d)
-        for index in np.ndindex(*probs.shape):
-            lo = [edges[k][i] for k, i in enumerate(index)]
-            hi = [edges[k][i + 1] for k, i in enumerate(index)]
-            probs[index] = self.component_mass(lo, hi).sum()
-        return probs / probs.sum()
-
-    def total_variation(self, x: np.ndarray, bins: int) -> float:
-        d = self.means.shape[1]
-        counts, _ = np.histogramdd(x, bins=bins, range=list(zip(self.lower, self.upper)))
-        assert counts.sum() == len(x), "samples outside the box"
-        return 0.5 * float(np.abs(counts / len(x) - self.bin_probabilities(bins)).sum()) if d else 0.0
-
 
 ONE_D = Mixture([[0.2], [0.5], [0.8]], [0.05, 0.08, 0.04], [0.3, 0.5, 0.2], [0.0], [1.0])
 TWO_D = Mixture([[0.25, 0.7], [0.7, 0.3], [0.75, 0.8]], [0.08, 0.1, 0.06], [0.4, 0.4, 0.2], [0, 0], [1, 1])
@@ -63,6 +19,7 @@ TWO_D_WIDE = Mixture([[-1.0, 4.0], [2.0, 6.0]], [0.6, 0.9], [0.5, 0.5], [-3, 2],
 # name -> (options, samples, TV threshold): the issue's thresholds, sample counts making noise well below them.
 ACCURACY = {
     "defer": ({"budget": 10_000}, 100_000, 0.05),
+    "defer-is": ({"budget": 10_000}, 20_000, 0.05),
     "dmc": ({"num_points": 2**15}, 100_000, 0.05),
     "mh": ({"num_chains": 2000, "burn_in": 500, "thin": 5}, 20_000, 0.1),
     "langevin": ({"num_chains": 2000, "burn_in": 500, "thin": 5}, 20_000, 0.1),
@@ -70,9 +27,20 @@ ACCURACY = {
 }
 
 
+# samplers drawn in batches, as B3O draws them: the importance step's K * n candidates are capped at half the budget
+BATCHES = {"defer-is": 5}
+
+
+def draw(name: str, options: dict, density, space, n: int, seed: int) -> np.ndarray:
+    """n samples, in BATCHES[name] equal calls with consecutive seeds."""
+    batches = BATCHES.get(name, 1)
+    sampler = samplers.get(name, **options)
+    return np.concatenate([sampler.sample(density, space, n // batches, seed=seed + i) for i in range(batches)])
+
+
 def test_registry_lists_all_samplers_and_rejects_unknown():
-    assert samplers.names() == sorted(["defer", "mh", "langevin", "dmc", "mixed-mh"])
-    with pytest.raises(ValueError, match="valid samplers: defer, dmc, langevin, mh, mixed-mh"):
+    assert samplers.names() == sorted(["defer", "defer-is", "mh", "langevin", "dmc", "mixed-mh"])
+    with pytest.raises(ValueError, match="valid samplers: defer, defer-is, dmc, langevin, mh, mixed-mh"):
         samplers.get("slice")
     with pytest.raises(ValueError, match="bad options for sampler 'defer'"):
         samplers.get("defer", budjet=10)
@@ -82,8 +50,7 @@ def test_registry_lists_all_samplers_and_rejects_unknown():
 @pytest.mark.parametrize("target", [ONE_D, TWO_D, TWO_D_WIDE], ids=["1d", "2d", "2d-wide"])
 def test_samples_match_exact_density(name, target):
     options, n, threshold = ACCURACY[name]
-    sampler = samplers.get(name, **options)
-    x = sampler.sample(target, target.space, n, seed=1)
+    x = draw(name, options, target, target.space, n, seed=1)
     assert x.shape == (n, target.means.shape[1])
     tv = target.total_variation(x, bins=50 if x.shape[1] == 1 else 10)
     assert tv <= threshold, f"{name}: total variation {tv:.3f} > {threshold}"
@@ -120,7 +87,11 @@ def test_defer_spends_its_budget_in_one_call_per_iteration():
 
 @pytest.mark.parametrize("name", sorted(ACCURACY))
 def test_same_seed_same_samples(name):
-    options = {"defer": {"budget": 500}, "dmc": {"num_points": 1024}}.get(name, {"burn_in": 50, "thin": 2})
+    options = {
+        "defer": {"budget": 500},
+        "defer-is": {"budget": 500},
+        "dmc": {"num_points": 1024},
+    }.get(name, {"burn_in": 50, "thin": 2})
     a = samplers.get(name, **options).sample(TWO_D, TWO_D.space, 64, seed=7)
     b = samplers.get(name, **options).sample(TWO_D, TWO_D.space, 64, seed=7)
     c = samplers.get(name, **options).sample(TWO_D, TWO_D.space, 64, seed=8)
@@ -140,7 +111,11 @@ def test_huge_lambda_does_not_overflow_and_concentrates(name):
     spreads = []
     for scale in (1.0, 1e2, 1e4):
         density, x_star = _peaked(scale)
-        options = {"defer": {"budget": 3000}, "dmc": {"num_points": 2**14}}.get(name, {"burn_in": 1000})
+        options = {
+            "defer": {"budget": 3000},
+            "defer-is": {"budget": 3000},
+            "dmc": {"num_points": 2**14},
+        }.get(name, {"burn_in": 1000})
         x = samplers.get(name, **options).sample(density, space, 200, seed=3)
         assert np.all(np.isfinite(x)) and x.shape == (200, 2)
         # median: a few local-MCMC chains started far out still crawl towards the mode after burn-in
@@ -159,9 +134,14 @@ def test_minus_inf_and_nan_regions_get_no_samples(name):
         base = tf.where(x[:, 0] < 0.4, tf.constant(-np.inf, tf.float64), base)
         return tf.where(x[:, 1] > 0.9, tf.constant(np.nan, tf.float64), base)
 
-    options = {"defer": {"budget": 4000}, "dmc": {"num_points": 2**13}}.get(name, {"burn_in": 300})
+    options = {
+        "defer": {"budget": 4000},
+        "defer-is": {"budget": 4000},
+        "dmc": {"num_points": 2**13},
+    }.get(name, {"burn_in": 300})
     x = samplers.get(name, **options).sample(density, space, 500, seed=0)
-    # DEFER's leaves straddle the boundary, so it may place mass up to one leaf width across it
+    # DEFER's leaves straddle the boundary, so it may place mass up to one leaf width across it; the importance
+    # step weights every candidate by its true density, so defer-is places none there
     slack = 0.02 if name == "defer" else 0.0
     assert np.mean(x[:, 0] < 0.4 - slack) == 0 and np.mean(x[:, 1] > 0.9 + slack) == 0
 
@@ -176,11 +156,11 @@ def test_minus_inf_everywhere_is_a_clear_error(name):
 CONSTRAINED = Box([0.0, 0.0], [1.0, 1.0], constraints=[LinearConstraint(A=np.array([[1.0, 1.0]]), lb=-1e9, ub=1.0)])
 
 
-@pytest.mark.parametrize("name", ["defer", "dmc", "mh", "langevin"])
+@pytest.mark.parametrize("name", ["defer", "defer-is", "dmc", "mh", "langevin"])
 def test_constraints_respected_and_relative_probabilities_kept(name):
     target = Mixture([[0.2, 0.3], [0.55, 0.1]], [0.1, 0.08], [0.5, 0.5], [0, 0], [1, 1])
     options, n, threshold = ACCURACY[name]
-    x = samplers.get(name, **options).sample(target, CONSTRAINED, n, seed=2)
+    x = draw(name, options, target, CONSTRAINED, n, seed=2)
     assert np.all(x.sum(axis=1) <= 1.0 + 1e-9)
     # exact probabilities of the truncated density on a grid of bins, by fine quadrature of the mixture
     grid = (np.arange(400) + 0.5) / 400
@@ -193,7 +173,7 @@ def test_constraints_respected_and_relative_probabilities_kept(name):
     assert tv <= threshold, f"{name}: total variation {tv:.3f} inside the feasible set"
 
 
-@pytest.mark.parametrize("name", ["defer", "dmc", "mh", "langevin"])
+@pytest.mark.parametrize("name", ["defer", "defer-is", "dmc", "mh", "langevin"])
 def test_constrained_target_whose_unconstrained_mass_is_infeasible(name):
     """exp(30 (x0 + x1)) on x0 + x1 <= 0.5: without the constraint almost all mass sits at the infeasible corner
     (1, 1), as for an acquisition that grows past a constrained optimum. Restricted to the feasible triangle,
@@ -201,7 +181,7 @@ def test_constrained_target_whose_unconstrained_mass_is_infeasible(name):
     lam = 30.0
     space = Box([0.0, 0.0], [1.0, 1.0], constraints=[LinearConstraint(A=np.array([[1.0, 1.0]]), lb=-1e9, ub=0.5)])
     options, n, _ = ACCURACY[name]
-    x = samplers.get(name, **options).sample(lambda x: lam * tf.reduce_sum(x, axis=1), space, n, seed=3)
+    x = draw(name, options, lambda x: lam * tf.reduce_sum(x, axis=1), space, n, seed=3)
     s = x.sum(axis=1)
     assert np.all(s <= 0.5 + 1e-9)
     grid = np.linspace(0.0, 0.5, 20_001)
@@ -239,7 +219,7 @@ def test_mixed_mh_matches_exact_mixed_density():
     assert 0.1 < sampler.diagnostics["acceptance_rate"] < 0.6
 
 
-@pytest.mark.parametrize("name", ["defer", "mh", "langevin", "dmc"])
+@pytest.mark.parametrize("name", ["defer", "defer-is", "mh", "langevin", "dmc"])
 def test_continuous_samplers_refuse_categorical_spaces(name):
     space = TaggedProductSearchSpace([Box([0.0], [1.0]), CategoricalSearchSpace(3)])
     with pytest.raises(TypeError, match="mixed-mh"):
@@ -256,3 +236,30 @@ def test_langevin_adapts_towards_target_acceptance():
     sampler = samplers.get("langevin", num_chains=200, burn_in=500, thin=1)
     sampler.sample(TWO_D, TWO_D.space, 200, seed=0)
     assert 0.4 < sampler.diagnostics["acceptance_rate"] < 0.75
+
+
+def test_importance_defer_spends_one_budget_and_reports_its_weights():
+    calls = []
+
+    def density(x):
+        calls.append(len(x))
+        return TWO_D(x)
+
+    sampler = samplers.get("defer-is", budget=3_000, importance=5)
+    sampler.sample(density, TWO_D.space, 100, seed=0)
+    d = sampler.diagnostics
+    assert d["importance_candidates"] == 500 and calls[-1] == 500  # K * n candidates in one batched call
+    assert sum(calls) == d["num_density_evals"] <= 3_000
+    assert sampler.partition.num_evals <= 2_500
+    assert 1 <= d["importance_ess"] <= 500 and 0 < d["unique_fraction"] <= 1
+    assert abs(d["log_z"] - TWO_D.log_z()) <= 0.05  # the importance estimate of log Z
+    # a large batch takes at most half the budget, so the partition keeps the rest
+    sampler.sample(TWO_D, TWO_D.space, 1_000, seed=0)
+    assert sampler.diagnostics["importance_candidates"] == 1_500
+
+
+def test_importance_option_is_checked():
+    with pytest.raises(ValueError, match="importance"):
+        samplers.get("defer", importance=-1)
+    with pytest.raises(ValueError, match="plain DEFER is the sampler 'defer'"):
+        samplers.get("defer-is", importance=0)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from b3o.samplers.base import Sampler
-from b3o.samplers.defer import Defer, Partition
+from b3o.samplers.defer import Defer, ImportanceDefer, Partition
 from b3o.samplers.dmc import DiscretisedMonteCarlo
 from b3o.samplers.langevin import Langevin
 from b3o.samplers.mh import MetropolisHastings, MixedMetropolisHastings
 
 _REGISTRY: dict[str, type[Sampler]] = {
-    cls.name: cls for cls in (Defer, MetropolisHastings, Langevin, DiscretisedMonteCarlo, MixedMetropolisHastings)
+    cls.name: cls
+    for cls in (Defer, ImportanceDefer, MetropolisHastings, Langevin, DiscretisedMonteCarlo, MixedMetropolisHastings)
 }
 
 
@@ -32,6 +33,7 @@ def get(name: str, **kwargs: Any) -> Sampler:
 __all__ = [
     "Defer",
     "DiscretisedMonteCarlo",
+    "ImportanceDefer",
     "Langevin",
     "MetropolisHastings",
     "MixedMetropolisHastings",
