@@ -17,5 +17,5 @@ script has `--help`:
     python -m analysis.tables.<best_lambda|summary> --table TIDY.parquet --out paper/tables/<name>
     python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv
     python -m analysis.tables.claims --table paper/tables/per_trial.csv --out paper/claims
-    python -m analysis.tables.readme_claims --claims paper/claims.csv --readme README.md
+    python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
 """

@@ -308,7 +308,7 @@ def test_combine_with_coverage():
 
 
 def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
-    from analysis.tables import readme_claims
+    from analysis import readme as readme_claims
 
     table = pd.DataFrame(
         {
@@ -322,7 +322,8 @@ def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
     )
     table.to_csv(tmp_path / "claims.csv", index=False)
     readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{readme_claims.BEGIN}\nold verdicts\n{readme_claims.END}\nafter\n")
+    begin, end = readme_claims.markers("claims")
+    readme.write_text(f"intro\n{begin}\nold verdicts\n{end}\nafter\n")
     args = ["--claims", str(tmp_path / "claims.csv"), "--readme", str(readme)]
     assert readme_claims.main(args) == 0
     text = readme.read_text()

@@ -119,6 +119,25 @@ rule claims:
         "python -m analysis.tables.claims --table {input} --out {params.prefix} > {log} 2>&1"
 
 
+rule readme:
+    """The README's generated sections (claims, B3O's density diagnostics); only when the config names a README."""
+    input:
+        claims=f"{PAPER}/claims.csv",
+        density=f"{PAPER}/tables/density.csv",
+    output:
+        # a stamp: Snakemake removes a job's outputs before running it, and the README must be edited, not replaced
+        touch(f"{RESULTS}/readme.done"),
+    log:
+        f"{RESULTS}/logs/readme.log",
+    params:
+        readme=config.get("readme", "README.md"),
+    conda:
+        ENV
+    shell:
+        "python -m analysis.readme --readme '{params.readme}' --claims {input.claims} --density {input.density} "
+        "> {log} 2>&1"
+
+
 rule run_times:
     input:
         grid=f"{RESULTS}/grid.csv",

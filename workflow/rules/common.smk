@@ -108,6 +108,8 @@ def figure_outputs():
         outputs.append(f"{PAPER}/tables/best_lambda.csv")
     if LATEX:
         outputs.append(f"{PAPER}/report.pdf")
+    if config.get("readme"):
+        outputs.append(f"{RESULTS}/readme.done")
     return outputs
 
 
