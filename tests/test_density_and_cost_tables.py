@@ -64,3 +64,19 @@ def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:
     assert cost.loc["a", "acquire_other_s"] == 2.5 - 0.9 and cost.loc["a", "startup_s"] == 9.0
     assert cost.loc["a", "io_s"] == 0.03 and cost.loc["a", "evaluate_s"] == 0.5
     assert cost.loc["b", "density_s"] == 0.0 and cost.loc["b", "acquire_other_s"] == 4.0
+
+
+def test_readme_density_section_is_rewritten_from_the_density_table(tmp_path) -> None:
+    from analysis import readme
+
+    stats = density_summary(_b3o_rows("B3O-UCB-c", [5.0, 5.0], [0.2, 0.4], [0.5, 0.7]))
+    stats.to_csv(tmp_path / "density.csv", index=False)
+    begin, end = readme.markers("density")
+    path = tmp_path / "README.md"
+    path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
+    assert readme.main(["--readme", str(path), "--density", str(tmp_path / "density.csv")]) == 0
+    text = path.read_text()
+    assert "old" not in text and text.startswith("intro\n") and text.endswith("\nafter\n")
+    assert "| e | B3O-UCB-c | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
+    stats.drop(columns="ess_fraction_min").to_csv(tmp_path / "bad.csv", index=False)
+    assert readme.main(["--readme", str(path), "--density", str(tmp_path / "bad.csv")]) == 2
