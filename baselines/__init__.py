@@ -10,6 +10,7 @@ import inspect
 from importlib import import_module
 from typing import Any
 
+from b3o.options import check_options
 from baselines.base import Method, NotApplicable, TrialContext
 
 # name -> (module, class)
@@ -58,6 +59,7 @@ def get(name: str, **params: Any) -> Method:
         raise ValueError(
             f"unknown parameter(s) {sorted(unknown)} for method {name!r}; valid: {', '.join(parameters(name)) or 'none'}"
         )
+    check_options(f"method {name!r} parameter", params, *[c for c in cls.__mro__ if "__init__" in vars(c)])
     return cls(**params)
 
 
