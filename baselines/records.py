@@ -12,6 +12,7 @@ uninterrupted run writes. A readable file of *another* trial is never moved or o
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 import os
@@ -122,8 +123,9 @@ def save_checkpoint(path: Path, trial_id: str, trace: list[dict], model_vars: di
     """Trace and model variables in one .npz, with a SHA-256 digest of both so that any change is detected."""
     payload = json.dumps({"trial_id": trial_id, "trace": trace})
     arrays = {f"model_{k}": np.asarray(v) for k, v in model_vars.items()}
-    digest = _digest(payload, arrays)
-    atomic_write(path, lambda handle: np.savez(handle, trace=np.array(payload), digest=np.array(digest), **arrays))
+    buffer = io.BytesIO()  # built in memory: a failed disk write then meets one plain write call, not a zip writer
+    np.savez(buffer, trace=np.array(payload), digest=np.array(_digest(payload, arrays)), **arrays)
+    atomic_write(path, lambda handle: handle.write(buffer.getvalue()))
 
 
 def read_checkpoint(path: Path, trial_id: str, iterations: int) -> tuple[list[dict], dict[str, np.ndarray]] | None:

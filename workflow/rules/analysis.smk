@@ -13,7 +13,7 @@ rule tidy:
     conda:
         ENV
     shell:
-        "python -m analysis.tidy --grid {input.grid} --out {output.table} --pareto {output.pareto} > {log} 2>&1"
+        "python -m analysis.tidy --grid {input.grid:q} --out {output.table:q} --pareto {output.pareto:q} > {log:q} 2>&1"
 
 
 rule figure:
@@ -33,8 +33,8 @@ rule figure:
     conda:
         ENV
     shell:
-        "python -m analysis.figures.{params.args} --table {input.table} --pareto {input.pareto} "
-        "--out {params.prefix} > {log} 2>&1"
+        "python -m analysis.figures.{params.args} --table {input.table:q} --pareto {input.pareto:q} "
+        "--out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule illustration:
@@ -51,7 +51,7 @@ rule illustration:
     conda:
         ENV
     shell:
-        "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule summary_table:
@@ -67,7 +67,7 @@ rule summary_table:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.summary --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.summary --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule best_lambda:
@@ -83,7 +83,7 @@ rule best_lambda:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.best_lambda --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.best_lambda --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule claims:
@@ -99,7 +99,7 @@ rule claims:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.claims --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.claims --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule run_times:
@@ -117,8 +117,8 @@ rule run_times:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.run_times --grid {input.grid} --benchmarks {params.benchmarks} "
-        "--out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.run_times --grid {input.grid:q} --benchmarks {params.benchmarks:q} "
+        "--out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule scaling:
@@ -135,7 +135,7 @@ rule scaling:
     conda:
         ENV
     shell:
-        "b3o scaling {params.args} --out {output} 2> {log}"
+        "b3o scaling {params.args} --out {output:q} 2> {log:q}"
 
 
 rule timing_figure:
@@ -151,7 +151,7 @@ rule timing_figure:
     conda:
         ENV
     shell:
-        "python -m analysis.figures.timing --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.figures.timing --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule report_pdf:
@@ -169,4 +169,4 @@ rule report_pdf:
     conda:
         ENV
     shell:
-        "cd {params.directory} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex} > {params.log} 2>&1"
+        "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex:q} > {params.log:q} 2>&1"
