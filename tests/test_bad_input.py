@@ -199,15 +199,25 @@ def test_a_path_under_a_file_or_a_directory_as_out_is_refused_before_any_work(tm
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes to read-only directories")
-def test_a_read_only_directory_is_refused_before_any_work(tmp_path, capsys):
-    readonly = tmp_path / "readonly"
-    readonly.mkdir()
-    readonly.chmod(0o555)
-    try:
-        code, err = _run_cli(TINY, readonly / "r.json", capsys)
-    finally:
+@pytest.fixture
+def unwritable_directory(tmp_path):
+    """A directory this process cannot create files in: read-only by mode, or sysfs when running as root."""
+    if os.name != "posix":
+        pytest.skip("POSIX permissions")
+    if os.geteuid() != 0:
+        readonly = tmp_path / "readonly"
+        readonly.mkdir()
+        readonly.chmod(0o555)
+        yield readonly
         readonly.chmod(0o755)
+    elif Path("/sys/kernel").is_dir():
+        yield Path("/sys/kernel")
+    else:
+        pytest.skip("root writes to read-only directories and there is no sysfs")
+
+
+def test_a_read_only_directory_is_refused_before_any_work(unwritable_directory, capsys):
+    code, err = _run_cli(TINY, unwritable_directory / "r.json", capsys)
     assert code == 2 and "cannot write the record" in _one_line_error(err)
 
 
