@@ -74,14 +74,12 @@ def quarantine(path: Path, reason: str) -> Path:
     return target
 
 
-def record_problem(record: Any, trial_id: str | None = None) -> str | None:
+def record_problem(record: Any) -> str | None:
     """Why `record` (parsed JSON) is not a complete trial record, or None if it is."""
     if not isinstance(record, dict):
         return f"a record is a JSON object, found {type(record).__name__}"
     if not isinstance(record.get("spec"), dict) or not isinstance(record.get("trial_id"), str):
         return "no spec or trial_id"
-    if trial_id is not None and record["trial_id"] != trial_id:
-        return f"holds trial {record['trial_id']}, not {trial_id}"
     iterations = record["spec"].get("iterations")
     problem = trace_problem(record.get("trace"))
     if problem:

@@ -109,24 +109,20 @@ def validate(spec: TrialSpec) -> Trial:
         raise ValueError(f"bad problem_options for {spec.problem!r}: {err}") from None
     method = baselines.get(spec.method, **spec.params)
     model_spec = ModelSpec.from_dict(spec.model)
+    total = spec.n_init + spec.batch_size * spec.iterations
+    if total > MAX_EVALUATIONS:
+        raise ValueError(
+            f"n_init + batch_size x iterations = {total:,} evaluations is more than one trial may hold "
+            f"({MAX_EVALUATIONS:,}: every point is kept in the trace and its JSON)"
+        )
     if method.uses_model:
-        _check_model_size(spec, model_spec)
-    elif spec.n_init + spec.batch_size * spec.iterations > MAX_EVALUATIONS:
-        raise ValueError(_too_many(spec))
+        _check_model_size(spec, model_spec, total)
     context = TrialContext(problem=problem, batch_size=spec.batch_size, iterations=spec.iterations, seed=spec.seed)
     method.check(context)
     return Trial(spec=spec, problem=problem, method=method, model_spec=model_spec, context=context)
 
 
-def _too_many(spec: TrialSpec) -> str:
-    total = spec.n_init + spec.batch_size * spec.iterations
-    return (
-        f"n_init + batch_size x iterations = {total:,} evaluations is more than one trial may hold "
-        f"({MAX_EVALUATIONS:,}: every point is kept in the trace and its JSON)"
-    )
-
-
-def _check_model_size(spec: TrialSpec, model: ModelSpec) -> None:
+def _check_model_size(spec: TrialSpec, model: ModelSpec, total: int) -> None:
     """A surrogate needs 2 initial points (its kernel priors are set from their variance) and a kernel matrix that
     fits in `MAX_KERNEL_BYTES`."""
     if spec.n_init < 2:
@@ -134,9 +130,6 @@ def _check_model_size(spec: TrialSpec, model: ModelSpec) -> None:
             f"n_init must be >= 2 for method {spec.method!r}: its surrogate's kernel priors are set from the variance "
             f"of the initial observations, got n_init = {spec.n_init}"
         )
-    total = spec.n_init + spec.batch_size * spec.iterations
-    if total > MAX_EVALUATIONS:
-        raise ValueError(_too_many(spec))
     columns = {"gpr": total, "svgp": model.num_inducing}.get(model.kind, 0)
     if 8 * total * columns > MAX_KERNEL_BYTES:
         raise ValueError(

@@ -28,7 +28,7 @@ from baselines.spec import TrialSpec, validate
 from problems.formula_e.track import track_from_points
 from problems.formula_e.vehicle import PHYSICAL_RANGES, Vehicle, parameter_names
 
-from tests.test_runner import TINY, _stable
+from test_runner import TINY, _stable
 
 #: a model-free trial: cheap enough to run many times
 RANDOM = {"problem": "forrester1", "method": "random", "batch_size": 3, "iterations": 3, "n_init": 4, "seed": 0}
