@@ -50,13 +50,15 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     """Write `path` through a temporary file in its directory and a rename: readers see the old file or the new one,
     and a failed write (a full disk) leaves neither a partial file nor the temporary one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    temporary: Path | None = None
     try:
-        with handle:
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False) as handle:
+            temporary = Path(handle.name)
             write(handle)
-        os.replace(handle.name, path)
+        os.replace(temporary, path)
     except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         raise
 
 
@@ -138,7 +140,7 @@ def read_checkpoint(path: Path, trial_id: str, iterations: int) -> tuple[list[di
         if digest != _digest(payload, arrays):
             raise ValueError("content does not match its digest")
         saved_trial = json.loads(payload)
-    except Exception as err:  # any failure to decode (zip, npy header, JSON, digest) means the file is damaged
+    except Exception as err:  # noqa: BLE001 - any failure to decode (zip, npy, JSON, digest): the file is damaged
         quarantine(path, f"unreadable checkpoint: {type(err).__name__}: {err}")
         return None
     if saved_trial["trial_id"] != trial_id:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
+from test_runner import TINY, _stable
 
 import baselines
 from b3o.cli import main
@@ -27,8 +28,6 @@ from baselines.runner import atomic_write_text, run_trial
 from baselines.spec import TrialSpec, validate
 from problems.formula_e.track import track_from_points
 from problems.formula_e.vehicle import PHYSICAL_RANGES, Vehicle, parameter_names
-
-from test_runner import TINY, _stable
 
 #: a model-free trial: cheap enough to run many times
 RANDOM = {"problem": "forrester1", "method": "random", "batch_size": 3, "iterations": 3, "n_init": 4, "seed": 0}

@@ -98,7 +98,7 @@ def test_tiny_config_runs_end_to_end_and_reruns_nothing(workdir):
     rerun = _snakemake(workdir, configfile, "-n")
     assert rerun.returncode == 0 and "Nothing to be done" in rerun.stdout + rerun.stderr
     # a deleted record is run again (Snakemake alone would keep the up-to-date table and do nothing)
-    record = sorted((workdir / "results/tiny run/trials").glob("*.json"))[0]
+    record = min((workdir / "results/tiny run/trials").glob("*.json"))
     record.unlink()
     rerun = _snakemake(workdir, configfile, "-n")
     assert rerun.returncode == 0 and f"output: {record.relative_to(workdir)}" in rerun.stdout, rerun.stdout
