@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from baselines.records import quarantine, record_problem
 
 #: columns of the workflow's grid table (one row per experiment and trial)
 GRID_COLUMNS = (
@@ -110,7 +113,23 @@ def load_records(grid: pd.DataFrame, grid_dir: Path) -> dict[str, dict[str, Any]
     if missing:
         shown = "\n  ".join(missing[:20]) + (f"\n  ... and {len(missing) - 20} more" if len(missing) > 20 else "")
         raise FileNotFoundError(f"{len(missing)} trial record(s) listed in the grid do not exist:\n  {shown}")
-    records = {p: json.loads(resolved.read_text()) for p, resolved in paths.items()}
+    records, unusable = {}, []
+    for p, resolved in paths.items():
+        try:
+            record = json.loads(resolved.read_bytes())
+        except ValueError as err:
+            record, problem = None, f"not JSON: {err}"
+        else:
+            problem = record_problem(record)
+        if problem is None:
+            records[p] = record
+        else:
+            unusable.append(f"{p} ({problem}) moved to {quarantine(resolved, problem).name}")
+    if unusable:
+        raise ValueError(
+            f"{len(unusable)} trial record(s) could not be used and were moved aside; rerun the workflow to run "
+            f"those trials again: {'; '.join(unusable[:5])}" + (f"; ... and {len(unusable) - 5} more" if len(unusable) > 5 else "")
+        )
     expected = grid.drop_duplicates("record").set_index("record")["trial_id"]
     wrong = [
         f"{p} holds {records[p].get('trial_id')}, grid says {expected[p]}"
@@ -226,7 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="tidy table to write (parquet)")
     parser.add_argument("--pareto", help="also write the multi-objective points here (parquet)")
     args = parser.parse_args(argv)
-    grid, records = load(args.grid)
+    try:
+        grid, records = load(args.grid)
+    except (OSError, ValueError) as err:  # missing, unreadable or incomplete records: named, no traceback
+        print(f"python -m analysis.tidy: error: {err}", file=sys.stderr)
+        return 2
     table = tidy_table(grid, records)
     write_parquet(table, args.out)
     print(f"{args.out}: {len(table)} rows from {len(records)} records")

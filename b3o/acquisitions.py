@@ -19,6 +19,8 @@ from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.space import SearchSpace
 
+from b3o.options import check_options
+
 
 class UpperConfidenceBound(taf.NegativeLowerConfidenceBound):
     """The paper's UCB, mu + sqrt(beta) * sigma (Srinivas et al. 2010): trieste's NLCB with weight sqrt(beta).
@@ -141,6 +143,7 @@ def get(name: str, **kwargs: Any) -> SingleModelAcquisitionBuilder:
     """The acquisition builder registered under `name`, with its options."""
     if name not in _REGISTRY:
         raise ValueError(f"unknown acquisition {name!r}; valid acquisitions: {', '.join(names())}")
+    check_options(f"acquisition {name!r} option", kwargs, _REGISTRY[name])
     try:
         return _REGISTRY[name](**kwargs)
     except TypeError as err:

@@ -1,12 +1,18 @@
-"""Batch diversity: the mean pairwise Euclidean distance 2 / (B (B - 1)) * sum_{i<j} |x_i - x_j| (paper, App. E)."""
+"""Batch diversity: the mean pairwise Euclidean distance 2 / (B (B - 1)) * sum_{i<j} |x_i - x_j| (paper, App. E).
+
+The B (B - 1) / 2 distances are summed in blocks of rows, never held at once: memory is O(B) (at most about
+`BLOCK_ELEMENTS` distances, 8 MB, at a time) where a full `pdist` needs 4 B^2 bytes - 3.6 GB at B = 3 x 10^4.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial.distance import pdist
+from scipy.spatial.distance import cdist
 from trieste.space import SearchSpace
 
 from b3o.space import layout
+
+BLOCK_ELEMENTS = 2**20
 
 
 def mean_pairwise_distance(x: np.ndarray, space: SearchSpace | None = None) -> float:
@@ -23,4 +29,10 @@ def mean_pairwise_distance(x: np.ndarray, space: SearchSpace | None = None) -> f
         x = x.copy()
         x[:, lay.continuous] = (x[:, lay.continuous] - lay.lower) / lay.width
         x[:, lay.categorical] = x[:, lay.categorical] / np.maximum(lay.num_categories - 1, 1)
-    return float(pdist(x).mean())
+    n = len(x)
+    rows = max(1, BLOCK_ELEMENTS // n)
+    total = 0.0
+    for start in range(0, n, rows):
+        block = cdist(x[start : start + rows], x[start:])  # row i against points i, i+1, ...: column j > row i
+        total += float(np.triu(block, k=1).sum())
+    return total / (n * (n - 1) / 2)

@@ -14,6 +14,8 @@ import numpy as np
 
 
 def _check_lambda(value: float, name: str) -> float:
+    if isinstance(value, bool):  # float(True) == 1: `lam: true` is a typo, not lambda = 1
+        raise ValueError(f"{name} must be a finite positive number, got {value!r}")
     try:
         value = float(value)
     except (TypeError, ValueError):

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import inspect
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from baselines.base import Method, NotApplicable, TrialContext
+from b3o.options import check_options
+
+if TYPE_CHECKING:
+    from baselines.base import Method, NotApplicable, TrialContext
 
 # name -> (module, class)
 _REGISTRY: dict[str, tuple[str, str]] = {
@@ -58,7 +61,16 @@ def get(name: str, **params: Any) -> Method:
         raise ValueError(
             f"unknown parameter(s) {sorted(unknown)} for method {name!r}; valid: {', '.join(parameters(name)) or 'none'}"
         )
+    check_options(f"method {name!r} parameter", params, *[c for c in cls.__mro__ if "__init__" in vars(c)])
     return cls(**params)
+
+
+def __getattr__(name: str) -> Any:
+    """`Method`, `NotApplicable`, `TrialContext` on first use: they import TensorFlow, which `baselines.records`
+    (read by the tidy step and the figures) does not need."""
+    if name in ("Method", "NotApplicable", "TrialContext"):
+        return getattr(import_module("baselines.base"), name)
+    raise AttributeError(f"module 'baselines' has no attribute {name!r}")
 
 
 __all__ = ["Method", "NotApplicable", "TrialContext", "get", "names", "parameters"]

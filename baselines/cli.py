@@ -55,6 +55,7 @@ def _spec_dict(args: argparse.Namespace) -> dict[str, Any]:
 
 def _run_trial(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    from baselines.records import OutputError
     from baselines.runner import run_trial
     from baselines.spec import TrialSpec, validate
 
@@ -62,12 +63,19 @@ def _run_trial(args: argparse.Namespace) -> int:
         spec = TrialSpec.from_dict(_spec_dict(args))
         validate(spec)
     except (ValueError, TypeError, OSError) as err:
-        print(f"b3o run-trial: error: {err}", file=sys.stderr)
-        return 2
-    record = run_trial(spec, args.out)
+        return _error(err)
+    try:
+        record = run_trial(spec, args.out)
+    except (OutputError, OSError) as err:  # an unusable --out (checked before any work) or a full disk
+        return _error(err)
     last = record["trace"][-1]
     print(json.dumps({"trial_id": record["trial_id"], "num_evals": last["num_evals"], "best_value": last["best_value"]}))
     return 0
+
+
+def _error(err: Exception) -> int:
+    print(f"b3o run-trial: error: {err}", file=sys.stderr)
+    return 2
 
 
 def _list(args: argparse.Namespace) -> int:

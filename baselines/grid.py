@@ -48,6 +48,11 @@ def trial_grid(config: dict[str, Any]) -> list[GridRow]:
     for experiment, settings in config["experiments"].items():
         if not settings.get("enabled", True):
             continue
+        labels = [entry["label"] for entry in settings["methods"]]
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
+        if repeated:
+            raise ValueError(f"experiment {experiment!r} lists method label(s) {repeated} more than once; "
+                             "a label names one curve of its figures")
         for problem in settings["problems"]:
             for entry in settings["methods"]:
                 for params in _expand(entry, problem):

@@ -23,6 +23,8 @@ from trieste.models.gpflow.inducing_point_selectors import ConditionalImprovemen
 from trieste.models.optimizer import Optimizer
 from trieste.space import SearchSpace, TaggedProductSearchSpace, one_hot_encoded_space, one_hot_encoder
 
+from b3o.options import check_options
+
 KINDS = ("svgp", "gpr", "deep-ensemble")
 
 
@@ -37,9 +39,12 @@ class ModelSpec:
 
     @classmethod
     def from_dict(cls, spec: dict[str, Any]) -> "ModelSpec":
+        if not isinstance(spec, dict):
+            raise ValueError(f"model must be a mapping of model settings, e.g. {{kind: svgp}}, got {spec!r}")
         unknown = set(spec) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"unknown model keys {sorted(unknown)}; valid: {sorted(cls.__dataclass_fields__)}")
+        check_options("model", spec, cls)
         model = cls(**spec)
         if model.kind not in KINDS:
             raise ValueError(f"unknown model kind {model.kind!r}; valid kinds: {', '.join(KINDS)}")

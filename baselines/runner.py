@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import resource
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ from b3o.diversity import mean_pairwise_distance
 from b3o.space import layout
 from baselines.models import build_models, fit, model_state, restore_model_state
 from baselines.provenance import provenance
+from baselines.records import atomic_write, check_output, read_checkpoint, read_record, save_checkpoint
 from baselines.spec import Trial, TrialSpec, validate
 from baselines.standardise import OutputScale
 from problems import Problem
@@ -46,10 +45,9 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     spec = spec if isinstance(spec, TrialSpec) else TrialSpec.from_dict(spec)
     out = Path(out)
     trial = validate(spec)  # every cheap check before any model exists
-    if out.exists():
-        record = json.loads(out.read_text())
-        if record.get("trial_id") != spec.trial_id:
-            raise ValueError(f"{out} holds trial {record.get('trial_id')}, not {spec.trial_id}; choose another --out")
+    check_output(out)
+    record = read_record(out, spec.trial_id)  # None if absent, or unusable and moved aside
+    if record is not None:
         return record
     # gpflow's run-time shape checks cost about a third of each fit (they run on every eager kernel call of the
     # inducing-point selection); they check, they do not compute, so the record is the same without them.
@@ -203,21 +201,13 @@ class _Runner:
     # --- checkpoints ----------------------------------------------------------------------------------------
 
     def _save_checkpoint(self, trace: list[dict], model_vars: dict[str, np.ndarray] | None) -> None:
-        arrays = {f"model_{k}": v for k, v in (model_vars or {}).items()}
-        payload = json.dumps({"trial_id": self.spec.trial_id, "trace": trace})
-        with tempfile.NamedTemporaryFile(dir=self.checkpoint.parent, suffix=".tmp", delete=False) as handle:
-            np.savez(handle, trace=np.array(payload), **arrays)
-        os.replace(handle.name, self.checkpoint)
+        save_checkpoint(self.checkpoint, self.spec.trial_id, trace, model_vars or {})
 
     def _load_checkpoint(self) -> tuple[list[dict], dict[str, np.ndarray] | None]:
-        if not self.checkpoint.exists():
+        loaded = read_checkpoint(self.checkpoint, self.spec.trial_id, self.spec.iterations)
+        if loaded is None:  # none, or unreadable and moved aside: start from the initial design
             return [], None
-        with np.load(self.checkpoint) as saved:
-            payload = json.loads(str(saved["trace"]))
-            model_vars = {k[len("model_") :]: saved[k] for k in saved.files if k.startswith("model_")}
-        if payload["trial_id"] != self.spec.trial_id:
-            raise ValueError(f"{self.checkpoint} belongs to trial {payload['trial_id']}, not {self.spec.trial_id}")
-        trace = payload["trace"]
+        trace, model_vars = loaded
         self._history = [
             (np.array(r["points"]), np.array(r["values"]), np.array(r["observations"])) for r in trace
         ]
@@ -261,10 +251,7 @@ def hypervolume(values: np.ndarray, problem: Problem) -> float:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
-        handle.write(text)
-    os.replace(handle.name, path)
+    atomic_write(path, lambda handle: handle.write(text.encode()))
 
 
 def _jsonable(value: Any) -> Any:

@@ -16,6 +16,12 @@ from baselines.base import Method, TrialContext
 from baselines.models import ModelSpec
 from problems import Problem
 
+#: Most points one trial may evaluate (n_init + batch_size x iterations). The trace keeps every point in memory and
+#: is rewritten as JSON at each checkpoint: 10^6 points of a 6-D problem take about 1.3 GB that way.
+MAX_EVALUATIONS = 1_000_000
+#: Largest kernel matrix a surrogate may need, in bytes of float64: N x N for exact GPR, N x M for SVGP.
+MAX_KERNEL_BYTES = 8 * 2**30
+
 
 @dataclass(frozen=True)
 class TrialSpec:
@@ -37,16 +43,35 @@ class TrialSpec:
         missing = {"problem", "method", "batch_size", "iterations", "n_init", "seed"} - set(data)
         if missing:
             raise ValueError(f"spec is missing {sorted(missing)}")
+        for key in ("problem", "method"):
+            if not isinstance(data[key], str):
+                raise ValueError(f"{key} must be a name (a string), got {data[key]!r}")
+        for key in ("params", "model", "problem_options"):
+            if not isinstance(data.get(key, {}), dict):
+                raise ValueError(f"{key} must be a mapping of names to values, e.g. {{kind: svgp}}, got {data[key]!r}")
         return cls(**data)
 
     @classmethod
     def load(cls, source: str | Path) -> "TrialSpec":
         """A spec from a JSON or YAML file, or from inline JSON text (starting with "{", as the workflow passes it)."""
         inline = str(source).lstrip().startswith("{")
-        text = str(source) if inline else Path(source).read_text()
-        data = yaml.safe_load(text) if str(source).endswith((".yaml", ".yml")) else json.loads(text)
+        name = "inline spec" if inline else str(source)
+        try:
+            text = str(source) if inline else Path(source).read_text()
+        except UnicodeDecodeError:
+            raise ValueError(f"{name} is not a text file") from None
+        if not text.strip():
+            raise ValueError(f"{name} is empty; a trial spec is a mapping of keys to values")
+        try:
+            data = yaml.safe_load(text) if name.endswith((".yaml", ".yml")) else json.loads(text)
+        except yaml.YAMLError as err:
+            mark = getattr(err, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            raise ValueError(f"{name}: YAML syntax error{where}: {getattr(err, 'problem', None) or err}") from None
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{name}: not valid JSON: {err}") from None
         if not isinstance(data, dict):
-            raise ValueError(f"{'inline spec' if inline else source}: a trial spec is a mapping of keys to values")
+            raise ValueError(f"{name}: a trial spec is a mapping of keys to values")
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,6 +109,31 @@ def validate(spec: TrialSpec) -> Trial:
         raise ValueError(f"bad problem_options for {spec.problem!r}: {err}") from None
     method = baselines.get(spec.method, **spec.params)
     model_spec = ModelSpec.from_dict(spec.model)
+    total = spec.n_init + spec.batch_size * spec.iterations
+    if total > MAX_EVALUATIONS:
+        raise ValueError(
+            f"n_init + batch_size x iterations = {total:,} evaluations is more than one trial may hold "
+            f"({MAX_EVALUATIONS:,}: every point is kept in the trace and its JSON)"
+        )
+    if method.uses_model:
+        _check_model_size(spec, model_spec, total)
     context = TrialContext(problem=problem, batch_size=spec.batch_size, iterations=spec.iterations, seed=spec.seed)
     method.check(context)
     return Trial(spec=spec, problem=problem, method=method, model_spec=model_spec, context=context)
+
+
+def _check_model_size(spec: TrialSpec, model: ModelSpec, total: int) -> None:
+    """A surrogate needs 2 initial points (its kernel priors are set from their variance) and a kernel matrix that
+    fits in `MAX_KERNEL_BYTES`."""
+    if spec.n_init < 2:
+        raise ValueError(
+            f"n_init must be >= 2 for method {spec.method!r}: its surrogate's kernel priors are set from the variance "
+            f"of the initial observations, got n_init = {spec.n_init}"
+        )
+    columns = {"gpr": total, "svgp": model.num_inducing}.get(model.kind, 0)
+    if 8 * total * columns > MAX_KERNEL_BYTES:
+        raise ValueError(
+            f"n_init + batch_size x iterations = {total:,} points need a {total:,} x {columns:,} kernel matrix "
+            f"({8 * total * columns / 2**30:.1f} GiB) for the {model.kind} model, more than the "
+            f"{MAX_KERNEL_BYTES // 2**30} GiB allowed: use fewer points, fewer inducing points or an svgp model"
+        )

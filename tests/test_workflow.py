@@ -39,7 +39,8 @@ def _tiny_config(workdir: Path) -> str:
     experiment = config["experiments"]["synthetic_b100"]
     experiment.update(problems=["forrester1"], seeds=1, iterations=2)
     experiment["methods"] = [m for m in experiment["methods"] if m["label"] in ("B3O-LogEI-s", "Random")]
-    config.update(results="results/tiny", paper="results/tiny/paper", experiments={"synthetic_b100": experiment})
+    # a space in the results path: every path in the rules' shell commands must be quoted
+    config.update(results="results/tiny run", paper="results/tiny run/paper", experiments={"synthetic_b100": experiment})
     config["scaling"]["enabled"] = False
     (workdir / "config/tiny.yaml").write_text(yaml.safe_dump(config))
     return "config/tiny.yaml"
@@ -93,9 +94,14 @@ def test_tiny_config_runs_end_to_end_and_reruns_nothing(workdir):
     configfile = _tiny_config(workdir)
     result = _snakemake(workdir, configfile)
     assert result.returncode == 0, result.stderr[-4000:]
-    _check_outputs(workdir / "results/tiny", {"regret_b100", "diversity_b100", "illustration_1d", "theorem1"})
+    _check_outputs(workdir / "results/tiny run", {"regret_b100", "diversity_b100", "illustration_1d", "theorem1"})
     rerun = _snakemake(workdir, configfile, "-n")
     assert rerun.returncode == 0 and "Nothing to be done" in rerun.stdout + rerun.stderr
+    # a deleted record is run again (Snakemake alone would keep the up-to-date table and do nothing)
+    record = min((workdir / "results/tiny run/trials").glob("*.json"))
+    record.unlink()
+    rerun = _snakemake(workdir, configfile, "-n")
+    assert rerun.returncode == 0 and f"output: {record.relative_to(workdir)}" in rerun.stdout, rerun.stdout
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from b3o.options import check_options
 from b3o.samplers.base import Sampler
 from b3o.samplers.defer import Defer, ImportanceDefer, Partition
 from b3o.samplers.dmc import DiscretisedMonteCarlo
@@ -24,6 +25,7 @@ def get(name: str, **kwargs: Any) -> Sampler:
     """Build the sampler registered under `name` with its options."""
     if name not in _REGISTRY:
         raise ValueError(f"unknown sampler {name!r}; valid samplers: {', '.join(names())}")
+    check_options(f"sampler {name!r} option", kwargs, _REGISTRY[name])
     try:
         return _REGISTRY[name](**kwargs)
     except TypeError as err:  # unknown keyword

@@ -22,6 +22,8 @@ from scipy.interpolate import CubicSpline
 DEFAULT_STEP_M = 5.0
 DEFAULT_SMOOTHING_M = 5.0  # σ of the curvature filter: about the length of the car (5.2 m)
 _OVERSAMPLING = 10  # curvature is filtered on a grid this much finer than the step, then sampled
+MIN_LENGTH_M = 50.0  # ten car lengths: shorter is a unit mistake (km, miles) or not a track
+MIN_RADIUS_M = 4.0  # tighter than any car's turning circle (Formula E: a 3.1 m wheelbase)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,9 @@ def track_from_points(
     pts = pts[gaps > 1e-9]  # drop repeated points, including a closing copy of the first one
     if len(pts) < 4:
         raise ValueError(f"{name}: need at least 4 distinct x/y points, got {len(pts)}")
+    extent = np.linalg.svd(pts - pts.mean(axis=0), compute_uv=False)
+    if extent[1] <= 1e-6 * extent[0]:
+        raise ValueError(f"{name}: the x/y points lie on one line; a closed track must enclose an area")
     if step <= 0 or smoothing < 0:
         raise ValueError(f"{name}: step must be positive and smoothing non-negative, got {step}, {smoothing}")
     closed = np.vstack([pts, pts[:1]])
@@ -78,6 +83,13 @@ def track_from_points(
     # Average the fine samples within each step (centred on the grid point), so that Σκ·step is the integral.
     kappa = np.roll(kappa, _OVERSAMPLING // 2).reshape(n, _OVERSAMPLING).mean(axis=1)
     xy = spline(u[::_OVERSAMPLING])
+    if arc[-1] < MIN_LENGTH_M:
+        raise ValueError(f"{name}: the lap is {arc[-1]:.3g} m long, less than {MIN_LENGTH_M:g} m; are x/y in metres?")
+    if not np.all(np.isfinite(kappa)) or np.abs(kappa).max() > 1 / MIN_RADIUS_M:
+        raise ValueError(
+            f"{name}: a corner of radius {1 / np.abs(kappa).max():.3g} m, tighter than {MIN_RADIUS_M:g} m; the points "
+            "double back on themselves or are not in metres"
+        )
     return Track(name=name, x=xy[:, 0], y=xy[:, 1], curvature=kappa, step=arc[-1] / n)
 
 

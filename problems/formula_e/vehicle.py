@@ -24,6 +24,38 @@ from dataclasses import dataclass, fields
 G = 9.81  # m/s²
 
 
+#: Closed range of every parameter: wide enough for any road-racing car (the design space of `problem` and the
+#: tests' extremes - no torque, no grip, no downforce - lie inside), narrow enough to refuse the impossible: a
+#: negative drag area (which would hand energy back), an efficiency above 1, a negative centre-of-gravity height.
+#: A car with zero torque, power or grip is allowed; it simply cannot complete a lap.
+PHYSICAL_RANGES: dict[str, tuple[float, float]] = {
+    "mass_kg": (200.0, 5000.0),
+    "power_kw": (0.0, 2000.0),
+    "torque_nm": (0.0, 5000.0),
+    "gear_ratio": (1.0, 40.0),
+    "motor_max_rpm": (1000.0, 50_000.0),
+    "tyre_radius_m": (0.1, 1.0),
+    "drivetrain_efficiency": (0.01, 1.0),
+    "motor_efficiency": (0.01, 1.0),
+    "regen_efficiency": (0.0, 1.0),
+    "regen_power_kw": (0.0, 2000.0),
+    "drag_area_m2": (0.05, 5.0),
+    "downforce_front_m2": (-2.0, 10.0),  # negative: lift
+    "downforce_rear_m2": (-2.0, 10.0),
+    "air_density_kgm3": (0.5, 1.5),  # high altitude to a cold day at sea level
+    "rolling_resistance": (0.0, 0.1),
+    "front_weight_fraction": (0.1, 0.9),
+    "cog_height_m": (0.05, 2.0),
+    "wheelbase_m": (1.0, 6.0),
+    "track_width_m": (0.5, 3.0),
+    "mu_front": (0.0, 3.0),
+    "mu_rear": (0.0, 3.0),
+    "tyre_load_sensitivity": (-0.5, 0.0),  # grip per unit load falls with load for rubber tyres
+    "nominal_wheel_load_n": (100.0, 20_000.0),
+    "v_max_kmh": (10.0, 500.0),
+}
+
+
 @dataclass(frozen=True)
 class Vehicle:
     """A Formula E car. Defaults: the Gen2 car, with mass (880 kg including driver), power, torque, aerodynamic
@@ -57,26 +89,13 @@ class Vehicle:
     v_max_kmh: float = 225.0  # speed cap
 
     def __post_init__(self) -> None:
-        bad = [f.name for f in fields(self) if not math.isfinite(getattr(self, f.name))]
+        bad = [
+            f"{name} = {getattr(self, name)!r} (physical range {lo:g} to {hi:g})"
+            for name, (lo, hi) in PHYSICAL_RANGES.items()
+            if not (isinstance(getattr(self, name), (int, float)) and lo <= getattr(self, name) <= hi)
+        ]
         if bad:
-            raise ValueError(f"vehicle parameters must be finite: {', '.join(bad)}")
-        positive = (
-            "mass_kg",
-            "gear_ratio",
-            "motor_max_rpm",
-            "tyre_radius_m",
-            "wheelbase_m",
-            "track_width_m",
-            "nominal_wheel_load_n",
-            "v_max_kmh",
-            "drivetrain_efficiency",
-            "motor_efficiency",
-        )
-        bad = [name for name in positive if getattr(self, name) <= 0]
-        if bad:
-            raise ValueError(f"vehicle parameters must be positive: {', '.join(bad)}")
-        if not 0 < self.front_weight_fraction < 1:
-            raise ValueError("front_weight_fraction must lie in (0, 1)")
+            raise ValueError(f"vehicle parameter(s) outside their physical range: {'; '.join(bad)}")
 
     # -- derived constants ---------------------------------------------------------------------------------------
 

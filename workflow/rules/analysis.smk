@@ -13,7 +13,7 @@ rule tidy:
     conda:
         ENV
     shell:
-        "python -m analysis.tidy --grid {input.grid} --out {output.table} --pareto {output.pareto} > {log} 2>&1"
+        "python -m analysis.tidy --grid {input.grid:q} --out {output.table:q} --pareto {output.pareto:q} > {log:q} 2>&1"
 
 
 rule figure:
@@ -33,8 +33,8 @@ rule figure:
     conda:
         ENV
     shell:
-        "python -m analysis.figures.{params.args} --table {input.table} --pareto {input.pareto} "
-        "--out {params.prefix} > {log} 2>&1"
+        "python -m analysis.figures.{params.args} --table {input.table:q} --pareto {input.pareto:q} "
+        "--out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule illustration:
@@ -51,7 +51,7 @@ rule illustration:
     conda:
         ENV
     shell:
-        "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule tidy_table:
@@ -70,7 +70,7 @@ rule tidy_table:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.{wildcards.table} --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.{wildcards.table} --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule best_lambda:
@@ -86,7 +86,7 @@ rule best_lambda:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.best_lambda --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.best_lambda --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule per_trial:
@@ -99,7 +99,7 @@ rule per_trial:
     conda:
         ENV
     shell:
-        "python -m analysis.per_trial --table {input} --out {output} > {log} 2>&1"
+        "python -m analysis.per_trial --table {input:q} --out {output:q} > {log:q} 2>&1"
 
 
 rule claims:
@@ -116,7 +116,7 @@ rule claims:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.claims --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.claims --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule readme:
@@ -134,8 +134,8 @@ rule readme:
     conda:
         ENV
     shell:
-        "python -m analysis.readme --readme '{params.readme}' --claims {input.claims} --density {input.density} "
-        "> {log} 2>&1"
+        "python -m analysis.readme --readme {params.readme:q} --claims {input.claims:q} --density {input.density:q} "
+        "> {log:q} 2>&1"
 
 
 rule run_times:
@@ -154,8 +154,8 @@ rule run_times:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.run_times --grid {input.grid} --tidy {input.tidy} --benchmarks {params.benchmarks} "
-        "--out {params.prefix} > {log} 2>&1"
+        "python -m analysis.tables.run_times --grid {input.grid:q} --tidy {input.tidy:q} "
+        "--benchmarks {params.benchmarks:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule scaling:
@@ -172,7 +172,7 @@ rule scaling:
     conda:
         ENV
     shell:
-        "b3o scaling {params.args} --out {output} 2> {log}"
+        "b3o scaling {params.args} --out {output:q} 2> {log:q}"
 
 
 rule timing_figure:
@@ -188,7 +188,7 @@ rule timing_figure:
     conda:
         ENV
     shell:
-        "python -m analysis.figures.timing --table {input} --out {params.prefix} > {log} 2>&1"
+        "python -m analysis.figures.timing --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule report_pdf:
@@ -206,4 +206,4 @@ rule report_pdf:
     conda:
         ENV
     shell:
-        "cd {params.directory} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex} > {params.log} 2>&1"
+        "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex:q} > {params.log:q} 2>&1"

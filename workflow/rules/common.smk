@@ -47,7 +47,10 @@ def experiments():
 
 
 def final_outputs():
-    return [f"{RESULTS}/tidy.parquet"] + figure_outputs()
+    """The default target. It lists every record too: Snakemake does not remake a deleted intermediate file whose
+    consumers are up to date, so only a target's inputs make it notice a record that has gone (deleted, or moved
+    aside by the tidy step as unusable)."""
+    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + all_records()
 
 
 # figure name -> (experiment it needs, extra command-line arguments)

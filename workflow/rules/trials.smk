@@ -23,7 +23,7 @@ rule trial:
         ENV
     shell:
         "OMP_NUM_THREADS={threads} TF_NUM_INTRAOP_THREADS={threads} TF_NUM_INTEROP_THREADS=1 "
-        "b3o run-trial --spec {params.spec:q} --out {output} 2> {log}"
+        "b3o run-trial --spec {params.spec:q} --out {output:q} 2> {log:q}"
 
 
 rule grid:

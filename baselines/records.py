@@ -1,0 +1,164 @@
+"""A trial's files on disk: output-path checks, atomic writes, and what to do with a record or checkpoint that cannot
+be trusted.
+
+A record is complete only if it is a JSON object of this trial whose trace has iterations 0..T (T = the spec's
+iterations). A file that is not - cut short, empty, random bytes, a flipped byte, a trace cut short - is moved aside
+(renamed `<name>.corrupt-<UTC time>`) with one warning, and the trial starts again from the last state that can be
+read: a readable checkpoint, else the initial design. Runs are deterministic, so the result is the record an
+uninterrupted run writes. A readable file of *another* trial is never moved or overwritten: that is an
+`OutputError` (bad --out), as is an output path that cannot be written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+log = logging.getLogger("b3o.trial")
+
+#: keys every trace row must have for the record to be used
+TRACE_KEYS = ("iteration", "num_evals", "points", "observations", "values", "best_value")
+
+
+class OutputError(ValueError):
+    """The output path cannot hold this trial's record: not writable, a directory, or another trial's files."""
+
+
+def check_output(out: Path) -> None:
+    """Create the record's directory and prove it writable, before any work is done."""
+    if out.is_dir():
+        raise OutputError(f"--out {out} is a directory; give a file path such as {out / 'RECORD.json'}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.", suffix=".probe"):
+            pass
+    except OSError as err:
+        raise OutputError(f"cannot write the record {out}: {err.strerror or err} ({err.filename or out.parent})") from None
+
+
+def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Write `path` through a temporary file in its directory and a rename: readers see the old file or the new one,
+    and a failed write (a full disk) leaves neither a partial file nor the temporary one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary: Path | None = None
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False) as handle:
+            temporary = Path(handle.name)
+            write(handle)
+        os.replace(temporary, path)
+    except BaseException:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+        raise
+
+
+def quarantine(path: Path, reason: str) -> Path:
+    """Move an untrustworthy file aside (kept for inspection, never read again) with one warning."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    for n in range(1, 1000):
+        if not target.exists():
+            break
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    os.replace(path, target)
+    log.warning("%s cannot be used (%s); moved aside to %s, the trial restarts from its last readable state", path,
+                reason, target.name)
+    return target
+
+
+def record_problem(record: Any) -> str | None:
+    """Why `record` (parsed JSON) is not a complete trial record, or None if it is."""
+    if not isinstance(record, dict):
+        return f"a record is a JSON object, found {type(record).__name__}"
+    if not isinstance(record.get("spec"), dict) or not isinstance(record.get("trial_id"), str):
+        return "no spec or trial_id"
+    iterations = record["spec"].get("iterations")
+    problem = trace_problem(record.get("trace"))
+    if problem:
+        return problem
+    if not isinstance(iterations, int) or len(record["trace"]) != iterations + 1:
+        return f"trace has {len(record['trace'])} of the spec's {iterations} + 1 iterations"
+    return None
+
+
+def trace_problem(trace: Any) -> str | None:
+    """Why `trace` is not a usable run of iterations 0, 1, ..., k, or None if it is."""
+    if not isinstance(trace, list) or not trace:
+        return "no trace"
+    for t, row in enumerate(trace):
+        if not isinstance(row, dict) or row.get("iteration") != t or any(k not in row for k in TRACE_KEYS):
+            return f"trace row {t} is not iteration {t} with fields {', '.join(TRACE_KEYS)}"
+    return None
+
+
+def read_record(out: Path, trial_id: str) -> dict[str, Any] | None:
+    """The complete record of trial `trial_id` at `out`; None if there is none (an unusable one is moved aside)."""
+    if not out.exists():
+        return None
+    try:
+        record = json.loads(out.read_bytes())
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+        quarantine(out, f"not JSON: {err}")
+        return None
+    problem = record_problem(record)
+    if problem is None and record["trial_id"] != trial_id:
+        raise OutputError(f"{out} holds trial {record['trial_id']}, not {trial_id}; choose another --out")
+    if problem is not None:
+        quarantine(out, problem)
+        return None
+    return record
+
+
+def save_checkpoint(path: Path, trial_id: str, trace: list[dict], model_vars: dict[str, np.ndarray]) -> None:
+    """Trace and model variables in one .npz, with a SHA-256 digest of both so that any change is detected."""
+    payload = json.dumps({"trial_id": trial_id, "trace": trace})
+    arrays = {f"model_{k}": np.asarray(v) for k, v in model_vars.items()}
+    buffer = io.BytesIO()  # built in memory: a failed disk write then meets one plain write call, not a zip writer
+    np.savez(buffer, trace=np.array(payload), digest=np.array(_digest(payload, arrays)), **arrays)
+    atomic_write(path, lambda handle: handle.write(buffer.getvalue()))
+
+
+def read_checkpoint(path: Path, trial_id: str, iterations: int) -> tuple[list[dict], dict[str, np.ndarray]] | None:
+    """(trace, model variables) saved at `path` for trial `trial_id`; None if there is none or it cannot be trusted
+    (then it is moved aside). A readable checkpoint of another trial is an `OutputError`."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as saved:  # allow_pickle stays False: a checkpoint is data, never code
+            payload, digest = str(saved["trace"]), str(saved["digest"])
+            arrays = {k: saved[k] for k in saved.files if k.startswith("model_")}
+        if digest != _digest(payload, arrays):
+            raise ValueError("content does not match its digest")
+        saved_trial = json.loads(payload)
+    except Exception as err:  # noqa: BLE001 - any failure to decode (zip, npy, JSON, digest): the file is damaged
+        quarantine(path, f"unreadable checkpoint: {type(err).__name__}: {err}")
+        return None
+    if saved_trial["trial_id"] != trial_id:
+        raise OutputError(f"{path} is a checkpoint of trial {saved_trial['trial_id']}, not {trial_id}; choose another --out")
+    trace = saved_trial["trace"]
+    problem = trace_problem(trace)
+    if problem is None and len(trace) > iterations + 1:
+        problem = f"trace has {len(trace)} rows, more than the spec's {iterations} + 1 iterations"
+    if problem is not None:
+        quarantine(path, f"checkpoint {problem}")
+        return None
+    return trace, {k[len("model_") :]: v for k, v in arrays.items()}
+
+
+def _digest(payload: str, arrays: dict[str, np.ndarray]) -> str:
+    sha = hashlib.sha256(payload.encode())
+    for name in sorted(arrays):
+        value = np.ascontiguousarray(arrays[name])
+        sha.update(f"{name}:{value.dtype.str}:{value.shape}".encode())
+        sha.update(value.tobytes())
+    return sha.hexdigest()
