@@ -16,6 +16,7 @@ from importlib import import_module
 _COMMANDS: dict[str, str] = {
     "lap": "problems.formula_e.cli",
     "run-trial": "baselines.cli",
+    "check-specs": "baselines.cli",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
 }

@@ -1,16 +1,18 @@
 """Registry of optimisation methods: `baselines.get(name, **params)`, `baselines.names()`.
 
 One module per method family; a method is a `Method` subclass whose constructor takes its parameters, so the paper's
-variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Imported lazily.
+variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Imported lazily, and the
+interface types too: importing any `baselines` module (the workflow's grid, say) must not import TensorFlow.
 """
 
 from __future__ import annotations
 
 import inspect
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from baselines.base import Method, NotApplicable, TrialContext
+if TYPE_CHECKING:
+    from baselines.base import Method, NotApplicable, TrialContext
 
 # name -> (module, class)
 _REGISTRY: dict[str, tuple[str, str]] = {
@@ -59,6 +61,13 @@ def get(name: str, **params: Any) -> Method:
             f"unknown parameter(s) {sorted(unknown)} for method {name!r}; valid: {', '.join(parameters(name)) or 'none'}"
         )
     return cls(**params)
+
+
+def __getattr__(name: str) -> Any:
+    """`baselines.Method` etc. on first use: `baselines.base` imports trieste, hence TensorFlow."""
+    if name in ("Method", "NotApplicable", "TrialContext"):
+        return getattr(import_module("baselines.base"), name)
+    raise AttributeError(f"module 'baselines' has no attribute {name!r}")
 
 
 __all__ = ["Method", "NotApplicable", "TrialContext", "get", "names", "parameters"]
