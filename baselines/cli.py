@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--model-kind", choices=["svgp", "gpr", "deep-ensemble"])
     run.set_defaults(func=_run_trial)
     check = subparsers.add_parser(
-        "check-specs", help="validate trial specs (a JSON list on stdin) without running them; exit 2 on the first bad one"
+        "check-specs", help="validate trial specs (a JSON list on stdin) without running them; exit 2 at a bad one"
     )
     check.set_defaults(func=_check_specs)
     listing = subparsers.add_parser("list", help="list problems, methods, samplers and acquisitions")
@@ -75,7 +75,7 @@ def _run_trial(args: argparse.Namespace) -> int:
 
 
 def _check_specs(args: argparse.Namespace) -> int:
-    """The workflow calls this once per DAG build, in a subprocess, so that Snakemake itself never imports TensorFlow."""
+    """The workflow calls this once per DAG build, in a subprocess: Snakemake itself never imports TensorFlow."""
     from baselines.spec import TrialSpec, validate
 
     try:

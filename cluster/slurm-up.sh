@@ -31,7 +31,10 @@ fi
 # munge: one key shared by every daemon and client (a single host here)
 install -d -o munge -g munge -m 0700 /etc/munge /var/lib/munge /var/log/munge
 install -d -o munge -g munge -m 0755 /run/munge
-[ -s /etc/munge/munge.key ] || { mungekey --create --keyfile=/etc/munge/munge.key; chown munge:munge /etc/munge/munge.key; }
+if [ ! -s /etc/munge/munge.key ]; then
+  mungekey --create --keyfile=/etc/munge/munge.key
+  chown munge:munge /etc/munge/munge.key
+fi
 chmod 0400 /etc/munge/munge.key
 runuser -u munge -- /usr/sbin/munged
 
