@@ -39,3 +39,11 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
     assert "snakemake" in imported and "baselines.grid" in imported  # the import log is there
     assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
 
+
+
+def test_check_specs_refuses_bad_input_with_exit_2():
+    for text, message in (("{not json", "Expecting property name"), ('{"problem": "x"}', "expected a JSON list")):
+        result = subprocess.run(
+            [sys.executable, "-m", "b3o.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 2 and message in result.stderr.splitlines()[-1], result.stderr
