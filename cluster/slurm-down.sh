@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Stop the single-node SLURM cluster started by cluster/slurm-up.sh: cancel its jobs, stop slurmd, slurmctld, munged.
-# Packages, /etc/slurm/slurm.conf and the munge key stay, so slurm-up.sh restarts quickly.
+# Stop the single-node SLURM cluster started by cluster/slurm-up.sh: cancel its jobs, stop slurmd, slurmctld, slurmdbd
+# and MariaDB (if running), munged. Packages, configuration, database and munge key stay: slurm-up.sh restarts quickly.
 set -uo pipefail
 
 [ "$(id -u)" -eq 0 ] || { echo "slurm-down: run as root" >&2; exit 2; }
@@ -17,5 +17,9 @@ stop() {  # stop the daemon whose pid file is $1, waiting for it to exit
 }
 stop /run/slurmd.pid
 stop /run/slurmctld.pid
+stop /run/slurmdbd.pid
+if command -v mariadb-admin >/dev/null && mariadb-admin ping >/dev/null 2>&1; then
+  mariadb-admin shutdown
+fi
 stop /run/munge/munged.pid
 echo "slurm-down: stopped"

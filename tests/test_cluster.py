@@ -52,7 +52,8 @@ def _config(workdir: Path) -> str:
 
 
 def _run(workdir: Path, args: list[str]) -> tuple[int | None, str]:
-    """Snakemake in its own process group: on timeout the whole group is killed (a hung run ignores SIGTERM)."""
+    """Snakemake in its own process group: on timeout the whole group is killed (a hung run ignores SIGTERM), and so
+    are the SLURM jobs it submitted."""
     log = workdir / "snakemake.log"
     with log.open("w") as out:
         process = subprocess.Popen(args, cwd=workdir, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -66,14 +67,22 @@ def _run(workdir: Path, args: list[str]) -> tuple[int | None, str]:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
             code = None
+            jobs = [job for job, _, _ in SUBMITTED.findall(log.read_text())]
+            if jobs:
+                subprocess.run(["scancel", *jobs], timeout=30)
     return code, log.read_text()
 
 
 def _completed(job_ids: set[str]) -> set[str]:
-    """The jobs SLURM's controller logged as finished with exit code 0."""
+    """The jobs SLURM logged as finished with exit code 0: in the controller's log, and in `sacct` where the cluster
+    keeps accounting (cluster/slurm-up.sh --accounting)."""
     config = _slurm("scontrol", "show", "config")
     logfile = re.search(r"^SlurmctldLogFile\s*=\s*(\S+)", config, re.M).group(1)
     done = set(re.findall(r"_job_complete: JobId=(\d+) WEXITSTATUS 0", Path(logfile).read_text()))
+    if "accounting_storage/slurmdbd" in config:
+        rows = _slurm("sacct", "-X", "-n", "-P", "-o", "JobID,State,ExitCode", "-j", ",".join(sorted(job_ids)))
+        finished = (row.split("|") for row in rows.split())
+        done &= {job for job, state, code in finished if (state, code) == ("COMPLETED", "0:0")}
     return job_ids & done
 
 
@@ -89,7 +98,7 @@ def test_every_trial_runs_as_a_slurm_job(tmp_path, node_memory_mb):
         args += ["--set-resources", f"tidy:mem_mb={node_memory_mb}"]
     code, log = _run(tmp_path, args)
 
-    assert code is not None, f"Snakemake made no progress for {TIMEOUT_S} s and was killed:\n{log[-4000:]}"
+    assert code is not None, f"Snakemake did not finish within {TIMEOUT_S} s and was killed:\n{log[-4000:]}"
     assert code == 0, log[-4000:]
     grid = pd.read_csv(tmp_path / out / "grid.csv")
     submitted = SUBMITTED.findall(log)
