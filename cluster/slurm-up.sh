@@ -57,31 +57,6 @@ HOST="$(hostname -s)"
 install -d -m 0755 "$CONF_DIR" "$LOG_DIR" /var/spool/slurmctld /var/spool/slurmd
 
 if [ "$ACCOUNTING" -eq 1 ]; then
-  # MariaDB on its Unix socket, a database user with a fresh random password, and slurmdbd on top
-  install -d -o mysql -g mysql -m 0755 /run/mysqld
-  [ -d /var/lib/mysql/mysql ] || mariadb-install-db --user=mysql >/dev/null
-  (cd / && setsid mariadbd --user=mysql >"$LOG_DIR/mariadb.log" 2>&1 &)
-  for _ in $(seq 30); do mariadb-admin ping >/dev/null 2>&1 && break; sleep 1; done
-  password="$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')"
-  mariadb -e "CREATE DATABASE IF NOT EXISTS slurm_acct_db; CREATE OR REPLACE USER 'slurm'@'localhost' IDENTIFIED BY
-    '$password'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';"
-  install -m 0600 /dev/null "$CONF_DIR/slurmdbd.conf"
-  cat >"$CONF_DIR/slurmdbd.conf" <<CONF
-# Written by cluster/slurm-up.sh --accounting
-AuthType=auth/munge
-DbdHost=localhost
-SlurmUser=root
-PidFile=/run/slurmdbd.pid
-LogFile=$LOG_DIR/slurmdbd.log
-StorageType=accounting_storage/mysql
-StorageHost=localhost
-StorageUser=slurm
-StoragePass=$password
-StorageLoc=slurm_acct_db
-CONF
-  slurmdbd
-  for _ in $(seq 30); do sacctmgr -n list cluster >/dev/null 2>&1 && break; sleep 1; done
-  sacctmgr -n list cluster format=cluster | grep -qw b3o || sacctmgr -i add cluster b3o >/dev/null
   ACCOUNTING_CONF="AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
 JobAcctGatherType=jobacct_gather/linux"
@@ -116,6 +91,35 @@ JobCompType=jobcomp/none
 $NODE State=UNKNOWN
 PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
+
+if [ "$ACCOUNTING" -eq 1 ]; then
+  # (after slurm.conf, which sacctmgr reads) MariaDB on its Unix socket, a database user with a fresh random
+  # password, slurmdbd on top, and the cluster registered in it
+  install -d -o mysql -g mysql -m 0755 /run/mysqld
+  [ -d /var/lib/mysql/mysql ] || mariadb-install-db --user=mysql >/dev/null
+  (cd / && setsid mariadbd --user=mysql) </dev/null >>"$LOG_DIR/mariadb.log" 2>&1 &
+  for _ in $(seq 30); do mariadb-admin ping >/dev/null 2>&1 && break; sleep 1; done
+  password="$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')"
+  mariadb -e "CREATE DATABASE IF NOT EXISTS slurm_acct_db; CREATE OR REPLACE USER 'slurm'@'localhost' IDENTIFIED BY
+    '$password'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';"
+  install -m 0600 /dev/null "$CONF_DIR/slurmdbd.conf"
+  cat >"$CONF_DIR/slurmdbd.conf" <<CONF
+# Written by cluster/slurm-up.sh --accounting
+AuthType=auth/munge
+DbdHost=localhost
+SlurmUser=root
+PidFile=/run/slurmdbd.pid
+LogFile=$LOG_DIR/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=localhost
+StorageUser=slurm
+StoragePass=$password
+StorageLoc=slurm_acct_db
+CONF
+  slurmdbd
+  for _ in $(seq 30); do sacctmgr -n list cluster >/dev/null 2>&1 && break; sleep 1; done
+  sacctmgr -n list cluster format=cluster | grep -qw b3o || sacctmgr -i add cluster b3o >/dev/null
+fi
 
 slurmctld
 slurmd
