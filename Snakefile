@@ -30,6 +30,23 @@ include: "workflow/rules/trials.smk"
 include: "workflow/rules/analysis.smk"
 
 
+# Rules that take seconds run in the main Snakemake process, not as cluster jobs (a job costs scheduling and a
+# Snakemake start-up). Trials, `tidy` (every record) and `scaling` (minutes of batches) go to the cluster.
+localrules:
+    all,
+    grid,
+    figure,
+    illustration,
+    tidy_table,
+    best_lambda,
+    per_trial,
+    claims,
+    readme,
+    run_times,
+    timing_figure,
+    report_pdf,
+
+
 rule all:
     default_target: True
     input:

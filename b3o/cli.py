@@ -16,6 +16,7 @@ from importlib import import_module
 _COMMANDS: dict[str, str] = {
     "lap": "problems.formula_e.cli",
     "run-trial": "baselines.cli",
+    "check-specs": "baselines.cli",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
 }
@@ -24,6 +25,8 @@ _COMMANDS: dict[str, str] = {
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # TensorFlow's start-up chatter hides our progress lines
+    # On a GPU, TensorFlow takes all its memory at start-up by default: trials sharing a GPU would fail but the first.
+    os.environ.setdefault("TF_FORCE_GPU_ALLOW_GROWTH", "true")
     parser = argparse.ArgumentParser(prog="b3o", description="Boltzmann batch Bayesian optimisation")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     # Only the requested subcommand's module is imported; `--help` imports them all to list them.

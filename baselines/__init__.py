@@ -1,7 +1,8 @@
 """Registry of optimisation methods: `baselines.get(name, **params)`, `baselines.names()`.
 
 One module per method family; a method is a `Method` subclass whose constructor takes its parameters, so the paper's
-variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Imported lazily.
+variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Imported lazily, and the
+interface types too: importing any `baselines` module (the workflow's grid, say) must not import TensorFlow.
 """
 
 from __future__ import annotations

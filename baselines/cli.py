@@ -1,4 +1,4 @@
-"""`b3o run-trial` (one trial, one record) and `b3o list` (what can be run)."""
+"""`b3o run-trial` (one trial, one record), `b3o check-specs` (the workflow's grid, before any job) and `b3o list`."""
 
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--num-inducing", type=int)
     run.add_argument("--model-kind", choices=["svgp", "gpr", "deep-ensemble"])
     run.set_defaults(func=_run_trial)
+    check = subparsers.add_parser(
+        "check-specs", help="validate trial specs (a JSON list on stdin) without running them; exit 2 at a bad one"
+    )
+    check.set_defaults(func=_check_specs)
     listing = subparsers.add_parser("list", help="list problems, methods, samplers and acquisitions")
     listing.set_defaults(func=_list)
 
@@ -76,6 +80,22 @@ def _run_trial(args: argparse.Namespace) -> int:
 def _error(err: Exception) -> int:
     print(f"b3o run-trial: error: {err}", file=sys.stderr)
     return 2
+
+
+def _check_specs(args: argparse.Namespace) -> int:
+    """The workflow calls this once per DAG build, in a subprocess: Snakemake itself never imports TensorFlow."""
+    from baselines.spec import TrialSpec, validate
+
+    try:
+        specs = json.load(sys.stdin)
+        if not isinstance(specs, list):
+            raise ValueError("expected a JSON list of trial specs on stdin")
+        for data in specs:
+            validate(TrialSpec.from_dict(data))
+    except (ValueError, TypeError) as err:
+        print(f"b3o check-specs: error: {err}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:

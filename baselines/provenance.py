@@ -1,4 +1,5 @@
-"""Provenance stamped on every record: code revision, library versions, machine and thread settings."""
+"""Provenance stamped on every record: code revision, library versions, machine, devices and thread settings, and the
+SLURM job that ran it (if any)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ def provenance() -> dict[str, Any]:
         "host": platform.node(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
+        "gpus": [device.name for device in tf.config.list_physical_devices("GPU")],  # TensorFlow places work on these
+        "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
         "threads": {
             "tf_intra_op": tf.config.threading.get_intra_op_parallelism_threads(),
             "tf_inter_op": tf.config.threading.get_inter_op_parallelism_threads(),

@@ -1,4 +1,8 @@
-"""Trial specifications: what one trial runs, validated before anything expensive happens, and its stable id."""
+"""Trial specifications: what one trial runs, validated before anything expensive happens, and its stable id.
+
+`TrialSpec` is TensorFlow-free (the workflow builds its grid from it); `validate` builds the problem, method and model
+settings, so it imports them when called.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,14 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-import baselines
-import problems
-from baselines.base import Method, TrialContext
-from baselines.models import ModelSpec
-from problems import Problem
+if TYPE_CHECKING:
+    from baselines.base import Method, TrialContext
+    from baselines.models import ModelSpec
+    from problems import Problem
 
 #: Most points one trial may evaluate (n_init + batch_size x iterations). The trace keeps every point in memory and
 #: is rewritten as JSON at each checkpoint: 10^6 points of a 6-D problem take about 1.3 GB that way.
@@ -97,6 +100,11 @@ class Trial:
 
 def validate(spec: TrialSpec) -> Trial:
     """Check everything that can be checked without building a model; one clear ValueError otherwise."""
+    import baselines
+    import problems
+    from baselines.base import TrialContext
+    from baselines.models import ModelSpec
+
     for key in ("batch_size", "iterations", "n_init"):
         value = getattr(spec, key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -3,12 +3,12 @@
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import pandas as pd
 
-from baselines.grid import trial_grid
-from baselines.spec import validate as validate_spec
+from baselines.grid import trial_grid  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
 RESULTS = config["results"]
@@ -18,16 +18,27 @@ SPECS = {row.spec.trial_id: row.spec for row in GRID}
 
 
 def _check_specs():
-    """Validate each distinct trial setting once (seeds aside): bad names fail now, before any job runs."""
-    seen = set()
+    """Validate each distinct trial setting once (seeds aside), so that bad names fail now, before any job runs.
+
+    Validation builds problems and methods, which imports TensorFlow (~8 s): it runs in a subprocess, and only in the
+    main Snakemake process, not again in each job's (a cluster job re-parses the workflow).
+    """
+    distinct = {}
     for spec in SPECS.values():
-        key = json.dumps({**spec.to_dict(), "seed": 0}, sort_keys=True, default=str)
-        if key not in seen:
-            seen.add(key)
-            validate_spec(spec)
+        data = spec.to_dict()
+        distinct.setdefault(json.dumps({**data, "seed": 0}, sort_keys=True, default=str), data)
+    check = subprocess.run(
+        [sys.executable, "-m", "b3o.cli", "check-specs"],
+        input=json.dumps(list(distinct.values()), default=str),
+        capture_output=True,
+        text=True,
+    )
+    if check.returncode != 0:
+        raise ValueError(check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed")
 
 
-_check_specs()
+if workflow.is_main_process:
+    _check_specs()
 
 
 wildcard_constraints:

@@ -1,0 +1,49 @@
+"""Building the workflow's DAG must not import TensorFlow: every cluster job re-parses the workflow, and TensorFlow's
+import (8-20 s here) would be paid once more per job. (That the specs are still validated before any job runs is
+tested in test_workflow.py.)"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _dry_run(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    """`snakemake -n` with Python's import log on stderr (the spec check's subprocess has its stderr captured)."""
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "snakemake", "-n", "--cores", "1", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_dag_build_imports_no_tensorflow(tmp_path):
+    for name in ("Snakefile", "workflow", "config", "profiles", "paper"):
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    config = yaml.safe_load((tmp_path / "config/smoke.yaml").read_text())
+    config["scaling"]["enabled"] = False
+    (tmp_path / "good.yaml").write_text(yaml.safe_dump(config))
+    good = _dry_run(tmp_path, "--configfile", "good.yaml")
+    assert good.returncode == 0, good.stderr[-3000:]
+    imported = set(re.findall(r"^import time:.*\|\s*(\S+)$", good.stderr, re.M))
+    assert "snakemake" in imported and "baselines.grid" in imported  # the import log is there
+    assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
+
+
+
+def test_check_specs_refuses_bad_input_with_exit_2():
+    for text, message in (("{not json", "Expecting property name"), ('{"problem": "x"}', "expected a JSON list")):
+        result = subprocess.run(
+            [sys.executable, "-m", "b3o.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 2 and message in result.stderr.splitlines()[-1], result.stderr
