@@ -358,6 +358,13 @@ class Compared:
     stat: Paired
 
 
+
+def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: list) -> Result:
+    """The checked claim; an inconclusive one carries the most seeds any of its comparisons needs."""
+    needed = [c.stat.seeds_needed for c in compared if c.stat.seeds_needed is not None]
+    seeds = max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None
+    return Result(claim.name, claim.text, claim.source, claim.experiment, run, "\n".join(lines), verdict, seeds)
+
 def member_names(data: pd.DataFrame) -> pd.Series:
     """Display name per row: the label, plus the settings (λ, sampler, temperature) that tell apart settings
     sharing one label within the experiment."""
@@ -438,18 +445,8 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
     lines = _lines(compared, data, claim)
     if missing:
         lines.append("not run: " + missing_text(missing))
-    needed = [c.stat.seeds_needed for c in compared if c.stat.seeds_needed is not None]
     run = run_text(pd.concat(involved) if involved else data.iloc[:0], compared)
-    return Result(
-        claim.name,
-        claim.text,
-        claim.source,
-        claim.experiment,
-        run,
-        "\n".join(lines),
-        verdict,
-        max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None,
-    )
+    return _result(claim, run, lines, verdict, compared)
 
 
 def missing_text(missing: list[str]) -> str:
@@ -590,18 +587,8 @@ def table_2_reproduced(table: pd.DataFrame) -> Result:
     if missing:
         lines.append(f"missing ({len(missing)} of {len(PAPER_TABLE_2)} cells): " + "; ".join(missing))
     verdict = verdicts.combine(list(verdict_of.values()), len(PAPER_TABLE_2))
-    needed = [c.stat.seeds_needed for c in compared if c.stat.seeds_needed is not None]
     run = run_text(pd.concat(involved), compared) if involved else "–"
-    return Result(
-        claim.name,
-        claim.text,
-        claim.source,
-        claim.experiment,
-        run,
-        "\n".join(lines),
-        verdict,
-        max(needed) if needed and verdict.startswith(INCONCLUSIVE) else None,
-    )
+    return _result(claim, run, lines, verdict, compared)
 
 
 def _catalogued(claim: Claim) -> Callable[[pd.DataFrame], Result]:

@@ -23,23 +23,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.summary import HEADLINE_METRICS
+from analysis.tidy import GRID_COLUMNS
 
 KEYS = ("experiment", "trial_id")
-TRIAL = (
-    "experiment",
-    "trial_id",
-    "problem",
-    "label",
-    "method",
-    "acquisition",
-    "temperature",
-    "lam",
-    "sampler",
-    "batch_size",
-    "iterations",
-    "n_init",
-    "seed",
-)
+TRIAL = KEYS + tuple(c for c in GRID_COLUMNS if c not in KEYS and c != "record")
 STRINGS = ("experiment", "trial_id", "problem", "label", "method", "acquisition", "temperature", "sampler")
 COLUMNS = TRIAL + (
     "metric",
