@@ -10,7 +10,7 @@ such as NSGA-II use it, trieste-rule methods ignore it). `diagnostics` holds wha
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
@@ -32,7 +32,6 @@ class TrialContext:
     batch_size: int
     iterations: int
     seed: int
-    options: Mapping[str, Any] = field(default_factory=dict)  # e.g. acquisition-optimiser budget
 
 
 class Method(ABC):

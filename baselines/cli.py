@@ -1,12 +1,47 @@
-"""`b3o run-trial` (one trial, one record), `b3o check-specs` (the workflow's grid, before any job) and `b3o list`."""
+"""The `b3o` command: `b3o run-trial` (one trial, one record), `b3o check-specs` (the workflow's grid, before any
+job) and `b3o list` here, and the other subcommands, each defined next to the code it drives.
+
+A subcommand module exposes `register(subparsers)` that adds its parsers and sets `func` on each to a callable taking
+the parsed arguments and returning an exit code. Modules are imported lazily, so `b3o lap` never imports TensorFlow.
+The command lives with the harness: the method library `b3o/` imports nothing from here.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 import sys
+from importlib import import_module
 from typing import Any
+
+# subcommand -> module defining `register(subparsers)`
+_COMMANDS: dict[str, str] = {
+    "lap": "problems.formula_e.cli",
+    "run-trial": "baselines.cli",
+    "check-specs": "baselines.cli",
+    "list": "baselines.cli",
+    "scaling": "baselines.scaling",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # TensorFlow's start-up chatter hides our progress lines
+    # On a GPU, TensorFlow takes all its memory at start-up by default: trials sharing a GPU would fail but the first.
+    os.environ.setdefault("TF_FORCE_GPU_ALLOW_GROWTH", "true")
+    parser = argparse.ArgumentParser(prog="b3o", description="Boltzmann batch Bayesian optimisation")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Only the requested subcommand's module is imported; `--help` imports them all to list them.
+    wanted = [argv[0]] if argv and argv[0] in _COMMANDS else list(_COMMANDS)
+    for module in dict.fromkeys(_COMMANDS[name] for name in wanted):
+        import_module(module).register(subparsers)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -114,3 +149,7 @@ def _list(args: argparse.Namespace) -> int:
         for item in items:
             print(f"  {item}")
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

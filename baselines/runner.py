@@ -148,10 +148,7 @@ class _Runner:
     def _evaluate(self, t: int, points: np.ndarray, fit_s: float, acquire_s: float, extra: dict[str, Any]) -> dict:
         points = np.asarray(points, dtype=np.float64)
         start = time.perf_counter()
-        if hasattr(self.problem, "evaluate_with_status"):
-            values, failed = self.problem.evaluate_with_status(points)
-        else:
-            values, failed = self.problem.evaluate(points), np.zeros(len(points), dtype=bool)
+        values, failed = self.problem.evaluate_with_status(points)
         observations = self.problem.observe_values(values, np.random.default_rng(self._seed(_NOISE, t)))
         evaluate_s = time.perf_counter() - start
         self._history.append((points, values, observations))

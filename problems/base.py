@@ -60,6 +60,11 @@ class Problem:
         """Noiseless objective values [N, num_objectives] in natural units."""
         return self._evaluate(self.check_inputs(x))
 
+    def evaluate_with_status(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values, failed [N] bool): a simulator whose runs can fail says which; a closed form never fails."""
+        values = self.evaluate(x)
+        return values, np.zeros(len(values), dtype=bool)
+
     def observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Observed values [N, num_objectives], with the problem's observation noise drawn from `rng`."""
         return self.observe_values(self.evaluate(x), rng)

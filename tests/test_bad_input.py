@@ -1,7 +1,7 @@
 """Bad input and broken files (issue 17): each case is refused with one clear line and exit 2, or - for a damaged
 record or checkpoint - moved aside with one warning while the trial restarts; never a traceback, never stuck.
 
-CLI cases call `b3o.cli.main` in-process (a subprocess would import TensorFlow once per case).
+CLI cases call `baselines.cli.main` in-process (a subprocess would import TensorFlow once per case).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from scipy.spatial.distance import pdist
 from test_runner import TINY, _stable
 
 import baselines
-from b3o.cli import main
+from baselines.cli import main
 from b3o.diversity import mean_pairwise_distance
 from baselines.grid import trial_grid
 from baselines.records import OutputError

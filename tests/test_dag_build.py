@@ -44,6 +44,6 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
 def test_check_specs_refuses_bad_input_with_exit_2():
     for text, message in (("{not json", "Expecting property name"), ('{"problem": "x"}', "expected a JSON list")):
         result = subprocess.run(
-            [sys.executable, "-m", "b3o.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
+            [sys.executable, "-m", "baselines.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 2 and message in result.stderr.splitlines()[-1], result.stderr

@@ -133,7 +133,7 @@ def test_cli_bad_spec_is_one_clear_error_and_exit_2(tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps({**TINY, "params": {"lam": -2}}))
     result = subprocess.run(
-        [sys.executable, "-m", "b3o.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json")],
+        [sys.executable, "-m", "baselines.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json")],
         capture_output=True,
         text=True,
     )
@@ -147,14 +147,14 @@ def test_cli_flags_override_the_spec_and_run(tmp_path):
     spec = tmp_path / "spec.yaml"
     spec.write_text("\n".join(f"{k}: {json.dumps(v)}" for k, v in {**TINY, "method": "random", "params": {}}.items()))
     result = subprocess.run(
-        [sys.executable, "-m", "b3o.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
+        [sys.executable, "-m", "baselines.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
          "--iterations", "2", "--param", "x=1"],
         capture_output=True,
         text=True,
     )
     assert result.returncode == 2 and "unknown parameter(s) ['x'] for method 'random'" in result.stderr
     result = subprocess.run(
-        [sys.executable, "-m", "b3o.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
+        [sys.executable, "-m", "baselines.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
          "--iterations", "2", "--seed", "3"],
         capture_output=True,
         text=True,
@@ -166,7 +166,7 @@ def test_cli_flags_override_the_spec_and_run(tmp_path):
 
 
 def test_list_names_everything():
-    result = subprocess.run([sys.executable, "-m", "b3o.cli", "list"], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "baselines.cli", "list"], capture_output=True, text=True)
     assert result.returncode == 0
     for name in ("hartmann6", "b3o (acquisition", "defer", "logei", "scheduled"):
         assert name in result.stdout

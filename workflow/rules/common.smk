@@ -28,7 +28,7 @@ def _check_specs():
         data = spec.to_dict()
         distinct.setdefault(json.dumps({**data, "seed": 0}, sort_keys=True, default=str), data)
     check = subprocess.run(
-        [sys.executable, "-m", "b3o.cli", "check-specs"],
+        [sys.executable, "-m", "baselines.cli", "check-specs"],
         input=json.dumps(list(distinct.values()), default=str),
         capture_output=True,
         text=True,
