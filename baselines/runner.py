@@ -75,7 +75,7 @@ class _Runner:
         self.problem: Problem = trial.problem
         self.out = out
         self.checkpoint = out.with_name(out.name + ".checkpoint.npz")
-        self.sign = np.array([-1.0 if self.problem.sense == "maximise" else 1.0] * self.problem.num_objectives)
+        self.sign = np.full(self.problem.num_objectives, self.problem.minimisation_sign)
         self._history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (points, values, observations)
         self._warned = False
 
@@ -214,8 +214,7 @@ class _Runner:
 
 def model_dataset(problem: Problem, points: np.ndarray, observations: np.ndarray) -> tuple[Dataset, OutputScale]:
     """The data as models and methods see it: minimisation convention, each objective standardised."""
-    sign = np.where(problem.sense == "maximise", -1.0, 1.0)
-    y = sign * np.asarray(observations, dtype=np.float64)
+    y = problem.minimisation_sign * np.asarray(observations, dtype=np.float64)
     scale = OutputScale.fit(y, problem.observations_standardised)
     return Dataset(tf.constant(points, dtype=tf.float64), tf.constant(scale.apply(y))), scale
 
@@ -240,7 +239,7 @@ def hypervolume(values: np.ndarray, problem: Problem) -> float:
     """Hypervolume dominated by `values` (natural units, problem sense) w.r.t. the problem's reference point."""
     from pymoo.indicators.hv import HV
 
-    sign = -1.0 if problem.sense == "maximise" else 1.0
+    sign = problem.minimisation_sign
     front = sign * np.asarray(values, dtype=np.float64)
     reference = sign * np.asarray(problem.reference_point, dtype=np.float64)
     inside = np.all(front < reference, axis=1)

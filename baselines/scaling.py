@@ -84,16 +84,13 @@ def _fit_model(problem_name: str, num_data: int, num_inducing: int, seed: int, s
 
 
 def _dataset(problem, num_data: int, seed: int):
+    """The data a trial's model would see: the runner's initial design, observed, in the model's units."""
     import numpy as np
-    import tensorflow as tf
-    from trieste.data import Dataset
 
-    from baselines.runner import initial_design
+    from baselines.runner import initial_design, model_dataset
 
     x = initial_design(problem, num_data, seed)
-    y = problem.observe(x, np.random.default_rng(seed))
-    sign = -1.0 if problem.sense == "maximise" else 1.0
-    return Dataset(tf.constant(x), tf.constant(sign * y))
+    return model_dataset(problem, x, problem.observe(x, np.random.default_rng(seed)))[0]
 
 
 def _child(args: argparse.Namespace) -> int:

@@ -35,6 +35,12 @@ class Problem:
     observations_standardised: ClassVar[bool] = False
 
     @property
+    def minimisation_sign(self) -> float:
+        """-1 for a maximisation problem, +1 otherwise: the factor that puts values in trieste's minimisation
+        convention (and back)."""
+        return -1.0 if self.sense == "maximise" else 1.0
+
+    @property
     def dim(self) -> int:
         return int(self.search_space.dimension)
 

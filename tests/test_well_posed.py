@@ -90,7 +90,7 @@ def test_the_surrogate_learns_the_objective_on_the_initial_design(name: str) -> 
     trial, _, scale, model = _fitted(name)
     problem = trial.problem
     held_out = layout(problem.search_space).uniform_feasible(np.random.default_rng(1), HELD_OUT)
-    sign = -1.0 if problem.sense == "maximise" else 1.0
+    sign = problem.minimisation_sign
     truth = scale.apply(sign * problem.observation_scale(problem.evaluate(held_out)))  # the model's units
     mean = np.asarray(model.predict(tf.constant(held_out))[0])
     for k in range(problem.num_objectives):
