@@ -49,8 +49,8 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     record = read_record(out, spec.trial_id)  # None if absent, or unusable and moved aside
     if record is not None:
         return record
-    # gpflow's run-time shape checks are a large share of each eager fit (they run on every kernel call of the
-    # inducing-point selection); they check, they do not compute, so the record is the same without them.
+    # gpflow's run-time shape checks run on every eager kernel call (the inducing-point selection makes many); they
+    # check, they do not compute, so the record is the same without them.
     with disable_check_shapes():
         return _Runner(trial, out).run()
 
