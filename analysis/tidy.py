@@ -225,20 +225,6 @@ def write_parquet(table: pd.DataFrame, out: str | Path) -> Path:
     return out
 
 
-def tidy(grid_csv: str | Path, out_parquet: str | Path) -> pd.DataFrame:
-    """Write the tidy table of `grid_csv` to `out_parquet` and return it."""
-    table = tidy_table(*load(grid_csv))
-    write_parquet(table, out_parquet)
-    return table
-
-
-def pareto(grid_csv: str | Path, out_parquet: str | Path) -> pd.DataFrame:
-    """Write the multi-objective points of `grid_csv` to `out_parquet` and return them."""
-    table = pareto_table(*load(grid_csv))
-    write_parquet(table, out_parquet)
-    return table
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analysis.tidy", description=__doc__.splitlines()[0])
     parser.add_argument("--grid", required=True, help="grid table (CSV) written by the workflow")

@@ -16,7 +16,8 @@ import pandas as pd
 import pytest
 
 from analysis import summary, theory
-from analysis.tidy import GRID_COLUMNS, TIDY_COLUMNS, pareto, tidy
+from analysis.tidy import GRID_COLUMNS, TIDY_COLUMNS, load, tidy_table
+from analysis.tidy import main as tidy_main
 
 SEEDS = (0, 1)
 PAPER_LAMBDAS = (0.1, 1.0, 10.0)
@@ -296,8 +297,10 @@ def build_fixture(root: Path, seeds: tuple[int, ...] = SEEDS) -> Path:
 def built(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("analysis")
     grid = build_fixture(root)
-    tidy(grid, root / "tidy.parquet")
-    pareto(grid, root / "pareto.parquet")
+    assert (
+        tidy_main(["--grid", str(grid), "--out", str(root / "tidy.parquet"), "--pareto", str(root / "pareto.parquet")])
+        == 0
+    )
     return {"root": root, "grid": grid, "tidy": root / "tidy.parquet", "pareto": root / "pareto.parquet"}
 
 
@@ -332,7 +335,7 @@ def test_missing_records_are_named(tmp_path, built):
     grid.loc[2, "record"] = "nowhere/b.json"
     grid.to_csv(tmp_path / "grid.csv", index=False)
     with pytest.raises(FileNotFoundError, match=r"2 trial record[\s\S]*nowhere/a\.json[\s\S]*nowhere/b\.json"):
-        tidy(tmp_path / "grid.csv", tmp_path / "t.parquet")
+        tidy_table(*load(tmp_path / "grid.csv"))
 
 
 def test_pareto_holds_the_non_failed_points_of_multi_objective_trials(built):
@@ -509,7 +512,9 @@ def test_summary_table_reports_each_problems_headline_metric(built, tmp_path, ta
 def five_seeds(tmp_path_factory) -> Path:
     """The fixture with five seeds, the fewest on which a comparison is decided; returns its tidy table's path."""
     root = tmp_path_factory.mktemp("five_seeds")
-    tidy(build_fixture(root, seeds=tuple(range(5))), root / "tidy.parquet")
+    assert (
+        tidy_main(["--grid", str(build_fixture(root, seeds=tuple(range(5)))), "--out", str(root / "tidy.parquet")]) == 0
+    )
     return root / "tidy.parquet"
 
 
