@@ -57,7 +57,7 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
 def density_block(table: pd.DataFrame, source: str) -> str:
     """Per experiment and B3O variant: ESS/N range over iterations with lambda_t > 0, collapsed and uniform counts."""
     rows = [
-        f"| {r.experiment} | {r.label} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
+        f"| {r.experiment} | {r.label} | {number(r.lam)} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
         f"(median {number(r.ess_fraction_median)}) | {number(r.relative_diversity_median)} | {r.collapsed} | "
         f"{r.uniform} |"
         for r in table.itertuples()
@@ -66,9 +66,9 @@ def density_block(table: pd.DataFrame, source: str) -> str:
         "density",
         source,
         [
-            "| experiment | B3O variant | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
+            "| experiment | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
             "| collapsed | uniform |",
-            "|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|",
             *rows,
         ],
     )

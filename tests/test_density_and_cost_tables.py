@@ -19,6 +19,7 @@ def _b3o_rows(label: str, lam: list[float], ess: list[float], diversity: list[fl
             "method": "b3o",
             "iteration": np.arange(1, n + 1),
             "lam_t": lam,
+            "lam": 1.0,
             "ess_fraction": ess,
             "relative_diversity": diversity,
             "alpha_range": 1.0,
@@ -34,15 +35,17 @@ def test_density_summary_skips_uniform_by_design_batches_and_counts_degenerate_o
             _b3o_rows("s", [0.0, 2.0, 4.0], [1.0, 0.2, 1e-4], [1.0, 0.6, 0.02]),
             # concentrated but diverse (low ESS only): not collapsed; one uniform iteration
             _b3o_rows("c", [10.0, 10.0], [5e-4, 0.99], [0.3, 1.0]),
-            pd.DataFrame({"method": ["ts"], "lam_t": [np.nan], "ess_fraction": [np.nan]}),
+            pd.DataFrame({"method": ["ts"], "lam_t": [np.nan], "lam": [np.nan], "ess_fraction": [np.nan]}),
+            # the same label at another λ (as in the λ ablation) is its own row
+            _b3o_rows("c", [10.0], [0.3], [0.8]).assign(lam=3.0),
         ],
         ignore_index=True,
     )
-    rows = density_summary(table).set_index("label")
-    assert rows.loc["s", "iterations"] == 2 and rows.loc["s", "ess_fraction_max"] == 0.2
-    assert (rows.loc["s", "collapsed"], rows.loc["s", "uniform"]) == (1, 0)
-    assert (rows.loc["c", "collapsed"], rows.loc["c", "uniform"]) == (0, 1)
-    assert set(rows.index) == {"s", "c"}
+    rows = density_summary(table).set_index(["label", "lam"])
+    assert rows.loc[("s", 1.0), "iterations"] == 2 and rows.loc[("s", 1.0), "ess_fraction_max"] == 0.2
+    assert (rows.loc[("s", 1.0), "collapsed"], rows.loc[("s", 1.0), "uniform"]) == (1, 0)
+    assert (rows.loc[("c", 1.0), "collapsed"], rows.loc[("c", 1.0), "uniform"]) == (0, 1)
+    assert set(rows.index) == {("s", 1.0), ("c", 1.0), ("c", 3.0)}
 
 
 def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:
@@ -77,6 +80,6 @@ def test_readme_density_section_is_rewritten_from_the_density_table(tmp_path) ->
     assert readme.main(["--readme", str(path), "--density", str(tmp_path / "density.csv")]) == 0
     text = path.read_text()
     assert "old" not in text and text.startswith("intro\n") and text.endswith("\nafter\n")
-    assert "| e | B3O-UCB-c | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
+    assert "| e | B3O-UCB-c | 1 | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
     stats.drop(columns="ess_fraction_min").to_csv(tmp_path / "bad.csv", index=False)
     assert readme.main(["--readme", str(path), "--density", str(tmp_path / "bad.csv")]) == 2

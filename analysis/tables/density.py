@@ -14,11 +14,11 @@ import pandas as pd
 from analysis.tables import common
 from b3o import degeneracy
 
-KEYS = ["experiment", "problem", "label"]
+KEYS = ["experiment", "problem", "label", "lam"]  # the λ ablation runs several λ under one label
 
 
 def density_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (experiment, problem, B3O label); see the module docstring."""
+    """One row per (experiment, problem, B3O label, λ); see the module docstring."""
     rows = table[(table["method"] == "b3o") & (table["lam_t"] > 0) & table["ess_fraction"].notna()]
     rows = rows.assign(
         collapsed=[degeneracy.collapsed(e, d) for e, d in zip(rows["ess_fraction"], rows["relative_diversity"])],
@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         ],
         diversity=stats["relative_diversity_median"].map(common.number),
         alpha=stats["alpha_p10_p90_median"].map(common.number),
-    )[["experiment", "problem", "label", "iterations", "ess", "diversity", "alpha", "collapsed", "uniform"]]
+        lam=stats["lam"].map(common.number),
+    )[["experiment", "problem", "label", "lam", "iterations", "ess", "diversity", "alpha", "collapsed", "uniform"]]
     header = [
         "experiment",
         "problem",
