@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
+from tiny_config import tiny_config
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 900  # the run below takes 3-5 minutes here; a hung run is killed after this
@@ -41,14 +41,7 @@ def node_memory_mb() -> int:
 
 def _config(workdir: Path) -> str:
     """Four tiny trials (two methods, two seeds, a 1-D problem), the grid, tidy table and run-time table."""
-    config = yaml.safe_load((workdir / "config/smoke.yaml").read_text())
-    experiment = config["experiments"]["synthetic_b100"]
-    experiment.update(problems=["forrester1"], seeds=2, iterations=2)
-    experiment["methods"] = [m for m in experiment["methods"] if m["label"] in ("B3O-LogEI-s", "Random")]
-    config.update(results="results/cluster", paper="results/cluster/paper", experiments={"synthetic_b100": experiment})
-    config["scaling"]["enabled"] = False
-    (workdir / "config/cluster.yaml").write_text(yaml.safe_dump(config))
-    return "config/cluster.yaml"
+    return tiny_config(workdir, "cluster", seeds=2, results="results/cluster")
 
 
 def _run(workdir: Path, args: list[str]) -> tuple[int | None, str]:

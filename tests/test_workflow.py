@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from tiny_config import tiny_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,16 +35,9 @@ def workdir(tmp_path_factory) -> Path:
 
 
 def _tiny_config(workdir: Path) -> str:
-    """The smoke config cut down to one experiment, one seed and two methods on a 1-D problem."""
-    config = yaml.safe_load((workdir / "config/smoke.yaml").read_text())
-    experiment = config["experiments"]["synthetic_b100"]
-    experiment.update(problems=["forrester1"], seeds=1, iterations=2)
-    experiment["methods"] = [m for m in experiment["methods"] if m["label"] in ("B3O-LogEI-s", "Random")]
-    # a space in the results path: every path in the rules' shell commands must be quoted
-    config.update(results="results/tiny run", paper="results/tiny run/paper", experiments={"synthetic_b100": experiment})
-    config["scaling"]["enabled"] = False
-    (workdir / "config/tiny.yaml").write_text(yaml.safe_dump(config))
-    return "config/tiny.yaml"
+    """One seed of two methods on a 1-D problem; a space in the results path: every path in the rules' shell
+    commands must be quoted."""
+    return tiny_config(workdir, "tiny", seeds=1, results="results/tiny run")
 
 
 def _check_outputs(out: Path, figures: set[str]) -> None:
