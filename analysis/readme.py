@@ -1,10 +1,10 @@
 """Rewrite the README's generated sections from the workflow's tables, so no number in them is copied by hand.
 
 A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md; everything else is left as
-it is. Sections: `claims` (from paper/claims.csv) and `density` (B3O's density diagnostics, from
-paper/tables/density.csv). Run as
-`python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv`
-(either table may be left out; its section is then kept).
+it is. Sections: `claims` (from paper/claims.csv), `density` (B3O's density diagnostics, from
+paper/tables/density.csv) and `cost` (where the run's time went, from paper/tables/run_times.csv). Run as
+`python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
+--cost paper/tables/run_times.csv` (any table may be left out; its section is then kept).
 """
 
 from __future__ import annotations
@@ -29,9 +29,16 @@ def _generated(name: str, source: str, lines: list[str]) -> str:
     return "\n".join([begin, note, *lines, end])
 
 
+def _tally(verdicts_: pd.Series) -> str:
+    return ", ".join(f"{v}: {k}" for v, k in verdicts_.value_counts().items())
+
+
 def claims_block(table: pd.DataFrame, source: str) -> str:
     """The generated section: how a verdict is decided, the verdict counts, one row per claim."""
-    counts = table["verdict"].value_counts()
+    beyond = table["beyond_paper"].astype(bool) if "beyond_paper" in table else pd.Series(False, index=table.index)
+    counts = f"the paper's {int((~beyond).sum())} claims: {_tally(table.loc[~beyond, 'verdict'])}"
+    if beyond.any():
+        counts += f"; {int(beyond.sum())} beyond the paper: {_tally(table.loc[beyond, 'verdict'])}"
     needed = table["seeds_needed"].astype("Int64") if "seeds_needed" in table else pd.Series(pd.NA, index=table.index)
     rows = [
         f"| {n} | {cell(claim)} ({cell(where)}) | {cell(run)} | {verdict} | {'' if pd.isna(k) else k} |"
@@ -45,7 +52,7 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
         [
             " ".join(verdicts.RULES),
             "",
-            "Verdicts: " + ", ".join(f"{v}: {k}" for v, k in counts.items()) + f" (`{source}` has every comparison).",
+            f"Verdicts, {counts} (`{source}` has every comparison).",
             "",
             "| # | claim (where in the paper) | run | verdict | seeds to decide |",
             "|---|---|---|---|---|",
@@ -74,6 +81,33 @@ def density_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def cost_block(table: pd.DataFrame, source: str) -> str:
+    """Per experiment: trials, core-minutes and the mean cost profile of a trial; the trials' wall-time span."""
+    shown = table[table["label"] == "all methods"]
+    parts = [("startup_s", "start-up"), ("fit_s", "fit"), ("density_s", "density"),
+             ("acquire_other_s", "acquire, other"), ("evaluate_s", "evaluate"), ("io_s", "I/O")]
+    parts = [(c, name) for c, name in parts if f"mean_{c}" in table]
+    rows = [
+        f"| {r['experiment']} | {r['trials']} | {number(r['total_s'] / 60)} | {number(r['mean_s'])} | "
+        + " | ".join(number(r[f"mean_{c}"]) for c, _ in parts)
+        + " |"
+        for r in shown.to_dict("records")
+    ]
+    total = shown[shown["experiment"] == "all experiments"]
+    span = float(total["span_min"].iloc[0]) if "span_min" in total and len(total) else float("nan")
+    lines = [
+        "| experiment | trials | core-minutes | mean per trial (s) | "
+        + " | ".join(f"{name} (s)" for _, name in parts)
+        + " |",
+        "|---" * (4 + len(parts)) + "|",
+        *rows,
+    ]
+    if span == span:
+        lines += ["", f"The trials ran from the first one's start to the last one's finish in {number(span)} min of wall "
+                  "time (a resumed run counts its pauses too)."]
+    return _generated("cost", source, lines)
+
+
 def rewrite(readme: str, section: str, name: str = "claims") -> str:
     """`readme` with the text between NAME's markers (inclusive) replaced by `section`."""
     begin, end = markers(name)
@@ -87,6 +121,7 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims"),
     "density": (density_block, {"experiment", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
+    "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
 }
 
 

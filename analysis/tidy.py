@@ -86,7 +86,7 @@ DIAGNOSTIC_COLUMNS = {
 }
 
 #: columns constant within a trial: the grid's (less the record path) plus what the record adds
-TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + ("sense", "git_sha", "startup_s")
+TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + ("sense", "git_sha", "finished_utc", "startup_s")
 
 TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("num_failed",)
 
@@ -174,6 +174,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
         path: pd.DataFrame(list(_trace_rows(record))).assign(
             sense=record["problem"]["sense"],
             git_sha=(record.get("provenance") or {}).get("git_sha"),
+            finished_utc=(record.get("provenance") or {}).get("finished_utc"),
             startup_s=_number(record.get("startup_s")),
         )
         for path, record in records.items()
@@ -211,7 +212,7 @@ def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.D
                 )
             )
     if not frames:
-        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c != "git_sha"] + ["iteration"])
+        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in ("git_sha", "finished_utc")] + ["iteration"])
     table = pd.concat(frames, ignore_index=True)
     values = [c for c in table.columns if c.startswith("value_")]
     leading = [c for c in TRIAL_COLUMNS if c in table.columns] + ["iteration"]

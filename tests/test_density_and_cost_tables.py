@@ -83,3 +83,32 @@ def test_readme_density_section_is_rewritten_from_the_density_table(tmp_path) ->
     assert "| e | B3O-UCB-c | 1 | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
     stats.drop(columns="ess_fraction_min").to_csv(tmp_path / "bad.csv", index=False)
     assert readme.main(["--readme", str(path), "--density", str(tmp_path / "bad.csv")]) == 2
+
+
+def test_run_times_span_and_readme_cost_section(tmp_path) -> None:
+    """The span runs from the first trial's start (finish minus its seconds) to the last finish; the README's cost
+    section is rewritten from the run-time table."""
+    from analysis import readme
+    from analysis.tables.run_times import summarise
+
+    trials = pd.DataFrame(
+        {
+            "experiment": ["x", "x", "y"],
+            "label": ["A", "B", "A"],
+            "trial_id": ["a", "b", "c"],
+            "seconds": [60.0, 30.0, 120.0],
+            "max_rss_mb": [100.0, 200.0, 150.0],
+            "fit_s": [10.0, 5.0, 20.0],
+            "finished_utc": ["2026-01-01T10:01:00+00:00", "2026-01-01T10:02:00+00:00", "2026-01-01T10:05:00+00:00"],
+        }
+    )
+    table = summarise(trials)
+    total = table[table["experiment"] == "all experiments"].iloc[0]
+    assert total["span_min"] == 5.0 and total["total_s"] == 210.0  # 10:00 (a's start) to 10:05 (c's finish)
+    table.to_csv(tmp_path / "run_times.csv", index=False)
+    begin, end = readme.markers("cost")
+    path = tmp_path / "README.md"
+    path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
+    assert readme.main(["--readme", str(path), "--cost", str(tmp_path / "run_times.csv")]) == 0
+    text = path.read_text()
+    assert "old" not in text and "| all experiments | 3 | 3.5 | 70 | 11.7 |" in text and "in 5 min of wall" in text

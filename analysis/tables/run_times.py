@@ -3,7 +3,9 @@ and its split from the trials' own cost profile.
 
 Each trial job writes a Snakemake benchmark (wall seconds, peak RSS). A trial shared by two experiments (the same
 spec) ran once and is counted in each experiment that uses it; the `all experiments` row counts each trial once.
-Times are wall seconds of single-threaded jobs, so the sum over trials is core-seconds, not the run's wall time.
+Times are wall seconds of single-threaded jobs, so the sum over trials is core-seconds, not the run's wall time; the
+`span_min` column is the wall time from the first trial's start (its finish time in the record's provenance minus its
+benchmark seconds) to the last trial's finish, which includes any pause between resumed runs.
 
 The split (mean seconds per trial) comes from the records via the tidy table: process start-up to the trial
 (interpreter and imports; 0 for later trials of a process that runs several), model fits, the acquire step -
@@ -45,7 +47,17 @@ def profile(tidy: pd.DataFrame) -> pd.DataFrame:
     )
     rows = rows.assign(acquire_other_s=rows["acquire_s"] - rows["density_s"])
     sums = rows.groupby("trial_id")[["fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s"]].sum(min_count=1)
-    return sums.join(rows.groupby("trial_id")["startup_s"].first()).reset_index()[["trial_id", *PROFILE]]
+    kept = [c for c in ("startup_s", "finished_utc") if c in rows]  # tables tidied before finish times were kept
+    return sums.join(rows.groupby("trial_id")[kept].first()).reset_index()
+
+
+def span_minutes(frame: pd.DataFrame) -> float:
+    """Wall minutes from the first trial's start to the last one's finish (NaN without finish times)."""
+    if "finished_utc" not in frame:
+        return float("nan")
+    finished = pd.to_datetime(frame["finished_utc"], utc=True, errors="coerce")
+    started = finished - pd.to_timedelta(frame["seconds"], unit="s")
+    return (finished.max() - started.min()).total_seconds() / 60
 
 
 def summarise(trials: pd.DataFrame) -> pd.DataFrame:
@@ -62,6 +74,7 @@ def summarise(trials: pd.DataFrame) -> pd.DataFrame:
             "mean_s": frame["seconds"].mean(),
             "max_rss_mb": frame["max_rss_mb"].max(),
             **{f"mean_{c}": frame[c].mean() for c in PROFILE if c in frame},
+            "span_min": span_minutes(frame),
         }
 
     out = []

@@ -120,10 +120,11 @@ rule claims:
 
 
 rule readme:
-    """The README's generated sections (claims, B3O's density diagnostics); only when the config names a README."""
+    """The README's generated sections (claims, B3O's density diagnostics, cost); only when the config names a README."""
     input:
         claims=f"{PAPER}/claims.csv",
         density=f"{PAPER}/tables/density.csv",
+        cost=f"{PAPER}/tables/run_times.csv",
     output:
         # a stamp: Snakemake removes a job's outputs before running it, and the README must be edited, not replaced
         touch(f"{RESULTS}/readme.done"),
@@ -135,7 +136,7 @@ rule readme:
         ENV
     shell:
         "python -m analysis.readme --readme {params.readme:q} --claims {input.claims:q} --density {input.density:q} "
-        "> {log:q} 2>&1"
+        "--cost {input.cost:q} > {log:q} 2>&1"
 
 
 rule run_times:
