@@ -72,6 +72,5 @@ class Registry:
 
 def plugin_versions() -> dict[str, str]:
     """Distribution -> version of every installed package that registers b3o plugins (for records' provenance)."""
-    return {
-        e.dist.name: e.dist.version for group in GROUPS for e in metadata.entry_points(group=group) if e.dist is not None
-    }
+    entries = [e for group in GROUPS for e in metadata.entry_points(group=group)]
+    return {e.dist.name: e.dist.version for e in entries if e.dist is not None}

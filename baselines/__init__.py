@@ -44,7 +44,8 @@ def method_class(name: str) -> type[Method]:
         from baselines.base import Method
 
         if not (isinstance(cls, type) and issubclass(cls, Method)):
-            raise PluginError(f"method {name!r} (entry point of {REGISTRY.origin(name)}) is {cls!r}, not a Method subclass")
+            origin = REGISTRY.origin(name)
+            raise PluginError(f"method {name!r} (entry point of {origin}) is {cls!r}, not a Method subclass")
     return cls
 
 

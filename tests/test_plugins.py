@@ -104,16 +104,19 @@ def test_a_trial_of_the_plugin_problem_writes_a_record_with_its_regret(site, tmp
 @pytest.mark.parametrize(
     "entry_points, with_example, message",
     [
-        ("[b3o.problems]\nbroken = b3o_bad_mod:factory\n", False,
-         "entry point 'broken = b3o_bad_mod:factory' (group b3o.problems) of distribution 'b3o-bad 0.1' cannot be "
-         "loaded: ModuleNotFoundError: No module named 'no_such_dependency'"),
-        ("[b3o.problems]\nhartmann6 = b3o_bad_mod:factory\n", False,
-         "entry point 'hartmann6 = b3o_bad_mod:factory' (group b3o.problems) of distribution 'b3o-bad 0.1' clashes "
-         "with the built-in problem 'hartmann6'; rename it"),
+        ("[b3o.problems]\nbroken = b3o_bad_mod:factory\n", False, (
+            "entry point 'broken = b3o_bad_mod:factory' (group b3o.problems) of distribution 'b3o-bad 0.1' cannot be "
+            "loaded: ModuleNotFoundError: No module named 'no_such_dependency'"
+        )),
+        ("[b3o.problems]\nhartmann6 = b3o_bad_mod:factory\n", False, (
+            "entry point 'hartmann6 = b3o_bad_mod:factory' (group b3o.problems) of distribution 'b3o-bad 0.1' clashes "
+            "with the built-in problem 'hartmann6'; rename it"
+        )),
         ("[b3o.methods]\nrandom = b3o_bad_mod:factory\n", False, "clashes with the built-in method 'random'"),
-        ("[b3o.problems]\nshifted-sphere = b3o_bad_mod:factory\n", True,
-         "of distribution 'b3o-bad 0.1' and entry point 'shifted-sphere = b3o_example_sphere:shifted_sphere' "
-         f"(group b3o.problems) of distribution '{DISTRIBUTION}' both register problem 'shifted-sphere'"),
+        ("[b3o.problems]\nshifted-sphere = b3o_bad_mod:factory\n", True, (
+            "of distribution 'b3o-bad 0.1' and entry point 'shifted-sphere = b3o_example_sphere:shifted_sphere' "
+            f"(group b3o.problems) of distribution '{DISTRIBUTION}' both register problem 'shifted-sphere'"
+        )),
     ],
     ids=["import-error", "problem-name-clash", "method-name-clash", "two-plugins-one-name"],
 )
@@ -174,7 +177,7 @@ def test_a_user_named_experiment_of_the_plugin_runs_through_the_workflow(site, t
     targets = [f"results/mine/paper/tables/{t}.csv" for t in ("summary", "per_trial", "run_times")]
     targets.append("results/mine/paper/figures/progress_my_sphere_study.png")
     result = subprocess.run(
-        ["snakemake", "--cores", "2", "--configfile", "mine.yaml", *targets],
+        ["snakemake", *targets, "--cores", "2", "--configfile", "mine.yaml"],
         env=_env(site), cwd=tmp_path, capture_output=True, text=True, timeout=1800,
     )
     assert result.returncode == 0, result.stderr[-4000:]
