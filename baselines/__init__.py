@@ -1,7 +1,8 @@
 """Registry of optimisation methods: `baselines.get(name, **params)`, `baselines.names()`.
 
 One module per method family; a method is a `Method` subclass whose constructor takes its parameters, so the paper's
-variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Imported lazily, and the
+variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Other packages add methods through
+entry points in the group `b3o.methods`, each naming a `Method` subclass (`b3o.registry`). Imported lazily, and the
 interface types too: importing any `baselines` module (the workflow's grid, say) must not import TensorFlow.
 """
 
@@ -12,12 +13,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from b3o.options import check_options
+from b3o.registry import PluginError, Registry
 
 if TYPE_CHECKING:
     from baselines.base import Method, NotApplicable, TrialContext
 
 # name -> (module, class)
-_REGISTRY: dict[str, tuple[str, str]] = {
+_BUILTIN: dict[str, tuple[str, str]] = {
     "b3o": ("baselines.boltzmann", "B3O"),
     "random": ("baselines.random_search", "RandomSearch"),
     "ts": ("baselines.thompson", "ThompsonSampling"),
@@ -28,17 +30,23 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "lp": ("baselines.batch_acquisition", "LocalPenalisation"),
     "nsga2": ("baselines.evolutionary", "NSGA2"),
 }
+REGISTRY = Registry("method", "b3o.methods", _BUILTIN)
 
 
 def names() -> list[str]:
-    return sorted(_REGISTRY)
+    """Built-in and plugin methods."""
+    return REGISTRY.names()
 
 
 def method_class(name: str) -> type[Method]:
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown method {name!r}; valid methods: {', '.join(names())}")
-    module, cls = _REGISTRY[name]
-    return getattr(import_module(module), cls)
+    cls = REGISTRY.load(name)
+    if name not in _BUILTIN:  # the built-ins are Methods by construction; checking imports TensorFlow
+        from baselines.base import Method
+
+        if not (isinstance(cls, type) and issubclass(cls, Method)):
+            origin = REGISTRY.origin(name)
+            raise PluginError(f"method {name!r} (entry point of {origin}) is {cls!r}, not a Method subclass")
+    return cls
 
 
 def parameters(name: str) -> list[str]:

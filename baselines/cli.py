@@ -134,13 +134,30 @@ def _check_specs(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    """Plugins are listed with their distribution; a plugin that cannot be used is one error line and exit 2."""
     import baselines
     import problems
+
+    def plugin(registry: Any, name: str) -> str:
+        origin = registry.origin(name)
+        if origin:
+            registry.load(name)  # a plugin that cannot be imported is reported here, not by its first trial
+        return f" [plugin: {origin}]" if origin else ""
+
+    try:
+        problem_lines = [f"{p}{plugin(problems.REGISTRY, p)}" for p in problems.names()]
+        method_lines = [
+            f"{m} ({', '.join(baselines.parameters(m)) or 'no parameters'}){plugin(baselines.REGISTRY, m)}"
+            for m in baselines.names()
+        ]
+    except ValueError as err:
+        print(f"b3o list: error: {err}", file=sys.stderr)
+        return 2
     from b3o import acquisitions, samplers, temperature
 
     for title, items in (
-        ("problems", problems.names()),
-        ("methods", [f"{m} ({', '.join(baselines.parameters(m)) or 'no parameters'})" for m in baselines.names()]),
+        ("problems", problem_lines),
+        ("methods", method_lines),
         ("samplers", samplers.names()),
         ("acquisitions", acquisitions.names()),
         ("temperatures", temperature.names()),

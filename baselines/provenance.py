@@ -1,5 +1,6 @@
-"""Provenance stamped on every record: code revision, library versions, machine, devices and thread settings, and the
-SLURM job that ran it (if any)."""
+"""Provenance stamped on every record: code revision, library versions (and those of installed b3o plugin packages:
+their code is not under our git revision), machine, devices and thread settings, and the SLURM job that ran it (if
+any)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from b3o.registry import plugin_versions
 
 _PACKAGES = ("b3o", "trieste", "gpflow", "tensorflow", "tensorflow-probability", "numpy", "scipy", "pybamm", "pymoo")
 
@@ -37,7 +40,7 @@ def provenance() -> dict[str, Any]:
     return {
         "git_sha": _git("rev-parse", "HEAD"),
         "git_dirty": None if status is None else bool(status),
-        "versions": {"python": platform.python_version(), **{p: _version(p) for p in _PACKAGES}},
+        "versions": {"python": platform.python_version(), **{p: _version(p) for p in _PACKAGES}, **plugin_versions()},
         "host": platform.node(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),

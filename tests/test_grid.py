@@ -57,7 +57,7 @@ def test_paper_grid_is_sparse_and_has_the_papers_settings():
     [
         (lambda c: c.update(colour="red"), "colour"),
         (lambda c: c["experiments"]["synthetic_b100"].update(seeds=0), "seeds"),
-        (lambda c: c["experiments"].update(synthetic_b1000=c["experiments"]["synthetic_b100"]), "synthetic_b1000"),
+        (lambda c: c["experiments"].update({"My study": c["experiments"]["synthetic_b100"]}), "My study"),
         (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lambda_=1), "lambda_"),
         (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lam=-1), "lam"),
     ],
@@ -67,6 +67,14 @@ def test_bad_config_fails_naming_the_key(mutate, message):
     mutate(config)
     with pytest.raises(Exception, match=message):
         validate(config, SCHEMA)
+
+
+def test_an_experiment_may_have_any_safe_name():
+    """A user's own experiment (the paper's names keep their figures and claims; workflow/rules/common.smk)."""
+    config = _load("smoke.yaml")
+    config["experiments"] = {"my_study_2": config["experiments"]["synthetic_b100"]}
+    validate(config, SCHEMA)
+    assert {row.experiment for row in trial_grid(config)} == {"my_study_2"}
 
 
 def test_per_problem_lambda_must_cover_every_problem():

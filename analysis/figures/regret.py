@@ -1,8 +1,10 @@
 """Simple regret against function evaluations, one panel per problem (paper Figs. 3 and 4: B = 100 and B = 5).
 
+Any experiment can be drawn (the workflow draws this figure for every experiment that is not one of the paper's): a
+problem with no known optimum shows its headline metric instead, hypervolume or best value (`HEADLINE_METRICS`).
 Sequential and batch methods record at different evaluation counts, so each trial is put on the problem's common
 evaluation grid (best so far after k evaluations, a step function) before averaging over seeds; lines are drawn as
-steps for the same reason. Log scale: regret spans orders of magnitude.
+steps for the same reason. Log scale for regret: it spans orders of magnitude.
 """
 
 from __future__ import annotations
@@ -11,28 +13,40 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.figures import common
-from analysis.summary import curves
+from analysis.summary import HEADLINE_METRICS, curves
 
+#: the paper's regret figures (the diversity figure draws the same experiments)
 EXPERIMENTS = ("synthetic_b100", "synthetic_b5")
+Y_LABELS = {"simple_regret": common.REGRET, "hypervolume": "Hypervolume", "best_value": "Best value (objective units)"}
 
 
 def regret_curves(table: pd.DataFrame, experiment: str) -> pd.DataFrame:
-    """Mean simple regret with 95% CI per (problem, label, evaluations) in `experiment`."""
-    data = table[(table["experiment"] == experiment) & table["simple_regret"].notna()]
-    return curves(data, ["problem", "label"], "simple_regret")
+    """Mean and 95% CI per (problem, label, evaluations) in `experiment` of each problem's headline metric (simple
+    regret where the optimum is known), named in column `metric`."""
+    frames = []
+    for _, data in table[table["experiment"] == experiment].groupby("problem"):
+        metric = next((m for m in HEADLINE_METRICS if data[m].notna().any()), None)
+        if metric is not None:
+            frames.append(curves(data, ["problem", "label"], metric).assign(metric=metric))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["problem", "label", "metric"])
 
 
 def draw(summary: pd.DataFrame, title: str) -> Figure:
-    """One log-scale panel per problem, one line with CI band per label."""
+    """One panel per problem (log scale for regret), one line with CI band per label."""
     fig, axes = common.panels(common.ordered_problems(summary["problem"]))
+    previous = None
     for problem, ax in axes.items():
         panel = summary[summary["problem"] == problem]
         for label in common.ordered(panel["label"]):
             curve = panel[panel["label"] == label]
             common.band(ax, curve, "num_evals", label, common.colour(label), common.line_style(label), step=True)
-        ax.set_yscale("log")
+        metric = panel["metric"].iloc[0]
+        if metric == "simple_regret":
+            ax.set_yscale("log")
         ax.set(title=common.problem_title(problem), xlabel=common.EVALUATIONS)
-    next(iter(axes.values())).set_ylabel(common.REGRET)
+        if metric != previous:  # label the first panel, and any whose metric differs from its left neighbour's
+            ax.set_ylabel(Y_LABELS[metric])
+        previous = metric
     fig.suptitle(title)
     common.legend_below(fig, axes.values())
     return fig
@@ -40,16 +54,17 @@ def draw(summary: pd.DataFrame, title: str) -> Figure:
 
 def main(argv: list[str] | None = None) -> int:
     cli = common.parser("regret", __doc__.splitlines()[0])
-    cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
+    cli.add_argument("--experiment", default="synthetic_b100", help="any experiment of the table")
     args = cli.parse_args(argv)
     table = common.load_table(args.table)
     summary = regret_curves(table, args.experiment)
     if summary.empty:
-        fig = common.message_figure(f"No simple-regret data for experiment '{args.experiment}' in {args.table}.")
+        fig = common.message_figure(f"No trials of experiment '{args.experiment}' in {args.table}.")
     else:
+        what = "Simple regret" if set(summary["metric"]) == {"simple_regret"} else "Progress"
         fig = draw(
             summary,
-            f"Simple regret at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% "
+            f"{what} at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% "
             "bootstrap CI over seeds",
         )
     common.save(fig, args.out)

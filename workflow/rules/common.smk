@@ -80,6 +80,13 @@ FIGURES = {
     "battery": ("battery", "battery"),
     "formula_e": ("formula_e", "formula_e"),
 }
+# any other experiment (a user's own, named freely in the config): each problem's headline metric against evaluations
+FIGURES.update(
+    {
+        f"progress_{e}": (e, f"regret --experiment {e}")
+        for e in sorted(experiments() - {experiment for experiment, _ in FIGURES.values()})
+    }
+)
 # illustrations computed from the method itself, not from trials
 ILLUSTRATIONS = {"illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"}
 
