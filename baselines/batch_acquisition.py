@@ -77,8 +77,7 @@ class BatchEI(AcquisitionOptimising):
     candidates as the sequential baselines though each is a batch of B points; 2000·B·d joint samples would cost B
     times more model evaluations again for no benefit in a space of B·d dimensions), each scored with
     `sample_size` posterior samples. L-BFGS then runs to convergence over all B·d coordinates, which dominates the
-    cost: at B = 100 on hartmann6 (SVGP, M = 100) one batch took 270 s on two cores, 24 s of it scoring the random
-    batches, at 1.2 GB peak RSS.
+    cost (measured by `b3o scaling`: README, "Batch time versus B").
     """
 
     name = "qei"

@@ -3,9 +3,9 @@
 The paper's budget for every baseline is L-BFGS started from the best of 2000·d uniform random points. trieste's
 `generate_continuous_optimizer(num_initial_samples=n)` evaluates all n (times the vectorisation V) random points in
 one acquisition call, which for Thompson sampling at B = 100 materialises [2000·d, 100, 1000] random-feature tensors
-(over 9 GB on hartmann6, 6.8 GB already at B = 25). Here as many points are drawn and scored in chunks of at most
+(9.6 GB of float64 on hartmann6). Here as many points are drawn and scored in chunks of at most
 `max_points_per_call` model inputs, through trieste's own initial-point-sampler hook, so the peak memory is set by the
-chunk, not by the budget (TS at B = 100 on hartmann6: 1.2 GB peak RSS in all). Spaces with
+chunk, not by the budget (README, "Measured", gives the peak). Spaces with
 explicit constraints get feasible random points (trieste's `Box.sample_feasible`); trieste's optimiser then runs
 scipy's trust-constr with those constraints and discards infeasible optima.
 """

@@ -3,7 +3,7 @@
 trieste's `ParallelContinuousThompsonSampling` draws the B trajectories as one vectorised acquisition function
 (SparseVariational: decoupled sampler with 1000 random Fourier features, the paper's setting). Each trajectory gets
 the paper's search budget, L-BFGS from the best of 2000·d random points, scored in chunks (`baselines.optimisers`)
-so that B = 100 on hartmann6 peaks at 1.2 GB instead of more than 9 GB. On mixed spaces (Formula E, where the paper
+so that the peak memory does not grow with B times that budget. On mixed spaces (Formula E, where the paper
 compares against TS) trajectories are functions of the one-hot encoded inputs and trieste's optimiser keeps the
 categories of the best random start while L-BFGS tunes the continuous variables.
 """
