@@ -1,8 +1,9 @@
 """The computations behind the two illustrative figures (paper Figs. 1 and 2): a GP on a few points of a registry
 problem, its posterior, Thompson-sampling trajectories, the UCB acquisition and B3O batches drawn with DEFER.
 
-Everything is in the maximisation convention of the paper (trieste's model is fitted to the negated observations,
-as in the trial runner) and on the standardised scale the synthetic problems are observed on. TensorFlow is imported
+Everything is in the problem's sense (the synthetic problems maximise, as in the paper; trieste's model is fitted in
+its minimisation convention, as in the trial runner) and on the standardised scale the synthetic problems are
+observed on. TensorFlow is imported
 here only, so the table-driven figures start quickly.
 """
 
@@ -34,7 +35,7 @@ class Fitted:
     @property
     def dataset(self) -> Dataset:
         """The data in trieste's minimisation convention."""
-        return Dataset(tf.constant(self.x), tf.constant(-self.y))
+        return Dataset(tf.constant(self.x), tf.constant(self.problem.minimisation_sign * self.y))
 
 
 def fit_gpr(name: str, num_points: int, seed: int, noise_variance: float = 0.01) -> Fitted:
@@ -44,7 +45,7 @@ def fit_gpr(name: str, num_points: int, seed: int, noise_variance: float = 0.01)
     x = rng.random((num_points, problem.dim))
     y = problem.observe(x, rng)
     tf.random.set_seed(seed)
-    data = Dataset(tf.constant(x), tf.constant(-y))
+    data = Dataset(tf.constant(x), tf.constant(problem.minimisation_sign * y))
     model = GaussianProcessRegression(build_gpr(data, problem.search_space, likelihood_variance=noise_variance))
     model.optimize(data)
     return Fitted(problem, model, x, y)
@@ -58,7 +59,7 @@ def truth(fitted: Fitted, x: np.ndarray) -> np.ndarray:
 def posterior(fitted: Fitted, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Posterior mean and standard deviation of the objective at x, [N] each."""
     mean, var = fitted.model.predict(tf.constant(x))
-    return -mean.numpy()[:, 0], np.sqrt(var.numpy()[:, 0])
+    return fitted.problem.minimisation_sign * mean.numpy()[:, 0], np.sqrt(var.numpy()[:, 0])
 
 
 def thompson_trajectories(fitted: Fitted, x: np.ndarray, num: int, seed: int) -> np.ndarray:
@@ -66,7 +67,7 @@ def thompson_trajectories(fitted: Fitted, x: np.ndarray, num: int, seed: int) ->
     tf.random.set_seed(seed)
     trajectory = fitted.model.trajectory_sampler().get_trajectory()
     batched = tf.constant(np.repeat(x[:, None, :], num, axis=1))
-    return -trajectory(batched).numpy()[..., 0]
+    return fitted.problem.minimisation_sign * trajectory(batched).numpy()[..., 0]
 
 
 def ucb(fitted: Fitted) -> Callable[[np.ndarray], np.ndarray]:

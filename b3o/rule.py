@@ -34,6 +34,7 @@ from trieste.types import Tag, TensorType
 from b3o.density import LogDensity, boltzmann_diagnostics
 from b3o.diversity import mean_pairwise_distance
 from b3o.samplers.base import Sampler
+from b3o.seeding import derived_seed
 from b3o.space import layout
 from b3o.temperature import Temperature
 
@@ -102,7 +103,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         offset, scale = self.temperature.standardisation(reference_alpha)
         self._lam.assign(lam / scale)
         self._offset.assign(offset)
-        seed = int(np.random.SeedSequence([self.seed, t]).generate_state(1)[0])
+        seed = derived_seed(self.seed, t)
         if lam > 0:
             density = LogDensity(self._log_density_fn)
             batch = self.sampler.sample(density, search_space, self.num_query_points, seed=seed)
@@ -162,9 +163,6 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         """A scrambled Sobol set over the space, fixed for the rule's lifetime (categories by floor of Sobol)."""
         if self._reference is None:
             lay = layout(space)
-            u = qmc.Sobol(lay.dim, scramble=True, seed=self.seed).random(self.reference_size)
-            x = np.empty_like(u)
-            x[:, lay.continuous] = lay.lower + lay.width * u[:, lay.continuous]
-            x[:, lay.categorical] = np.floor(u[:, lay.categorical] * lay.num_categories)
+            x = lay.from_unit(qmc.Sobol(lay.dim, scramble=True, seed=self.seed).random(self.reference_size))
             self._reference = x[lay.feasible(x)]
         return self._reference

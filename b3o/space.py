@@ -47,12 +47,20 @@ class Layout:
             return np.ones(len(x), dtype=bool)
         return np.asarray(self.space.is_feasible(x), dtype=bool)
 
+    def from_unit(self, u: np.ndarray) -> np.ndarray:
+        """Points [N, dim] of the space from points of the unit cube: continuous coordinates scaled to their bounds,
+        category k of K where u lies in [k / K, (k + 1) / K)."""
+        x = np.empty_like(u)
+        x[:, self.continuous] = self.lower + self.width * u[:, self.continuous]
+        x[:, self.categorical] = np.floor(u[:, self.categorical] * self.num_categories)
+        return x
+
     def uniform(self, rng: np.random.Generator, n: int) -> np.ndarray:
         """n uniform draws from the bounding box and categories, ignoring constraints."""
-        x = np.empty((n, self.dim))
-        x[:, self.continuous] = self.lower + self.width * rng.random((n, len(self.continuous)))
-        x[:, self.categorical] = np.floor(rng.random((n, len(self.categorical))) * self.num_categories)
-        return x
+        u = np.empty((n, self.dim))  # continuous coordinates drawn first, then the categorical ones
+        u[:, self.continuous] = rng.random((n, len(self.continuous)))
+        u[:, self.categorical] = rng.random((n, len(self.categorical)))
+        return self.from_unit(u)
 
     def uniform_feasible(self, rng: np.random.Generator, n: int, max_rounds: int = 100) -> np.ndarray:
         """n uniform draws from the feasible set, by rejection; see `fill_by_rejection`."""

@@ -16,12 +16,30 @@ from typing import Any, Mapping
 import numpy as np
 from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
+from trieste.space import Box
 
 from problems import Problem
 
 
 class NotApplicable(ValueError):
     """The method cannot be run on this problem or with these settings (raised before any model is built)."""
+
+
+def refuse_multi_objective(method: str, problem: Problem, why: str = "is single-objective") -> None:
+    """`NotApplicable` for a problem with several objectives, naming the methods that optimise those."""
+    if problem.num_objectives > 1:
+        raise NotApplicable(
+            f"{method} {why}; {problem.name!r} has {problem.num_objectives} objectives "
+            "(use seq-ehvi, nsga2 or b3o with 'ehvi')"
+        )
+
+
+def refuse_mixed(
+    method: str, problem: Problem, alternative: str, why: str = "optimises by gradient over a Box"
+) -> None:
+    """`NotApplicable` for a search space with categorical variables (anything but a Box), naming `alternative`."""
+    if not isinstance(problem.search_space, Box):
+        raise NotApplicable(f"{method} {why}; {problem.name!r} has categorical variables (use {alternative})")
 
 
 @dataclass

@@ -8,7 +8,7 @@ which maps `predict_joint` over the leading dimensions with `tf.vectorized_map` 
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
@@ -19,10 +19,9 @@ from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.models.gpflow import BatchReparametrizationSampler, SparseVariational
 from trieste.models.interfaces import HasReparamSampler, SupportsPredictJoint
-from trieste.space import Box
 from trieste.types import TensorType
 
-from baselines.base import NotApplicable, TrialContext
+from baselines.base import NotApplicable, TrialContext, refuse_mixed, refuse_multi_objective
 from baselines.optimisers import AcquisitionOptimising, require_positive
 
 
@@ -67,17 +66,8 @@ class _BatchMonteCarloEI(BatchMonteCarloExpectedImprovement):
 
 
 def _check_single_objective_continuous(method: str, context: TrialContext) -> None:
-    problem = context.problem
-    if problem.num_objectives > 1:
-        raise NotApplicable(
-            f"{method} is single-objective; {problem.name!r} has {problem.num_objectives} objectives "
-            "(use seq-ehvi, nsga2 or b3o with 'ehvi')"
-        )
-    if not isinstance(problem.search_space, Box):
-        raise NotApplicable(
-            f"{method} optimises by gradient over a Box; {problem.name!r} has categorical variables "
-            "(use logei-mv or b3o with the 'mixed-mh' sampler)"
-        )
+    refuse_multi_objective(method, context.problem)
+    refuse_mixed(method, context.problem, "logei-mv or b3o with the 'mixed-mh' sampler")
 
 
 class BatchEI(AcquisitionOptimising):
@@ -87,8 +77,7 @@ class BatchEI(AcquisitionOptimising):
     candidates as the sequential baselines though each is a batch of B points; 2000·B·d joint samples would cost B
     times more model evaluations again for no benefit in a space of B·d dimensions), each scored with
     `sample_size` posterior samples. L-BFGS then runs to convergence over all B·d coordinates, which dominates the
-    cost: at B = 100 on hartmann6 (SVGP, M = 100) one batch took 270 s on two cores, 24 s of it scoring the random
-    batches, at 1.2 GB peak RSS.
+    cost (measured by `b3o scaling`: README, "Batch time versus B").
     """
 
     name = "qei"
@@ -109,21 +98,15 @@ class BatchEI(AcquisitionOptimising):
     def optimiser_shape(self, context: TrialContext) -> tuple[int, int]:
         return 1, context.batch_size  # each candidate is a whole batch of B model inputs
 
-    def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
-        assert models is not None
-        # A fresh rule each iteration, so that the Monte Carlo samples are drawn anew from the seed of t (trieste's
-        # update path would keep the previous iteration's sampler) and a resumed trial repeats the uninterrupted one.
-        rule = EfficientGlobalOptimization(
-            _BatchMonteCarloEI(self.sample_size), num_query_points=self.batch_size, optimizer=self.optimizer
-        )
-        batch = self.acquire(rule, models, dataset, t)
-        self.diagnostics = {
+    def builder(self) -> _BatchMonteCarloEI:
+        return _BatchMonteCarloEI(self.sample_size)
+
+    def batch_diagnostics(self, rule: EfficientGlobalOptimization, batch: np.ndarray) -> dict[str, Any]:
+        return {
             "num_query_points": self.batch_size,
             "sample_size": self.sample_size,
             "acquisition_value": float(rule.acquisition_function(batch[None])[0, 0]),
-            **self.optimiser_settings(),
         }
-        return batch
 
 
 class LocalPenalisation(AcquisitionOptimising):
@@ -140,17 +123,10 @@ class LocalPenalisation(AcquisitionOptimising):
     def check(self, context: TrialContext) -> None:
         _check_single_objective_continuous("lp", context)
 
-    def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
-        assert models is not None
+    def builder(self) -> LocalPenalization:
         # EI (positive, as the penaliser's product needs) with its incumbent among feasible points if constrained.
         base = ExpectedImprovement(self.space if self.space.has_constraints else None)
-        builder = LocalPenalization(self.space, self.num_lipschitz_samples, base_acquisition_function_builder=base)
-        # Fresh each iteration: the Lipschitz sample is then drawn from the seed of t (resume-safe).
-        rule = EfficientGlobalOptimization(builder, num_query_points=self.batch_size, optimizer=self.optimizer)
-        batch = self.acquire(rule, models, dataset, t)
-        self.diagnostics = {
-            "num_query_points": self.batch_size,
-            "num_lipschitz_samples": self.num_lipschitz_samples,
-            **self.optimiser_settings(),
-        }
-        return batch
+        return LocalPenalization(self.space, self.num_lipschitz_samples, base_acquisition_function_builder=base)
+
+    def batch_diagnostics(self, rule: EfficientGlobalOptimization, batch: np.ndarray) -> dict[str, Any]:
+        return {"num_query_points": self.batch_size, "num_lipschitz_samples": self.num_lipschitz_samples}

@@ -27,11 +27,11 @@ from pymoo.operators.mutation.pm import PM
 from pymoo.problems.static import StaticProblem
 from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
-from trieste.space import Box, SearchSpace
+from trieste.space import SearchSpace
 
+from b3o.seeding import derived_rng, derived_seed
 from b3o.space import Layout, layout
-from baselines.base import Method, NotApplicable, TrialContext
-from baselines.optimisers import seed_for
+from baselines.base import Method, NotApplicable, TrialContext, refuse_mixed
 
 _BISECTION_STEPS = 60
 _ANCHOR_DRAWS = 1000
@@ -67,7 +67,7 @@ class _ShrinkToFeasible(Repair):
 
 def _anchor(lay: Layout, seed: int) -> np.ndarray:
     """A feasible point central to the feasible set: the feasible uniform draw nearest to their mean."""
-    draws = lay.uniform_feasible(np.random.default_rng(np.random.SeedSequence([seed, 0])), _ANCHOR_DRAWS)
+    draws = lay.uniform_feasible(derived_rng(seed, 0), _ANCHOR_DRAWS)
     return draws[np.argmin(((draws - draws.mean(axis=0)) ** 2).sum(axis=1))]
 
 
@@ -84,11 +84,10 @@ class NSGA2(Method):
         self.mutation_eta = mutation_eta
 
     def check(self, context: TrialContext) -> None:
-        if not isinstance(context.problem.search_space, Box):
-            raise NotApplicable(
-                f"nsga2 here uses real-valued operators (SBX, polynomial mutation) on a Box; {context.problem.name!r} "
-                "has categorical variables (use logei-mv or b3o with the 'mixed-mh' sampler)"
-            )
+        refuse_mixed(
+            self.name, context.problem, "logei-mv or b3o with the 'mixed-mh' sampler",
+            why="here uses real-valued operators (SBX, polynomial mutation) on a Box",
+        )
         if context.batch_size < 2:
             raise NotApplicable("nsga2 needs a population (batch_size) of at least 2 to mate")
 
@@ -139,7 +138,7 @@ class NSGA2(Method):
             repair=self.repair,
             eliminate_duplicates=True,
         )
-        self.algorithm.setup(self.problem, seed=seed_for(self.seed, 0), termination=NoTermination())
+        self.algorithm.setup(self.problem, seed=derived_seed(self.seed, 0), termination=NoTermination())
         initial = self.algorithm.ask()
         if not np.array_equal(initial.get("X"), x0):
             raise RuntimeError("nsga2: pymoo altered the initial design (duplicate or infeasible points?)")
@@ -147,7 +146,7 @@ class NSGA2(Method):
 
     def _generation(self, t: int) -> np.ndarray:
         assert self.algorithm is not None
-        self.algorithm.random_state = np.random.default_rng(seed_for(self.seed, t))
+        self.algorithm.random_state = np.random.default_rng(derived_seed(self.seed, t))
         self.pending = self.algorithm.ask()
         if self.pending is None or len(self.pending) != self.batch_size:
             raise RuntimeError(

@@ -1,21 +1,23 @@
-"""Acquisition optimisers and seeding shared by the trieste baselines.
+"""The ask shared by the trieste baselines: a fresh rule each iteration, optimised with the paper's budget.
 
 The paper's budget for every baseline is L-BFGS started from the best of 2000·d uniform random points. trieste's
 `generate_continuous_optimizer(num_initial_samples=n)` evaluates all n (times the vectorisation V) random points in
 one acquisition call, which for Thompson sampling at B = 100 materialises [2000·d, 100, 1000] random-feature tensors
-(over 9 GB on hartmann6, 6.8 GB already at B = 25). Here as many points are drawn and scored in chunks of at most
+(9.6 GB of float64 on hartmann6). Here as many points are drawn and scored in chunks of at most
 `max_points_per_call` model inputs, through trieste's own initial-point-sampler hook, so the peak memory is set by the
-chunk, not by the budget (TS at B = 100 on hartmann6: 1.2 GB peak RSS in all). Spaces with
+chunk, not by the budget (README, "Measured", gives the peak). Spaces with
 explicit constraints get feasible random points (trieste's `Box.sample_feasible`); trieste's optimiser then runs
 scipy's trust-constr with those constraints and discards infeasible optima.
 """
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from abc import abstractmethod
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 import tensorflow as tf
+from trieste.acquisition.interface import AcquisitionFunctionBuilder, SingleModelAcquisitionBuilder
 from trieste.acquisition.optimizer import generate_continuous_optimizer
 from trieste.acquisition.rule import EfficientGlobalOptimization
 from trieste.data import Dataset
@@ -23,16 +25,12 @@ from trieste.models import ProbabilisticModel
 from trieste.observer import OBJECTIVE
 from trieste.space import Box, SearchSpace
 
+from b3o.seeding import seed_tensorflow
 from b3o.space import layout
 from baselines.base import Method, TrialContext
 
 NUM_INITIAL_SAMPLES_PER_DIM = 2000
 MAX_POINTS_PER_CALL = 20_000  # model inputs per acquisition call while scoring random points (measured in the tests)
-
-
-def seed_for(seed: int, t: int) -> int:
-    """The integer seed of iteration t of a trial: a resumed trial draws what the uninterrupted one drew."""
-    return int(np.random.SeedSequence([seed, t]).generate_state(1)[0])
 
 
 def chunked_sampler(
@@ -65,8 +63,8 @@ def require_positive(method: str, **values: int) -> None:
 class AcquisitionOptimising(Method):
     """A method that maximises a trieste acquisition each iteration, with the paper's optimiser budget.
 
-    Subclasses take their own parameters plus `**budget` (forwarded here; `baselines.parameters` lists both), build
-    their rule in `ask` and call `acquire`, which seeds the iteration and returns feasible float64 points.
+    Subclasses take their own parameters plus `**budget` (forwarded here; `baselines.parameters` lists both), give
+    a fresh acquisition `builder` and say what `batch_diagnostics` a batch adds to the optimiser settings.
     """
 
     def __init__(
@@ -103,12 +101,24 @@ class AcquisitionOptimising(Method):
         """(acquisition functions optimised at once, model inputs per candidate): (1, 1) for one point at a time."""
         return 1, 1
 
-    def acquire(
-        self, rule: EfficientGlobalOptimization, models: Mapping[str, ProbabilisticModel], dataset: Dataset, t: int
-    ) -> np.ndarray:
-        """Run `rule` for iteration t, seeded from (seed, t) so that a resumed trial repeats the uninterrupted one."""
-        tf.random.set_seed(seed_for(self.seed, t))
-        return as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+    @abstractmethod
+    def builder(self) -> AcquisitionFunctionBuilder | SingleModelAcquisitionBuilder:
+        """A fresh trieste acquisition builder for this iteration."""
+
+    def batch_diagnostics(self, rule: EfficientGlobalOptimization, batch: np.ndarray) -> dict[str, Any]:
+        """What the last batch records besides the optimiser settings."""
+        return {"num_query_points": self.batch_size}
+
+    def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
+        assert models is not None
+        # A fresh rule each iteration: the acquisition is then always built by `prepare_acquisition_function`, so its
+        # Monte Carlo samples, Lipschitz sample or trajectories are drawn anew from the seed of t; trieste's update
+        # path would keep an earlier iteration's, and a resumed trial would differ from the uninterrupted one.
+        rule = EfficientGlobalOptimization(self.builder(), num_query_points=self.batch_size, optimizer=self.optimizer)
+        seed_tensorflow(self.seed, t)
+        batch = as_batch(rule.acquire(self.space, models, {OBJECTIVE: dataset}), self.space)
+        self.diagnostics = {**self.batch_diagnostics(rule, batch), **self.optimiser_settings()}
+        return batch
 
     def optimiser_settings(self) -> dict[str, int]:
         """The acquisition-optimiser budget, for `diagnostics`."""

@@ -8,6 +8,7 @@ import numpy as np
 from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 
+from b3o.seeding import derived_rng
 from b3o.space import layout
 from baselines.base import Method, TrialContext
 
@@ -25,5 +26,4 @@ class RandomSearch(Method):
         self.seed = context.seed
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
-        rng = np.random.default_rng(np.random.SeedSequence([self.seed, t]))
-        return self.layout.uniform_feasible(rng, self.batch_size)
+        return self.layout.uniform_feasible(derived_rng(self.seed, t), self.batch_size)

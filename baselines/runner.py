@@ -26,6 +26,7 @@ from trieste.observer import OBJECTIVE
 
 from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
+from b3o.seeding import Purpose, derived_seed, seed_tensorflow
 from b3o.space import layout
 from baselines.models import build_models, fit, model_state, restore_model_state
 from baselines.provenance import provenance
@@ -35,9 +36,6 @@ from baselines.standardise import OutputScale
 from problems import Problem
 
 log = logging.getLogger("b3o.trial")
-
-# purposes, mixed into seeds so that streams never collide
-_INIT, _NOISE, _TF = 0, 1, 2
 
 
 def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, Any]:
@@ -79,16 +77,13 @@ class _Runner:
         self._history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (points, values, observations)
         self._warned = False
 
-    def _seed(self, purpose: int, t: int) -> int:
-        return int(np.random.SeedSequence([self.spec.seed, purpose, t]).generate_state(1)[0])
-
     def run(self) -> dict[str, Any]:
         startup_s = _startup_seconds()
         trace, model_vars = self._load_checkpoint()
         method = self.trial.method
         method.setup(self.trial.context)
         if not trace:
-            x0 = initial_design(self.problem, self.spec.n_init, self._seed(_INIT, 0))
+            x0 = initial_design(self.problem, self.spec.n_init, derived_seed(self.spec.seed, 0, Purpose.INITIAL_DESIGN))
             trace = [self._evaluate(0, x0, fit_s=0.0, acquire_s=0.0, extra={})]
             self._save_checkpoint(trace, None)
         else:
@@ -100,16 +95,16 @@ class _Runner:
             extra: dict[str, Any] = {"output_scale": scale.to_dict()}
             if method.uses_model:
                 if model is None:
-                    tf.random.set_seed(self._seed(_TF, 0))
+                    seed_tensorflow(self.spec.seed, 0, Purpose.TENSORFLOW)
                     # Built on the initial design, as at t = 1: the kernel priors depend on the build data.
                     model = build_models(self.trial.model_spec, self.problem.search_space, self._dataset(trace[:1])[0])
                     if model_vars is not None:
                         restore_model_state(model, model_vars)
-                tf.random.set_seed(self._seed(_TF, t))  # after building: a resumed run has built just now
+                seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # after building: a resumed run built just now
                 extra["model_objective"] = fit(model, data)
             fit_s = time.perf_counter() - start
             start = time.perf_counter()
-            tf.random.set_seed(self._seed(_TF, t))
+            seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # the ask does not depend on whether a fit ran
             points = method.ask({OBJECTIVE: model} if model is not None else None, data, t)
             acquire_s = time.perf_counter() - start
             extra["diagnostics"] = _jsonable(method.diagnostics)
@@ -149,7 +144,8 @@ class _Runner:
         points = np.asarray(points, dtype=np.float64)
         start = time.perf_counter()
         values, failed = self.problem.evaluate_with_status(points)
-        observations = self.problem.observe_values(values, np.random.default_rng(self._seed(_NOISE, t)))
+        noise = np.random.default_rng(derived_seed(self.spec.seed, t, Purpose.NOISE))
+        observations = self.problem.observe_values(values, noise)
         evaluate_s = time.perf_counter() - start
         self._history.append((points, values, observations))
         all_values = np.concatenate([v for _, v, _ in self._history])
@@ -225,10 +221,7 @@ def initial_design(problem: Problem, n: int, seed: int) -> np.ndarray:
     sobol = qmc.Sobol(lay.dim, scramble=True, seed=seed)
     kept: list[np.ndarray] = []
     for _ in range(1000):
-        u = sobol.random_base2(int(np.ceil(np.log2(max(n, 64)))))  # powers of 2 keep Sobol's balance
-        x = np.empty_like(u)
-        x[:, lay.continuous] = lay.lower + lay.width * u[:, lay.continuous]
-        x[:, lay.categorical] = np.floor(u[:, lay.categorical] * lay.num_categories)
+        x = lay.from_unit(sobol.random_base2(int(np.ceil(np.log2(max(n, 64))))))  # powers of 2 keep Sobol's balance
         kept.append(x[lay.feasible(x)])
         if sum(len(k) for k in kept) >= n:
             return np.concatenate(kept)[:n]

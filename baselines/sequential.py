@@ -9,19 +9,15 @@ over the categories, gradients over the rest. A budget of N evaluations is run a
 
 from __future__ import annotations
 
-from abc import abstractmethod
-from typing import Mapping, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import tensorflow as tf
 from trieste.acquisition import ExpectedHypervolumeImprovement, LogExpectedImprovement
-from trieste.acquisition.interface import AcquisitionFunctionBuilder, SingleModelAcquisitionBuilder
 from trieste.acquisition.rule import EfficientGlobalOptimization
-from trieste.data import Dataset
-from trieste.models import ProbabilisticModel
 from trieste.space import Box, TaggedProductSearchSpace
 
-from baselines.base import NotApplicable, TrialContext
+from baselines.base import NotApplicable, TrialContext, refuse_mixed, refuse_multi_objective
 from baselines.optimisers import AcquisitionOptimising
 
 
@@ -35,38 +31,8 @@ class _Sequential(AcquisitionOptimising):
                 "iterations = evaluation budget"
             )
 
-    @abstractmethod
-    def builder(self) -> SingleModelAcquisitionBuilder | AcquisitionFunctionBuilder:
-        """A fresh trieste acquisition builder."""
-
-    def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
-        assert models is not None
-        # A fresh rule each iteration: the acquisition is then always built by `prepare_acquisition_function`
-        # (not trieste's stateful update path), so a resumed trial repeats the uninterrupted one.
-        rule = EfficientGlobalOptimization(self.builder(), optimizer=self.optimizer)
-        batch = self.acquire(rule, models, dataset, t)
-        self.diagnostics = {
-            "acquisition_value": float(rule.acquisition_function(batch[:, None, :])[0, 0]),
-            **self.optimiser_settings(),
-        }
-        return batch
-
-
-def _refuse_multi_objective(name: str, context: TrialContext) -> None:
-    problem = context.problem
-    if problem.num_objectives > 1:
-        raise NotApplicable(
-            f"{name} is single-objective; {problem.name!r} has {problem.num_objectives} objectives "
-            "(use seq-ehvi, nsga2 or b3o with 'ehvi')"
-        )
-
-
-def _refuse_mixed(name: str, context: TrialContext, alternative: str) -> None:
-    if not isinstance(context.problem.search_space, Box):
-        raise NotApplicable(
-            f"{name} optimises by gradient over a Box; {context.problem.name!r} has categorical variables "
-            f"(use {alternative})"
-        )
+    def batch_diagnostics(self, rule: EfficientGlobalOptimization, batch: np.ndarray) -> dict[str, Any]:
+        return {"acquisition_value": float(rule.acquisition_function(batch[:, None, :])[0, 0])}
 
 
 class SequentialEI(_Sequential):
@@ -75,8 +41,8 @@ class SequentialEI(_Sequential):
     name = "seq-ei"
 
     def check(self, context: TrialContext) -> None:
-        _refuse_multi_objective(self.name, context)
-        _refuse_mixed(self.name, context, "logei-mv")
+        refuse_multi_objective(self.name, context.problem)
+        refuse_mixed(self.name, context.problem, "logei-mv")
         super().check(context)
 
     def builder(self) -> LogExpectedImprovement:
@@ -90,7 +56,7 @@ class MixedVariableLogEI(SequentialEI):
     name = "logei-mv"
 
     def check(self, context: TrialContext) -> None:
-        _refuse_multi_objective(self.name, context)
+        refuse_multi_objective(self.name, context.problem)
         space = context.problem.search_space
         if not isinstance(space, (Box, TaggedProductSearchSpace)) or (
             isinstance(space, TaggedProductSearchSpace) and space.has_constraints
@@ -124,7 +90,7 @@ class SequentialEHVI(_Sequential):
                 f"seq-ehvi reference_point has {len(self.reference_point)} values for {problem.num_objectives} "
                 f"objectives of {problem.name!r}"
             )
-        _refuse_mixed(self.name, context, "b3o with 'ehvi' and the 'mixed-mh' sampler")
+        refuse_mixed(self.name, context.problem, "b3o with 'ehvi' and the 'mixed-mh' sampler")
         super().check(context)
 
     def builder(self) -> ExpectedHypervolumeImprovement:

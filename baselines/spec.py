@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from problems import Problem
 
 #: Most points one trial may evaluate (n_init + batch_size x iterations). The trace keeps every point in memory and
-#: is rewritten as JSON at each checkpoint: 10^6 points of a 6-D problem take about 1.3 GB that way.
+#: is rewritten as JSON at each checkpoint, so both grow with this number.
 MAX_EVALUATIONS = 1_000_000
 #: Largest kernel matrix a surrogate may need, in bytes of float64: N x N for exact GPR, N x M for SVGP.
 MAX_KERNEL_BYTES = 8 * 2**30

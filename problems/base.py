@@ -20,6 +20,12 @@ if TYPE_CHECKING:  # a problem's space is a trieste space, but the registry itse
 Sense = Literal["maximise", "minimise"]
 
 
+def minimisation_sign(sense: Sense) -> float:
+    """-1 for "maximise", +1 for "minimise": the factor that puts values of that sense in trieste's minimisation
+    convention (and back). Records and tables keep the sense as text, so this takes the text."""
+    return -1.0 if sense == "maximise" else 1.0
+
+
 @dataclass(frozen=True)
 class Problem:
     name: str
@@ -36,9 +42,8 @@ class Problem:
 
     @property
     def minimisation_sign(self) -> float:
-        """-1 for a maximisation problem, +1 otherwise: the factor that puts values in trieste's minimisation
-        convention (and back)."""
-        return -1.0 if self.sense == "maximise" else 1.0
+        """The factor that puts this problem's values in trieste's minimisation convention (and back)."""
+        return minimisation_sign(self.sense)
 
     @property
     def dim(self) -> int:

@@ -99,6 +99,15 @@ def test_same_seed_same_samples(name):
     assert not np.array_equal(a, c)
 
 
+@pytest.mark.parametrize("name", ["mh", "mixed-mh"])
+def test_thin_spaces_the_states_of_a_chain_only_when_a_chain_gives_several(name):
+    def sample(**options):
+        return samplers.get(name, burn_in=20, **options).sample(TWO_D, TWO_D.space, 16, seed=3)
+
+    np.testing.assert_array_equal(sample(thin=1), sample(thin=10))  # one chain per sample: thin is not used
+    assert not np.array_equal(sample(thin=1, num_chains=4), sample(thin=10, num_chains=4))
+
+
 def _peaked(scale: float):
     """log p = scale * alpha with alpha maximal (0) at (0.3, 0.6): alpha = -|x - x*|^2."""
     x_star = np.array([0.3, 0.6])

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from analysis.figures import common
 from analysis.summary import curves, final
+from problems.base import minimisation_sign
 
 EXPERIMENT = "battery"
 REFERENCE_METHOD = "nsga2"
@@ -24,7 +25,7 @@ FRONT_COLUMNS = ("label", "method", "sense", "value_0", "value_1")
 
 def non_dominated(values: np.ndarray, sense: str) -> np.ndarray:
     """Mask of the non-dominated rows of a 2-objective array (both maximised or both minimised), in O(N log N)."""
-    points = np.asarray(values, dtype=np.float64) * (1.0 if sense == "maximise" else -1.0)
+    points = -minimisation_sign(sense) * np.asarray(values, dtype=np.float64)  # maximisation convention
     order = np.lexsort((-points[:, 1], -points[:, 0]))  # best first objective first, ties by the second
     best_second = np.maximum.accumulate(points[order, 1])
     kept = np.empty(len(order), dtype=bool)

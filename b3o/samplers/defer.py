@@ -133,7 +133,7 @@ class Defer(Sampler):
 
         def restricted(u: np.ndarray) -> np.ndarray:
             """The log density at unit-cube points u, -inf where infeasible (not evaluated there)."""
-            return _restricted(density, lay, lay.lower + lay.width * u)
+            return _restricted(density, lay, lay.from_unit(u))
 
         tree = _Tree(d, capacity=budget + 2 * d + 1)
         centre = np.full((1, d), 0.5)
@@ -219,7 +219,7 @@ class Defer(Sampler):
         tree, evals, iterations = self.build(density, lay, self.budget - num_candidates)
         log_mass = tree.log_mass()
         if lay.space.has_constraints and not np.isfinite(log_mass).any():
-            centres = lay.lower + lay.width * tree.centres[: tree.n]
+            centres = lay.from_unit(tree.centres[: tree.n])
             raise InfeasibleSpaceError(f"DEFER found no feasible leaf centre: {describe_infeasibility(lay, centres)}")
         side = np.exp(-_LOG3 * tree.levels[: tree.n])
         probabilities = np.exp(safe_log_softmax(log_mass))
@@ -228,7 +228,7 @@ class Defer(Sampler):
             """m draws from the piecewise-constant density q, each with its leaf."""
             leaf = rng.choice(tree.n, size=m, p=probabilities)
             u = tree.centres[leaf] + (rng.random((m, lay.dim)) - 0.5) * side[leaf]
-            return lay.lower + lay.width * u, leaf
+            return lay.from_unit(u), leaf
 
         self.partition = self._partition(tree, side, lay, evals, iterations)
         stats = {
@@ -257,8 +257,8 @@ class Defer(Sampler):
         centres = tree.centres[: tree.n]
         log_mass = tree.log_mass() + np.sum(np.log(lay.width))
         return Partition(
-            lower=lay.lower + lay.width * (centres - side / 2),
-            upper=lay.lower + lay.width * (centres + side / 2),
+            lower=lay.from_unit(centres - side / 2),
+            upper=lay.from_unit(centres + side / 2),
             log_density=tree.log_f[: tree.n].copy(),
             log_mass=log_mass,
             log_z=float(logsumexp(log_mass)),

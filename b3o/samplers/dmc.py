@@ -32,7 +32,7 @@ class DiscretisedMonteCarlo(Sampler):
         self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, dict[str, Any]]:
         sobol = qmc.Sobol(lay.dim, scramble=True, seed=rng)
-        points = lay.lower + lay.width * sobol.random(self.num_points)
+        points = lay.from_unit(sobol.random(self.num_points))
         log_w = np.full(self.num_points, -np.inf)
         feasible = lay.feasible(points)
         log_w[feasible] = density(points[feasible])

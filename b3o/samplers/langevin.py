@@ -7,7 +7,8 @@ TensorFlow (a trieste acquisition function is). The step size is adapted during 
 the optimal rate for MALA (Robbins-Monro steps between blocks of 10 burn-in steps; tfp's `SimpleStepSizeAdaptation`
 cannot reach MALA's step size through its kernel results), then frozen. Explicit constraints make the density
 -inf outside the feasible set, so such proposals are rejected. A batch is one state per chain, or states `thin`
-steps apart when fewer chains than samples are requested.
+steps apart when fewer chains than samples are requested (`num_chains`); with the default one chain per sample
+`thin` is not used.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ have density zero and are rejected without evaluating the density. Chains start 
 density. During burn-in the random-walk scale is adapted
 by Robbins-Monro steps on its logarithm towards `target_acceptance` (0.23, the optimal rate for random-walk
 proposals); it is frozen afterwards so the post-burn-in chain is a valid Markov chain. A batch is one state per
-chain, or, when fewer chains than samples are requested, states `thin` steps apart.
+chain, or, when fewer chains than samples are requested (`num_chains`), states `thin` steps apart. `thin` spaces the
+states of a chain that gives several, so with the default (one chain per sample, `num_chains=None`) it is not used:
+a batch is then the chains' states one step after burn-in whatever `thin` is.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Speed: the design quantities (porosities, active material fractions, particle radii, thicknesses, current) are PyBaMM
 input parameters and every electrode/particle domain uses `SymbolicUniform1DSubMesh`, whose node positions scale with
 the (input) domain length. The model is therefore parameterised, meshed and discretised once per process, and each
-design is only an IDAKLU solve (~10-40 ms), instead of re-processing and re-meshing per design (~0.25 s). Tests check
-this against an ordinary per-design `pybamm.Simulation`.
+design is only an IDAKLU solve, instead of re-processing and re-meshing per design (README, "Measured", gives the
+time of one evaluation). Tests check this against an ordinary per-design `pybamm.Simulation`.
 
 Mass model, per unit electrode area (kg/m^2), of the cell stack: both current collectors, both electrodes (active
 material + binder/conductive additive + electrolyte in the pores), and the separator with electrolyte in its pores.
@@ -25,7 +25,8 @@ material + binder/conductive additive + electrolyte in the pores), and the separ
   would lower all specific energies and powers by ~13 %.
 
 The module imports only pybamm and the standard library, never the `problems` package, so that the worker process can
-run it as a script: importing `problems` pulls in TensorFlow through trieste, ~8 s and ~700 MB the worker does not need.
+run it as a script: importing `problems` pulls in TensorFlow through trieste, start-up time and memory the worker does
+not need.
 """
 
 from __future__ import annotations

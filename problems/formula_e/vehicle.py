@@ -13,7 +13,7 @@ The rear-wheel-drive motor delivers min(T·G·η/r, P·η/v) at the wheels throu
 axles; the motor recuperates part of the rear axle's share (energy accounting in `solver`).
 
 The force functions use only arithmetic and `abs`, so the same code serves NumPy arrays (the vectorised corner-speed
-search) and Python floats (the sequential acceleration and braking passes, where NumPy scalars would be ~10x slower).
+search) and Python floats (the sequential acceleration and braking passes, where NumPy scalars are much slower).
 """
 
 from __future__ import annotations

@@ -169,11 +169,11 @@ rule scaling:
         mem_mb=8000,
         runtime=240,
     params:
-        args=scaling_arguments(),
+        spec=scaling_spec(),
     conda:
         ENV
     shell:
-        "b3o scaling {params.args} --out {output:q} 2> {log:q}"
+        "b3o scaling --spec {params.spec:q} --out {output:q} 2> {log:q}"
 
 
 rule timing_figure:

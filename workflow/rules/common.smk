@@ -9,6 +9,7 @@ import sys
 import pandas as pd
 
 from baselines.grid import trial_grid  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
 RESULTS = config["results"]
@@ -136,10 +137,6 @@ def figure_outputs():
 
 
 
-def scaling_arguments():
-    """`b3o scaling` flags from the config's scaling section."""
-    flags = []
-    for key, value in SCALING.items():
-        if key != "enabled":
-            flags.append(f"--{key.replace('_', '-')} " + (" ".join(map(str, value)) if isinstance(value, list) else str(value)))
-    return " ".join(flags)
+def scaling_spec():
+    """The `b3o scaling` spec of the config's scaling section (with the trials' model), as inline JSON."""
+    return json.dumps(ScalingSpec.from_config(config).to_dict(), separators=(",", ":"))
