@@ -41,6 +41,8 @@ rule illustration:
     output:
         png=report(f"{PAPER}/figures/{{figure}}.png", category="Illustrations"),
         pdf=f"{PAPER}/figures/{{figure}}.pdf",
+        # a run's own mark: the committed PNG alone would look up to date on a fresh clone and never be redrawn
+        done=touch(f"{RESULTS}/illustrations/{{figure}}.done"),
     log:
         f"{RESULTS}/logs/figures/{{figure}}.log",
     wildcard_constraints:

@@ -61,8 +61,12 @@ def experiments():
 def final_outputs():
     """The default target. It lists every record too: Snakemake does not remake a deleted intermediate file whose
     consumers are up to date, so only a target's inputs make it notice a record that has gone (deleted, or moved
-    aside by the tidy step as unusable)."""
-    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + all_records()
+    aside by the tidy step as unusable). For the same reason it lists the run's own marks of the outputs that do not
+    depend on trials (illustrations, the scaling table): their committed copies under the paper directory would
+    otherwise count as up to date on a fresh clone, and the run would publish them without remaking them."""
+    own = [f"{RESULTS}/illustrations/{name}.done" for name in ILLUSTRATIONS]
+    own += [f"{RESULTS}/scaling.csv"] if SCALING.get("enabled", False) else []
+    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + all_records()
 
 
 # figure name -> (experiment it needs, extra command-line arguments)
