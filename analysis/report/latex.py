@@ -1,0 +1,103 @@
+"""LaTeX pieces of the report: escaped text, sections whose floats stay in them, figures, tables that fit the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.captions import caption
+from analysis.tables import common
+
+TEMPLATE = Path(__file__).with_name("template.tex")
+BODY = "%% BODY %%"
+
+
+def text(value: object) -> str:
+    """Plain text (Unicode symbols allowed: the preamble maps them) escaped for LaTeX."""
+    return common.escape(value).replace(r"λ\_t", r"\ensuremath{\lambda_t}")
+
+
+@dataclass
+class Section:
+    """A section: its parts in order (paragraphs, subsection heads, floats, tables; LaTeX), all placed before the
+    next section starts."""
+
+    title: str
+    parts: list[str]
+    label: str = ""
+
+    def render(self) -> str:
+        head = rf"\section{{{self.title}}}" + (rf"\label{{sec:{self.label}}}" if self.label else "")
+        # \FloatBarrier: every float of this section is placed before the next section begins
+        return "\n\n".join([head, *(p for p in self.parts if p), r"\FloatBarrier"]) + "\n"
+
+
+def subsection(title: str, paragraphs: list[str], blocks: list[str]) -> list[str]:
+    """A subsection's parts: its paragraphs, its floats and tables, and a barrier keeping the floats inside it."""
+    paragraphs = [p for p in paragraphs if p]
+    # floats follow the first paragraph, so they can go on its page; long tables (not floats) after the text
+    figures = [b for b in blocks if b.startswith((r"\begin{figure}", r"\begin{table}"))]
+    tables = [b for b in blocks if b not in figures]
+    return [rf"\subsection{{{title}}}", *paragraphs[:1], *figures, *paragraphs[1:], *tables, r"\FloatBarrier"]
+
+
+def figure(name: str, height: str = r"0.33\textheight") -> str:
+    """One figure float, full width but never taller than `height`, with the shared caption; label fig:NAME."""
+    return "\n".join(
+        [
+            r"\begin{figure}[!htbp]",
+            r"\centering",
+            rf"\includegraphics[width=\linewidth,height={height},keepaspectratio]{{{name}}}",
+            rf"\caption{{{text(caption(name))}}}\label{{fig:{name}}}",
+            r"\end{figure}",
+        ]
+    )
+
+
+def ref(name: str) -> str:
+    """`Figure~\\ref{fig:NAME}`."""
+    return rf"Figure~\ref{{fig:{name}}}"
+
+
+def blank_repeats(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """`column` shown only where it changes: grouped rows read as groups."""
+    shown = rows.copy()
+    repeated = shown[column].eq(shown[column].shift())
+    shown[column] = shown[column].astype(object).where(~repeated, "")
+    return shown
+
+
+#: tables up to this many rows are floats (they stay on one page); longer ones break across pages
+FLOAT_ROWS = 30
+
+
+def long_table(
+    rows: pd.DataFrame,
+    header: list[str],
+    columns: str,
+    caption_text: str,
+    label: str,
+    size: str = r"\small",
+    breaks: bool | None = None,
+) -> str:
+    """A full-width table with its caption (LaTeX). Short tables are `table` floats holding a `tabularx`; long ones
+    (or `breaks=True`) an `xltabular` that breaks across pages and repeats its header there. `columns` may use the
+    preamble's `L{width}`, `R{width}` (ragged p) and `Y` (ragged X: takes the rest of the line) columns."""
+    caption_line = rf"\caption{{{caption_text}}}\label{{tab:{label}}}"
+    if not (len(rows) > FLOAT_ROWS if breaks is None else breaks):
+        table = common.latex(rows, header, columns, environment="tabularx", width=r"\linewidth")
+        return "\n".join([r"\begin{table}[!htbp]", r"\centering", caption_line, size, r"\setlength{\tabcolsep}{4pt}",
+                          table.rstrip("\n"), r"\end{table}"])
+    lines = common.latex(rows, header, columns, environment="xltabular", width=r"\linewidth").splitlines()
+    begin, head = lines[0], lines[1:4]  # \toprule, header, \midrule; then \endhead
+    first = [caption_line + r"\\", *head, r"\endfirsthead"]
+    later = [rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape continued from the previous page}}\\", *head, r"\endhead"]
+    table = [begin, *first, *later, *lines[5:]]
+    return "\n".join([r"\begingroup", size, r"\setlength{\tabcolsep}{4pt}", *table, r"\endgroup"])
+
+
+def document(sections: list[Section]) -> str:
+    """The whole report: the template's preamble around the sections."""
+    return TEMPLATE.read_text().replace(BODY, "\n".join(s.render() for s in sections))
