@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.figures.common import NO_DATA
+
 TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda")
 
 
@@ -45,9 +47,15 @@ def _read(path: Path) -> pd.DataFrame | None:
     return table
 
 
+def _has_data(pdf: Path) -> bool:
+    """False for the page a figure script writes when it had no data (its PDF subject says so, uncompressed)."""
+    return NO_DATA.encode() not in pdf.read_bytes()
+
+
 def load(paper: str | Path, scaling: str | Path | None = None) -> Run:
     """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda}.csv,
-    PAPER/figures/theorem1.csv and the names of PAPER/figures/*.pdf; `scaling` is the batch-timing CSV."""
+    PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
+    `scaling` is the batch-timing CSV."""
     paper = Path(paper)
     if not paper.is_dir():
         raise FileNotFoundError(f"{paper}: no such paper directory (the workflow's `paper` setting)")
@@ -57,6 +65,6 @@ def load(paper: str | Path, scaling: str | Path | None = None) -> Run:
         claims=_read(paper / "claims.csv"),
         theorem=_read(paper / "figures" / "theorem1.csv"),
         scaling=_read(Path(scaling)) if scaling else None,
-        figures=frozenset(p.stem for p in (paper / "figures").glob("*.pdf")),
+        figures=frozenset(p.stem for p in (paper / "figures").glob("*.pdf") if _has_data(p)),
         **tables,
     )

@@ -16,7 +16,7 @@ BODY = "%% BODY %%"
 
 def text(value: object) -> str:
     """Plain text (Unicode symbols allowed: the preamble maps them) escaped for LaTeX."""
-    return common.escape(value).replace(r"λ\_t", r"\ensuremath{\lambda_t}")
+    return common.escape(value)
 
 
 @dataclass
@@ -100,4 +100,6 @@ def long_table(
 
 def document(sections: list[Section]) -> str:
     """The whole report: the template's preamble around the sections."""
-    return TEMPLATE.read_text().replace(BODY, "\n".join(s.render() for s in sections))
+    body = "\n".join(s.render() for s in sections)
+    # "λ_t" in plain text (captions, claims) reads as a subscript, not as an escaped underscore
+    return TEMPLATE.read_text().replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))

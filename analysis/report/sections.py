@@ -404,7 +404,7 @@ def density(run: Run) -> Section | None:
     sentences = [
         f"For each B3O variant and λ run, Table~\\ref{{tab:density}} gives the effective sample size of the Boltzmann "
         "weights on a fixed uniform reference set (ESS/N: 1 is uniform, 1/N a point mass) over the iterations with "
-        f"$\\lambda_t > 0$. Across its {len(table)} rows the median ESS/N ranges over {text(say.range_text(table['ess_fraction_median']))} "
+        f"$\\lambda_t > 0$. Across its {len(table)} row{'s' if len(table) > 1 else ''} the median ESS/N ranges over {text(say.range_text(table['ess_fraction_median']))} "
         f"and the median batch diversity relative to a uniform batch over {text(say.range_text(table['relative_diversity_median']))}.",
         (f"Collapsed iterations (ESS/N < 10⁻³ and a batch less than a tenth as spread as a uniform one) occur in "
          f"{rows_text(collapsed, 'collapsed')}." if len(collapsed) else "No iteration collapsed to a point mass."),
@@ -472,7 +472,7 @@ def summary(run: Run) -> Section | None:
         "Summary",
         [
             f"This run covered {ran}. Of the paper's {len(run.claims)} claims, {say.series(parts)}"
-            + (f"; the {len(run.claims) - len(measured)} not measured need experiments or methods this run did not include" if len(measured) < len(run.claims) else "")
+            + ("; those not measured need experiments or methods this run did not include" if len(measured) < len(run.claims) else "")
             + ". An inconclusive claim is one that this run's seeds cannot decide either way; its row in "
             "Table~\\ref{tab:claims} gives the seeds that would decide it if the observed effect held."
         ],
