@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -88,12 +88,25 @@ def long_table(
     caption_line = rf"\caption{{{caption_text}}}\label{{tab:{label}}}"
     if not (len(rows) > FLOAT_ROWS if breaks is None else breaks):
         table = common.latex(rows, header, columns, environment="tabularx", width=r"\linewidth")
-        return "\n".join([r"\begin{table}[!htbp]", r"\centering", caption_line, size, r"\setlength{\tabcolsep}{4pt}",
-                          table.rstrip("\n"), r"\end{table}"])
+        return "\n".join(
+            [
+                r"\begin{table}[!htbp]",
+                r"\centering",
+                caption_line,
+                size,
+                r"\setlength{\tabcolsep}{4pt}",
+                table.rstrip("\n"),
+                r"\end{table}",
+            ]
+        )
     lines = common.latex(rows, header, columns, environment="xltabular", width=r"\linewidth").splitlines()
     begin, head = lines[0], lines[1:4]  # \toprule, header, \midrule; then \endhead
     first = [caption_line + r"\\", *head, r"\endfirsthead"]
-    later = [rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape continued from the previous page}}\\", *head, r"\endhead"]
+    later = [
+        rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape continued from the previous page}}\\",
+        *head,
+        r"\endhead",
+    ]
     table = [begin, *first, *later, *lines[5:]]
     return "\n".join([r"\begingroup", size, r"\setlength{\tabcolsep}{4pt}", *table, r"\endgroup"])
 

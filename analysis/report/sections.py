@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis.claims import PAPER_TABLE_2
 from analysis.formatting import number
-from analysis.naming import SAMPLERS, VARIANTS, problem_title
+from analysis.naming import SAMPLERS, VARIANTS, ordered_problems, problem_title
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
@@ -24,18 +24,23 @@ def method(run: Run) -> Section:
     return Section(
         "Method as implemented",
         [
-            r"B3O draws a batch of $B$ query points i.i.d.\ from the Boltzmann density "
-            r"$p_t(x) \propto \exp(\lambda_t\,\alpha_t(x))$ of a point-wise acquisition $\alpha_t$, so a batch costs "
-            r"$B$ draws rather than a joint optimisation over $B$ points. The batch rule (\texttt{b3o.BoltzmannBatch}, "
-            r"a trieste acquisition rule) updates the acquisition, forms $\log p_t = \lambda_t\alpha_t$ and samples it "
-            r"with DEFER (recursive partitioning), Metropolis--Hastings, Langevin (MALA), discretised Monte Carlo, or a "
-            r"mixed continuous/categorical Metropolis--Hastings.",
-            r"Temperatures are constant (suffix \texttt{-c}), scheduled ($\lambda_t = \lambda_0\sqrt{t}\log t$, "
-            r"suffix \texttt{-s}; the first batch is uniform) or, beyond the paper, normalised (suffix \texttt{-n}: one "
-            r"$\lambda$ acting on the acquisition standardised over a fixed reference set). Observations are "
-            r"standardised before any model sees them; the surrogate is an SVGP (Mat\'ern-5/2) fitted with L-BFGS-B. "
-            r"Every method shares its initial design with the others for a given problem and seed, so methods are "
-            r"compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds.",
+            (
+                r"B3O draws a batch of $B$ query points i.i.d.\ from the Boltzmann density "
+                r"$p_t(x) \propto \exp(\lambda_t\,\alpha_t(x))$ of a point-wise acquisition $\alpha_t$, so a batch "
+                r"costs $B$ draws rather than a joint optimisation over $B$ points. The batch rule "
+                r"(\texttt{b3o.BoltzmannBatch}, a trieste acquisition rule) updates the acquisition, forms "
+                r"$\log p_t = \lambda_t\alpha_t$ and samples it with DEFER (recursive partitioning), "
+                r"Metropolis--Hastings, Langevin (MALA), discretised Monte Carlo, or a mixed continuous/categorical "
+                r"Metropolis--Hastings."
+            ),
+            (
+                r"Temperatures are constant (suffix \texttt{-c}), scheduled ($\lambda_t = \lambda_0\sqrt{t}\log t$, "
+                r"suffix \texttt{-s}; the first batch is uniform) or, beyond the paper, normalised (suffix "
+                r"\texttt{-n}: one $\lambda$ acting on the acquisition standardised over a fixed reference set). "
+                r"Observations are standardised before any model sees them; the surrogate is an SVGP (Mat\'ern-5/2) "
+                r"fitted with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
+                r"seed, so methods are compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds."
+            ),
         ],
         label="method",
     )
@@ -83,6 +88,10 @@ def _final_table(run: Run, experiments: list[str], caption_text: str, label: str
     """Final values with CIs of these experiments, from the summary table (grouped by experiment and problem); the
     metric goes into the caption when it is the same on every row."""
     rows = run.summary[run.summary["experiment"].isin(experiments)]
+    rank = {p: i for i, p in enumerate(ordered_problems(rows["problem"].unique()))}
+    rows = rows.sort_values(
+        ["experiment", "problem"], key=lambda c: c.map(rank) if c.name == "problem" else c, kind="stable"
+    )
     shown = summary_table.for_paper(rows.reset_index(drop=True))
     keep = [c for c in ("Experiment", "Problem", "Method", "λ", "Sampler") if shown[c].astype(str).str.len().any()]
     if len(experiments) == 1:
@@ -97,7 +106,9 @@ def _final_table(run: Run, experiments: list[str], caption_text: str, label: str
         if column in shown:
             shown = blank_repeats(shown, column)
     header = [r"$\lambda$" if c == "λ" else text(c) for c in shown.columns]
-    columns = " ".join("L{2.6cm}" if c in ("Problem", "Metric") else "Y" if c == "Method" else "l" for c in shown.columns)
+    columns = " ".join(
+        "L{2.6cm}" if c in ("Problem", "Metric") else "Y" if c == "Method" else "l" for c in shown.columns
+    )
     return long_table(shown, header, columns, caption_text, label)
 
 
@@ -118,7 +129,7 @@ def synthetic(run: Run) -> Section | None:
         figures = [n for n in names if run.has_figure(n)]
         rows = _summary_rows(run, experiment)
         values = [say.best_against(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
-        shown = f"{say.series([ref(n) for n in figures])} show{'s' if len(figures) == 1 else ''} the run. " if figures else ""
+        shown = say.shows([ref(n) for n in figures], "the run")
         paragraphs = [
             " ".join([say.setup(run.per_trial, experiment), *values]),
             _normalised(run, experiment),
@@ -127,7 +138,11 @@ def synthetic(run: Run) -> Section | None:
         ]
         blocks = [figure(n) for n in figures]
         if len(rows):
-            blocks.append(_final_table(run, [experiment], f"Final values, {text(experiment)}: mean [95\\,\\% CI] over seeds.", experiment))
+            blocks.append(
+                _final_table(
+                    run, [experiment], f"Final values, {text(experiment)}: mean [95\\,\\% CI] over seeds.", experiment
+                )
+            )
         parts += subsection("Large batches" if large else "Small batches", paragraphs, blocks)
     return Section("Synthetic benchmarks", parts, "synthetic")
 
@@ -146,7 +161,11 @@ def _normalised(run: Run, experiment: str) -> str:
             mine = rows[(rows["label"] == label) & (rows["problem"] == problem)]
             theirs = rows[rows["label"].isin(peers) & (rows["problem"] == problem)]
             if len(mine):
-                against = f" against {text(say.value(theirs.iloc[0]))} for {text(theirs['label'].iloc[0])}" if len(theirs) else ""
+                against = (
+                    f" against {text(say.value(theirs.iloc[0]))} for {text(theirs['label'].iloc[0])}"
+                    if len(theirs)
+                    else ""
+                )
                 values.append(f"{text(say.value(mine.iloc[0]))} on {text(problem_title(problem))}{against}")
         sentences.append(
             f"Beyond the paper, {text(label)} uses the normalised temperature, one λ = {lams} for every problem on "
@@ -183,18 +202,20 @@ def ablations(run: Run) -> Section | None:
     parts = []
     if "lambda_ablation" in run.experiments():
         figures = [n for n in ("lambda_constant", "lambda_scheduled") if run.has_figure(n)]
-        shown = f"{say.series([ref(n) for n in figures])} show{'s' if len(figures) == 1 else ''} the regret curves per λ. " if figures else ""
+        shown = say.shows([ref(n) for n in figures], "the regret curves per λ")
         paragraphs = [
             say.setup(run.per_trial, "lambda_ablation") + " " + shown,
             _lambda_values(run),
-            " ".join(s for s in (_best_lambda_text(run), say.verdicts(run.claims, ["lambda_ablation"], CLAIMS_REF)) if s),
+            " ".join(
+                s for s in (_best_lambda_text(run), say.verdicts(run.claims, ["lambda_ablation"], CLAIMS_REF)) if s
+            ),
         ]
         blocks = [figure(n) for n in figures] + ([_best_lambda_table(run)] if run.best_lambda is not None else [])
         parts += subsection("Inverse temperature", paragraphs, blocks)
     if "sampler_ablation" in run.experiments():
         names = ("sampler_ucb_c", "sampler_ucb_s", "sampler_logei_c", "sampler_logei_s")
         figures = [n for n in names if run.has_figure(n)]
-        shown = f"{say.series([ref(n) for n in figures])} show{'s' if len(figures) == 1 else ''} the regret curves per sampler. " if figures else ""
+        shown = say.shows([ref(n) for n in figures], "the regret curves per sampler")
         paragraphs = [
             say.setup(run.per_trial, "sampler_ablation") + " " + shown,
             _sampler_values(run),
@@ -202,7 +223,11 @@ def ablations(run: Run) -> Section | None:
         ]
         blocks = [figure(n, r"0.3\textheight") for n in figures]
         if len(_summary_rows(run, "sampler_ablation")):
-            blocks.append(_final_table(run, ["sampler_ablation"], "Final values per sampler: mean [95\\,\\% CI] over seeds.", "sampler"))
+            blocks.append(
+                _final_table(
+                    run, ["sampler_ablation"], "Final values per sampler: mean [95\\,\\% CI] over seeds.", "sampler"
+                )
+            )
         parts += subsection("Samplers", paragraphs, blocks)
     return Section("Ablations", parts, "ablations") if parts else None
 
@@ -246,19 +271,37 @@ def _best_lambda_table(run: Run) -> str:
             "Function": [problem_title(p) for p in picks["problem"]],
             "Variant": "B3O-" + picks["variant"],
             "λ run": [
-                ", ".join(number(v) for v in sorted(run.best_lambda.loc[
-                    (run.best_lambda["problem"] == p) & (run.best_lambda["variant"] == v), "lam"]))
+                ", ".join(
+                    number(v)
+                    for v in sorted(
+                        run.best_lambda.loc[
+                            (run.best_lambda["problem"] == p) & (run.best_lambda["variant"] == v), "lam"
+                        ]
+                    )
+                )
                 for p, v in zip(picks["problem"], picks["variant"])
             ],
             "selected λ": picks["lam"].map(number),
             "final regret [95% CI]": [say.value(r) for _, r in picks.iterrows()],
-            "paper's λ": [number(PAPER_TABLE_2[(p, v)]) if (p, v) in PAPER_TABLE_2 else "–" for p, v in zip(picks["problem"], picks["variant"])],
+            "paper's λ": [
+                number(PAPER_TABLE_2[(p, v)]) if (p, v) in PAPER_TABLE_2 else "–"
+                for p, v in zip(picks["problem"], picks["variant"])
+            ],
         }
     )
     shown = blank_repeats(shown, "Function")
-    header = ["Function", "Variant", r"$\lambda$ run", r"selected $\lambda$", r"final regret [95\,\% CI]", r"paper's $\lambda$"]
+    header = [
+        "Function",
+        "Variant",
+        r"$\lambda$ run",
+        r"selected $\lambda$",
+        r"final regret [95\,\% CI]",
+        r"paper's $\lambda$",
+    ]
     return long_table(
-        shown, header, "L{3cm} l l l Y l",
+        shown,
+        header,
+        "L{3cm} l l l Y l",
         r"Best $\lambda$ per function and variant (minimum mean final regret over the $\lambda$ run; ties to the "
         r"smaller $\lambda$), against the paper's Table 2.",
         "best_lambda",
@@ -275,10 +318,10 @@ def _sampler_values(run: Run) -> str:
         for problem in say.problems_of(group):
             here = group[group["problem"] == problem].sort_values("mean")
             best, worst = here.iloc[0], here.iloc[-1]
+            first, last = (text(SAMPLERS.get(r["sampler"], r["sampler"])) for r in (best, worst))
             parts.append(
-                f"on {text(problem_title(problem))}, {text(SAMPLERS.get(best['sampler'], best['sampler']))} reaches the lowest "
-                f"mean final regret, {text(say.value(best))}, and {text(SAMPLERS.get(worst['sampler'], worst['sampler']))} "
-                f"the highest, {text(say.value(worst))}"
+                f"on {text(problem_title(problem))}, {first} reaches the lowest mean final regret, "
+                f"{text(say.value(best))}, and {last} the highest, {text(say.value(worst))}"
             )
         sentences.append(f"For B3O-{text(name)}, " + "; ".join(parts) + ".")
     return " ".join(sentences)
@@ -305,7 +348,10 @@ def applications(run: Run) -> Section | None:
 def cost(run: Run) -> Section | None:
     parts = []
     if run.has_figure("timing"):
-        parts += [f"{ref('timing')} times one batch against the batch size B on one fitted SVGP. {_scaling(run)}", figure("timing")]
+        parts += [
+            f"{ref('timing')} times one batch against the batch size B on one fitted SVGP. {_scaling(run)}",
+            figure("timing"),
+        ]
     if run.run_times is not None:
         parts += [_run_times_text(run.run_times), *_run_times_tables(run.run_times)]
     return Section("Cost", parts, "cost") if parts else None
@@ -329,9 +375,11 @@ def _scaling(run: Run) -> str:
     )
     skipped = run.scaling[run.scaling["seconds_median"].isna()]
     if len(skipped):
-        sentence += " Over the time cap, and not timed: " + say.series(
-            [f"{text(m)} at B = {int(b)}" for m, b in zip(skipped["method"], skipped["batch_size"])]
-        ) + "."
+        sentence += (
+            " Over the time cap, and not timed: "
+            + say.series([f"{text(m)} at B = {int(b)}" for m, b in zip(skipped["method"], skipped["batch_size"])])
+            + "."
+        )
     return sentence
 
 
@@ -364,7 +412,9 @@ def _run_times_tables(table: pd.DataFrame) -> list[str]:
     idx = [list(shown.columns).index(c) for c in main]
     blocks = [
         long_table(
-            shown[main], [header[i] for i in idx], "L{3cm} Y r r r r",
+            shown[main],
+            [header[i] for i in idx],
+            "L{3cm} Y r r r r",
             "Trial wall time per experiment and method (Snakemake benchmarks; one core per trial, so totals are "
             "core-minutes).",
             "run_times",
@@ -375,7 +425,8 @@ def _run_times_tables(table: pd.DataFrame) -> list[str]:
         idx = [list(shown.columns).index(c) for c in ["experiment", "label", *split]]
         blocks.append(
             long_table(
-                shown[["experiment", "label", *split]], [header[i] for i in idx],
+                shown[["experiment", "label", *split]],
+                [header[i] for i in idx],
                 "L{2.6cm} Y " + " ".join(["R{1.25cm}"] * len(split)),
                 "Where a trial's time goes: mean seconds per trial, from the records' cost profiles.",
                 "cost_split",
@@ -402,21 +453,34 @@ def density(run: Run) -> Section | None:
         )
 
     sentences = [
-        f"For each B3O variant and λ run, Table~\\ref{{tab:density}} gives the effective sample size of the Boltzmann "
-        "weights on a fixed uniform reference set (ESS/N: 1 is uniform, 1/N a point mass) over the iterations with "
-        f"$\\lambda_t > 0$. Across its {len(table)} row{'s' if len(table) > 1 else ''} the median ESS/N ranges over {text(say.range_text(table['ess_fraction_median']))} "
-        f"and the median batch diversity relative to a uniform batch over {text(say.range_text(table['relative_diversity_median']))}.",
-        (f"Collapsed iterations (ESS/N < 10⁻³ and a batch less than a tenth as spread as a uniform one) occur in "
-         f"{rows_text(collapsed, 'collapsed')}." if len(collapsed) else "No iteration collapsed to a point mass."),
-        (f"Uniform iterations (B3O doing random search) occur in {rows_text(uniform, 'uniform')}."
-         if len(uniform) else "No iteration was uniform."),
+        (
+            f"For each B3O variant and λ run, Table~\\ref{{tab:density}} gives the effective sample size of the "
+            "Boltzmann weights on a fixed uniform reference set (ESS/N: 1 is uniform, 1/N a point mass) over the "
+            f"iterations with $\\lambda_t > 0$. Across its {len(table)} row{'s' if len(table) > 1 else ''} the median "
+            f"ESS/N ranges over {text(say.range_text(table['ess_fraction_median']))} and the median batch diversity "
+            f"relative to a uniform batch over {text(say.range_text(table['relative_diversity_median']))}."
+        ),
+        (
+            f"Collapsed iterations (ESS/N < 10⁻³ and a batch less than a tenth as spread as a uniform one) occur in "
+            f"{rows_text(collapsed, 'collapsed')}."
+            if len(collapsed)
+            else "No iteration collapsed to a point mass."
+        ),
+        (
+            f"Uniform iterations (B3O doing random search) occur in {rows_text(uniform, 'uniform')}."
+            if len(uniform)
+            else "No iteration was uniform."
+        ),
     ]
     shown, header = density_table.for_paper(table)
     shown = blank_repeats(blank_repeats(shown, "experiment"), "problem")
     block = long_table(
-        shown, header,
+        shown,
+        header,
         "L{2.2cm} L{1.6cm} Y l r L{2.4cm} R{1.3cm} R{1.3cm} r r",
-        "B3O's Boltzmann density per experiment, variant and λ, over iterations with λ_t > 0.".replace("λ_t", r"$\lambda_t$"),
+        "B3O's Boltzmann density per experiment, variant and λ, over iterations with λ_t > 0.".replace(
+            "λ_t", r"$\lambda_t$"
+        ),
         "density",
         size=r"\footnotesize",
     )
@@ -432,13 +496,30 @@ def claims(run: Run) -> Section | None:
         # one table row per measured block (a problem, or what was missing), so the table can break between them
         blocks = _one_per_line(r.measured if isinstance(r.measured, str) else "").split("\n\n") or [""]
         seeds = "" if pd.isna(r.seeds_needed) else str(int(r.seeds_needed))
-        rows.append([str(r.number), f"{r.claim}\n({r.source})", r.run if isinstance(r.run, str) else "", blocks[0], r.verdict, seeds])
+        rows.append(
+            [
+                str(r.number),
+                f"{r.claim}\n({r.source})",
+                r.run if isinstance(r.run, str) else "",
+                blocks[0],
+                r.verdict,
+                seeds,
+            ]
+        )
         rows += [["", "", "", block, "", ""] for block in blocks[1:]]
     shown = pd.DataFrame(rows, columns=["#", "claim", "run", "measured", "verdict", "seeds"])
-    header = ["\\#", "Claim (where in the paper)", "Run", r"Measured: $\Delta$ [95\,\% CI] per comparison", "Verdict",
-              "Seeds"]
+    header = [
+        "\\#",
+        "Claim (where in the paper)",
+        "Run",
+        r"Measured: $\Delta$ [95\,\% CI] per comparison",
+        "Verdict",
+        "Seeds",
+    ]
     block = long_table(
-        shown, header, "l L{3.4cm} L{2.1cm} Y L{1.8cm} r",
+        shown,
+        header,
+        "l L{3.4cm} L{2.1cm} Y L{1.8cm} r",
         "Each quantitative claim of the paper against its measured counterpart at this run's scale; Seeds: the seeds "
         "that would decide an inconclusive claim if the observed effect held.",
         "claims",
@@ -472,7 +553,11 @@ def summary(run: Run) -> Section | None:
         "Summary",
         [
             f"This run covered {ran}. Of the paper's {len(run.claims)} claims, {say.series(parts)}"
-            + ("; those not measured need experiments or methods this run did not include" if len(measured) < len(run.claims) else "")
+            + (
+                "; those not measured need experiments or methods this run did not include"
+                if len(measured) < len(run.claims)
+                else ""
+            )
             + ". An inconclusive claim is one that this run's seeds cannot decide either way; its row in "
             "Table~\\ref{tab:claims} gives the seeds that would decide it if the observed effect held."
         ],

@@ -10,7 +10,11 @@ from analysis.formatting import number, with_ci
 from analysis.naming import ordered_problems, problem_title
 from analysis.report.latex import text
 
-METRICS = {"simple_regret": "final simple regret", "hypervolume": "final hypervolume", "best_value": "final best objective"}
+METRICS = {
+    "simple_regret": "final simple regret",
+    "hypervolume": "final hypervolume",
+    "best_value": "final best objective",
+}
 
 
 def series(items: list[str]) -> str:
@@ -37,7 +41,8 @@ def setup(per_trial: pd.DataFrame, experiment: str) -> str:
     return (
         f"We ran {len(shape)} methods ({series([text(label) for label in shape])}) on "
         f"{series([text(problem_title(p)) for p in problems_of(trials)])}: batches of B = {b} points for T = {t} "
-        f"iterations after {n0} initial points" + (f" ({'; '.join(others)})" if others else "")
+        f"iterations after {n0} initial points"
+        + (f" ({'; '.join(others)})" if others else "")
         + f", {seed_text} seeds per method and problem, {len(trials)} trials in all."
     )
 
@@ -74,7 +79,8 @@ def each_value(rows: pd.DataFrame) -> str:
     name, lower = metric(rows)
     ranked = rows.sort_values("mean", ascending=lower)
     values = series([f"{text(r['label'])} {text(value(r))}" for _, r in ranked.iterrows()])
-    return f"On {text(problem_title(rows['problem'].iloc[0]))}, the {name} ({'lower' if lower else 'higher'} is better) is {values}."
+    problem = text(problem_title(rows["problem"].iloc[0]))
+    return f"On {problem}, the {name} ({'lower' if lower else 'higher'} is better) is {values}."
 
 
 _PLURAL = {"holds": "hold", "does not hold": "do not hold"}
@@ -101,10 +107,16 @@ def verdicts(claims: pd.DataFrame | None, experiments: list[str], ref: str) -> s
         f"claim{'s' if len(ns) > 1 else ''} {series([str(n) for n in ns])} {predicate(v, len(ns) > 1)}"
         for v, ns in groups.items()
     ]
-    return f"Of the paper's claims on {'this experiment' if len(experiments) == 1 else 'these experiments'} ({ref}), {series(parts)}."
+    which = "this experiment" if len(experiments) == 1 else "these experiments"
+    return f"Of the paper's claims on {which} ({ref}), {series(parts)}."
 
 
 def range_text(values: pd.Series) -> str:
     """'a' or 'a–b' (min to max)."""
     lo, hi = values.min(), values.max()
     return number(lo) if number(lo) == number(hi) else f"{number(lo)}–{number(hi)}"
+
+
+def shows(refs: list[str], what: str) -> str:
+    """'Figure 1 and Figure 2 show WHAT. ' ('' without figures)."""
+    return f"{series(refs)} show{'s' if len(refs) == 1 else ''} {what}. " if refs else ""

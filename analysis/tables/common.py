@@ -53,10 +53,17 @@ def latex(
     `\\linewidth`) for tables that span pages: their header is repeated on every page."""
     header = [escape(c) for c in rows.columns] if header is None else list(header)
     begin = rf"\begin{{{environment}}}" + (f"{{{width}}}" if width else "")
-    lines = [begin + "{@{} " + (columns or "l" * len(header)) + " @{}}", r"\toprule", " & ".join(header) + r" \\", r"\midrule"]
+    lines = [
+        begin + "{@{} " + (columns or "l" * len(header)) + " @{}}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+    ]
     if environment in ("longtable", "xltabular"):
         lines.append(r"\endhead")
-    lines += [" & ".join(escape(v).replace("\n", r"\newline ") for v in row) + r" \\" for row in rows.itertuples(index=False)]
+    lines += [
+        " & ".join(escape(v).replace("\n", r"\newline ") for v in row) + r" \\" for row in rows.itertuples(index=False)
+    ]
     lines += [r"\bottomrule", rf"\end{{{environment}}}"]
     return "\n".join(lines) + "\n"
 

@@ -87,7 +87,9 @@ def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The summarised rows as text (total in core-minutes, the rest in seconds and MB) and their LaTeX headers; the
     cost split's columns only where the table has them (a run without --tidy has none)."""
     columns = ["total_s", "mean_s", *(f"mean_{c}" for c in PROFILE if f"mean_{c}" in table)]
-    shown = table.assign(total_s=table["total_s"] / 60)[["experiment", "label", "trials", *columns, "max_rss_mb"]].copy()
+    shown = table.assign(total_s=table["total_s"] / 60)[
+        ["experiment", "label", "trials", *columns, "max_rss_mb"]
+    ].copy()
     for c in [*columns, "max_rss_mb"]:
         shown[c] = shown[c].map(common.number)
     header = [
