@@ -203,7 +203,7 @@ rule report_tex:
     log:
         f"{RESULTS}/logs/report_tex.log",
     params:
-        paper=PAPER,
+        paper=lambda wildcards, output: os.path.dirname(output[0]),
         scaling=lambda wildcards, input: ["--scaling", input.scaling] if "scaling" in input.keys() else [],
     conda:
         ENV
