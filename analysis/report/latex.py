@@ -61,10 +61,12 @@ def ref(name: str) -> str:
     return rf"Figure~\ref{{fig:{name}}}"
 
 
-def blank_repeats(rows: pd.DataFrame, column: str) -> pd.DataFrame:
-    """`column` shown only where it changes: grouped rows read as groups."""
+def blank_repeats(rows: pd.DataFrame, column: str, within: str | None = None) -> pd.DataFrame:
+    """`column` shown only where it changes (or where `within` changes): grouped rows read as groups."""
     shown = rows.copy()
     repeated = shown[column].eq(shown[column].shift())
+    if within is not None:
+        repeated &= shown[within].eq(shown[within].shift())
     shown[column] = shown[column].astype(object).where(~repeated, "")
     return shown
 
@@ -81,34 +83,37 @@ def long_table(
     label: str,
     size: str = r"\small",
     breaks: bool | None = None,
+    group: str | None = None,
 ) -> str:
     """A full-width table with its caption (LaTeX). Short tables are `table` floats holding a `tabularx`; long ones
     (or `breaks=True`) an `xltabular` that breaks across pages and repeats its header there. `columns` may use the
-    preamble's `L{width}`, `R{width}` (ragged p) and `Y` (ragged X: takes the rest of the line) columns."""
+    preamble's `L{width}`, `R{width}` (ragged p) and `Y` (ragged X: takes the rest of the line) columns. With
+    `group`, that column (and its header and column spec, the first ones) is dropped and each of its values heads
+    its rows on a line of its own."""
+    starts, titles = [], []
+    if group is not None:
+        starts = [i for i, changed in enumerate(rows[group].ne(rows[group].shift())) if changed]
+        titles = [text(rows[group].iloc[i]) for i in starts]
+        rows, header, columns = rows.drop(columns=group), header[1:], columns.split(" ", 1)[1]
+    breaks = len(rows) > FLOAT_ROWS if breaks is None else breaks
+    lines = common.latex(
+        rows, header, columns, environment="xltabular" if breaks else "tabularx", width=r"\linewidth"
+    ).splitlines()
+    first_row = lines.index(r"\midrule") + 1 + breaks  # after \endhead in an xltabular
+    for i, title in reversed(list(zip(starts, titles))):
+        rule = [r"\addlinespace"] if i else []
+        lines[first_row + i : first_row + i] = [
+            *rule,
+            rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape {title}}}\\",
+        ]
     caption_line = rf"\caption{{{caption_text}}}\label{{tab:{label}}}"
-    if not (len(rows) > FLOAT_ROWS if breaks is None else breaks):
-        table = common.latex(rows, header, columns, environment="tabularx", width=r"\linewidth")
-        return "\n".join(
-            [
-                r"\begin{table}[!htbp]",
-                r"\centering",
-                caption_line,
-                size,
-                r"\setlength{\tabcolsep}{4pt}",
-                table.rstrip("\n"),
-                r"\end{table}",
-            ]
-        )
-    lines = common.latex(rows, header, columns, environment="xltabular", width=r"\linewidth").splitlines()
+    setup = [size, r"\setlength{\tabcolsep}{4pt}"]
+    if not breaks:
+        return "\n".join([r"\begin{table}[!htbp]", r"\centering", caption_line, *setup, *lines, r"\end{table}"])
     begin, head = lines[0], lines[1:4]  # \toprule, header, \midrule; then \endhead
-    first = [caption_line + r"\\", *head, r"\endfirsthead"]
-    later = [
-        rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape continued from the previous page}}\\",
-        *head,
-        r"\endhead",
-    ]
-    table = [begin, *first, *later, *lines[5:]]
-    return "\n".join([r"\begingroup", size, r"\setlength{\tabcolsep}{4pt}", *table, r"\endgroup"])
+    continued = rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape continued from the previous page}}\\"
+    table = [begin, caption_line + r"\\", *head, r"\endfirsthead", continued, *head, r"\endhead", *lines[5:]]
+    return "\n".join([r"\begingroup", *setup, *table, r"\endgroup"])
 
 
 def document(sections: list[Section]) -> str:

@@ -407,17 +407,17 @@ def _run_times_text(table: pd.DataFrame) -> str:
 
 def _run_times_tables(table: pd.DataFrame) -> list[str]:
     shown, header = run_times_table.for_paper(table)
-    shown = blank_repeats(shown, "experiment")
     main = ["experiment", "label", "trials", "total_s", "mean_s", "max_rss_mb"]
     idx = [list(shown.columns).index(c) for c in main]
     blocks = [
         long_table(
             shown[main],
             [header[i] for i in idx],
-            "L{3cm} Y r r r r",
+            "l Y r r r r",
             "Trial wall time per experiment and method (Snakemake benchmarks; one core per trial, so totals are "
             "core-minutes).",
             "run_times",
+            group="experiment",
         )
     ]
     split = [c for c in shown.columns if c.startswith("mean_") and c != "mean_s"]
@@ -427,10 +427,10 @@ def _run_times_tables(table: pd.DataFrame) -> list[str]:
             long_table(
                 shown[["experiment", "label", *split]],
                 [header[i] for i in idx],
-                "L{2.6cm} Y " + " ".join(["R{1.25cm}"] * len(split)),
+                "l Y " + " ".join(["R{1.3cm}"] * len(split)),
                 "Where a trial's time goes: mean seconds per trial, from the records' cost profiles.",
                 "cost_split",
-                size=r"\footnotesize",
+                group="experiment",
             )
         )
     return blocks
@@ -443,14 +443,17 @@ def density(run: Run) -> Section | None:
     collapsed = table[table["collapsed"] > 0]
     uniform = table[table["uniform"] > 0]
 
-    def rows_text(rows: pd.DataFrame, column: str) -> str:
-        return say.series(
-            [
-                f"{text(r['label'])} on {text(problem_title(r['problem']))} (λ = {text(number(r['lam']))}: "
-                f"{int(r[column])} of {int(r['iterations'])})"
-                for _, r in rows.iterrows()
-            ]
-        )
+    def rows_text(rows: pd.DataFrame, column: str, shown: int = 4) -> str:
+        """The rows with the most such iterations (at most `shown` of them, then how many more)."""
+        top = rows.sort_values(column, ascending=False, kind="stable")
+        items = [
+            f"{text(r['label'])} on {text(problem_title(r['problem']))} (λ = {text(number(r['lam']))}: "
+            f"{int(r[column])} of {int(r['iterations'])})"
+            for _, r in top.head(shown).iterrows()
+        ]
+        if len(top) > shown:
+            items.append(f"{len(top) - shown} more row{'s' if len(top) - shown > 1 else ''} of the table")
+        return say.series(items)
 
     sentences = [
         (
@@ -473,16 +476,15 @@ def density(run: Run) -> Section | None:
         ),
     ]
     shown, header = density_table.for_paper(table)
-    shown = blank_repeats(blank_repeats(shown, "experiment"), "problem")
+    shown = blank_repeats(shown, "problem", within="experiment")
     block = long_table(
         shown,
         header,
-        "L{2.2cm} L{1.6cm} Y l r L{2.4cm} R{1.3cm} R{1.3cm} r r",
-        "B3O's Boltzmann density per experiment, variant and λ, over iterations with λ_t > 0.".replace(
-            "λ_t", r"$\lambda_t$"
-        ),
+        "l l Y l r L{3.5cm} R{1.3cm} R{1.3cm} r r",
+        r"B3O's Boltzmann density per experiment, variant and $\lambda$, over iterations with $\lambda_t > 0$.",
         "density",
         size=r"\footnotesize",
+        group="experiment",
     )
     return Section("B3O density diagnostics", [" ".join(sentences), block], "density")
 
