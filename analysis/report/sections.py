@@ -79,7 +79,7 @@ def _theorem(run: Run) -> str:
     dims = say.series([str(d) for d in sorted(table["d"].unique())])
     return (
         f"{lead} Over d = {dims}, {table['lam'].nunique()} values of λ and {table['eps'].nunique()} of ε "
-        f"({len(table)} cells, {number(table['n'].min())} draws each at least), the bound is below 1 in "
+        f"({len(table)} cells, at least {number(table['n'].min())} draws each), the bound is below 1 in "
         f"{len(informative)} cells, and the measured probability lies below it in {below} of them."
     )
 
@@ -241,12 +241,15 @@ def _variant_of(run: Run, experiment: str) -> dict[str, str]:
 
 def _lambda_values(run: Run) -> str:
     rows = _summary_rows(run, "lambda_ablation")
+    trials = run.per_trial[run.per_trial["experiment"] == "lambda_ablation"]
+    scheduled = set(trials.loc[trials["temperature"] == "scheduled", "label"])
     sentences = []
     for label, group in rows.groupby("label", sort=False):
         per_problem = []
+        symbol = "λ0" if label in scheduled else "λ"  # a scheduled temperature's λ is its λ0
         for problem in say.problems_of(group):
             here = group[group["problem"] == problem].sort_values("lam")
-            values = say.series([f"{text(say.value(r))} at λ = {number(r['lam'])}" for _, r in here.iterrows()])
+            values = say.series([f"{text(say.value(r))} at {symbol} = {number(r['lam'])}" for _, r in here.iterrows()])
             per_problem.append(f"{values} on {text(problem_title(problem))}")
         sentences.append(f"{text(label)} reaches a final regret of " + "; and ".join(per_problem) + ".")
     return " ".join(sentences)
