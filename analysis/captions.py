@@ -46,8 +46,8 @@ CAPTIONS = {
         "acquisition, columns = problems; mean and 95% CI over seeds."
     ),
     "lambda_scheduled": (
-        "Inverse-temperature ablation, scheduled temperature λ_t = λ0·√t·log t: simple regret against evaluations "
-        "for each λ0 run, rows = acquisition, columns = problems; mean and 95% CI over seeds."
+        "Inverse-temperature ablation, scheduled temperature λ_t = λ₀·√t·log t: simple regret against evaluations "
+        "for each λ₀ run, rows = acquisition, columns = problems; mean and 95% CI over seeds."
     ),
     "sampler_ucb_c": "Sampler ablation for B3O-UCB-c: simple regret per Boltzmann sampler, mean and 95% CI over seeds.",
     "sampler_ucb_s": "Sampler ablation for B3O-UCB-s: simple regret per Boltzmann sampler, mean and 95% CI over seeds.",

@@ -246,7 +246,7 @@ def _lambda_values(run: Run) -> str:
     sentences = []
     for label, group in rows.groupby("label", sort=False):
         per_problem = []
-        symbol = "λ0" if label in scheduled else "λ"  # a scheduled temperature's λ is its λ0
+        symbol = "λ₀" if label in scheduled else "λ"  # a scheduled temperature's λ is its λ₀
         for problem in say.problems_of(group):
             here = group[group["problem"] == problem].sort_values("lam")
             values = say.series([f"{text(say.value(r))} at {symbol} = {number(r['lam'])}" for _, r in here.iterrows()])
