@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims import PAPER_TABLE_2
-from analysis.formatting import number
+from analysis.formatting import number, with_ci
 from analysis.naming import SAMPLERS, VARIANTS, ordered_problems, problem_title
 from analysis.report import text as say
 from analysis.report.inputs import Run
@@ -122,11 +122,11 @@ def _diversity(run: Run, experiment: str) -> str:
         ts = here[here["method"] == "ts"]
         if b3o.empty or ts.empty:
             continue
-        mean, lo, hi = bootstrap_ci(ts["diversity"])
+        ts_value = with_ci(*bootstrap_ci(ts["diversity"]))
         first, last = ts["diversity_first"].mean(), ts["diversity_last"].mean()
         parts.append(
             f"on {text(problem_title(problem))} the B3O variants' mean batch diversity is {say.range_text(b3o)} "
-            f"against {text(number(mean))} [{text(number(lo))}, {text(number(hi))}] for TS, whose diversity goes from "
+            f"against {text(ts_value)} for TS, whose diversity goes from "
             f"{text(number(first))} in its first batch to {text(number(last))} in its last"
         )
     return (r"Over the BO iterations with $\lambda_t > 0$, " + "; ".join(parts) + ".") if parts else ""
