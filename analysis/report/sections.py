@@ -215,7 +215,7 @@ def density(run: Run) -> Section | None:
     block = long_table(
         shown,
         header,
-        "l l Y l r L{3.5cm} R{1.3cm} R{1.3cm} r r",
+        "l l Y l r L{4cm} R{1.2cm} R{1.2cm} r r",
         r"B3O's Boltzmann density per experiment, variant and $\lambda$, over iterations with $\lambda_t > 0$.",
         "density",
         size=r"\footnotesize",
