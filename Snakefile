@@ -25,6 +25,9 @@ if not workflow.overwrite_configfiles:
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/trials.smk"
 include: "workflow/rules/analysis.smk"
@@ -44,6 +47,7 @@ localrules:
     readme,
     run_times,
     timing_figure,
+    report_tex,
     report_pdf,
 
 

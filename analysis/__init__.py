@@ -18,4 +18,5 @@ script has `--help`:
     python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv
     python -m analysis.tables.claims --table paper/tables/per_trial.csv --out paper/claims
     python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
+    python -m analysis.report --paper paper [--scaling SCALING.csv]   # paper/report.tex from all of the above
 """

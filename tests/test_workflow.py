@@ -49,8 +49,10 @@ def _check_outputs(out: Path, figures: set[str]) -> None:
     produced = {p.stem for p in (paper / "figures").glob("*.png")}
     assert figures <= produced, figures - produced
     assert {p.stem for p in (paper / "figures").glob("*.pdf")} >= figures
-    for path in [*(paper / "figures").iterdir(), *(paper / "tables").iterdir(), paper / "claims.md"]:
+    for path in [*(paper / "figures").iterdir(), *(paper / "tables").iterdir(), paper / "claims.md", paper / "report.tex"]:
         assert path.stat().st_size > 0, path
+    if shutil.which("latexmk"):
+        assert (paper / "report.pdf").stat().st_size > 0
     times = pd.read_csv(paper / "tables/run_times.csv").set_index(["experiment", "label"])
     total = times.loc[("all experiments", "all methods")]
     assert total["trials"] == grid["trial_id"].nunique() == total["measured"] and total["total_s"] > 0

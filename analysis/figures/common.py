@@ -156,10 +156,16 @@ def empty_panel(ax: Axes, message: str) -> None:
     ax.set_yticks([])
 
 
+#: the PDF subject of a figure without data, by which the report (analysis.report.inputs) leaves it out
+NO_DATA = "b3o figure without data"
+
+
 def message_figure(message: str) -> Figure:
-    """A page saying why the figure has no data (so the expected file exists and explains itself)."""
+    """A page saying why the figure has no data (so the expected file exists and explains itself); its PDF's subject
+    is NO_DATA."""
     note(message)
     fig, ax = plt.subplots(figsize=(6, 2.5))
+    fig.set_label(NO_DATA)
     ax.axis("off")
     ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, fontsize=11)
     return fig
@@ -178,8 +184,9 @@ def save(fig: Figure, out: str | Path) -> list[Path]:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     paths = [out.with_name(out.name + suffix) for suffix in (".pdf", ".png")]
+    subject = {"Subject": NO_DATA} if fig.get_label() == NO_DATA else {}
     for path in paths:
-        fig.savefig(path, dpi=200, bbox_inches="tight")
+        fig.savefig(path, dpi=200, bbox_inches="tight", metadata=subject if path.suffix == ".pdf" else {})
     plt.close(fig)
     print("wrote " + ", ".join(map(str, paths)))
     return paths

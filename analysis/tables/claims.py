@@ -89,15 +89,20 @@ def main(argv: list[str] | None = None) -> int:
     frame = pd.DataFrame([asdict(r) for r in results])
     frame.insert(0, "number", range(1, len(frame) + 1))
     frame["seeds_needed"] = frame["seeds_needed"].astype("Int64")
-    text = frame.assign(measured=frame["measured"].str.replace("\n", "; "))
+    ragged = r">{\raggedright\arraybackslash}"
     common.write(
         args.out,
         frame,
+        # full width, breaking across pages (xltabular, array): the measured column takes what the others leave
         common.latex(
-            text[["claim", "source", "run", "measured", "verdict"]],
+            frame[["claim", "source", "run", "measured", "verdict"]],
             ["Claim", "Where", "Run", "Measured", "Verdict"],
-            r"p{0.2\linewidth} p{0.08\linewidth} p{0.12\linewidth} p{0.42\linewidth} p{0.08\linewidth}",
-            environment="longtable",
+            " ".join(
+                ragged + c
+                for c in (r"p{0.2\linewidth}", r"p{0.1\linewidth}", r"p{0.13\linewidth}", "X", r"p{0.1\linewidth}")
+            ),
+            environment="xltabular",
+            width=r"\linewidth",
         ),
     )
     md = Path(args.out).with_name(Path(args.out).name + ".md")

@@ -45,18 +45,25 @@ def latex(
     header: Sequence[str] | None = None,
     columns: str | None = None,
     environment: str = "tabular",
+    width: str | None = None,
 ) -> str:
-    """A booktabs table of `rows`, cells escaped; `header` (raw LaTeX) overrides the escaped column names, `columns`
-    the column specification (default: all left-aligned; p{width} for long text), and `environment` may be
-    "longtable" for tables that span pages."""
+    """A booktabs table of `rows`, cells escaped (a line break in a cell becomes `\\newline`, for p{} and X columns);
+    `header` (raw LaTeX) overrides the escaped column names, `columns` the column specification (default: all
+    left-aligned; p{width} for long text), and `environment` may be "longtable" or "xltabular" (then `width`, e.g.
+    `\\linewidth`) for tables that span pages: their header is repeated on every page."""
     header = [escape(c) for c in rows.columns] if header is None else list(header)
+    begin = rf"\begin{{{environment}}}" + (f"{{{width}}}" if width else "")
     lines = [
-        rf"\begin{{{environment}}}{{@{{}} " + (columns or "l" * len(header)) + " @{}}",
+        begin + "{@{} " + (columns or "l" * len(header)) + " @{}}",
         r"\toprule",
         " & ".join(header) + r" \\",
         r"\midrule",
     ]
-    lines += [" & ".join(escape(v) for v in row) + r" \\" for row in rows.itertuples(index=False)]
+    if environment in ("longtable", "xltabular"):
+        lines.append(r"\endhead")
+    lines += [
+        " & ".join(escape(v).replace("\n", r"\newline ") for v in row) + r" \\" for row in rows.itertuples(index=False)
+    ]
     lines += [r"\bottomrule", rf"\end{{{environment}}}"]
     return "\n".join(lines) + "\n"
 

@@ -41,13 +41,8 @@ def density_summary(table: pd.DataFrame) -> pd.DataFrame:
     ).reset_index()
 
 
-def main(argv: list[str] | None = None) -> int:
-    cli = common.parser("density", __doc__.splitlines()[0])
-    args = cli.parse_args(argv)
-    stats = density_summary(pd.read_parquet(args.table))
-    if stats.empty:
-        common.write_empty(args.out, f"No B3O iterations with lambda > 0 in {args.table}.")
-        return 0
+def for_paper(stats: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The rows as text (ESS/N as min / median / max) and their LaTeX headers."""
     shown = stats.assign(
         ess=[
             f"{common.number(lo)} / {common.number(mid)} / {common.number(hi)}"
@@ -61,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "experiment",
         "problem",
         "method",
+        r"$\lambda$",
         "iterations",
         "ESS/N min / median / max",
         "relative diversity",
@@ -68,7 +64,17 @@ def main(argv: list[str] | None = None) -> int:
         "collapsed",
         "uniform",
     ]
-    common.write(args.out, stats, common.latex(shown, [common.escape(h) if "$" not in h else h for h in header]))
+    return shown, [common.escape(h) if "$" not in h else h for h in header]
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = common.parser("density", __doc__.splitlines()[0])
+    args = cli.parse_args(argv)
+    stats = density_summary(pd.read_parquet(args.table))
+    if stats.empty:
+        common.write_empty(args.out, f"No B3O iterations with lambda > 0 in {args.table}.")
+        return 0
+    common.write(args.out, stats, common.latex(*for_paper(stats)))
     return 0
 
 

@@ -85,6 +85,38 @@ def summarise(trials: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+#: cost-profile column -> its header in the tables
+PROFILE_NAMES = {
+    "startup_s": "start-up",
+    "fit_s": "fit",
+    "density_s": "density",
+    "acquire_other_s": "acquire, other",
+    "evaluate_s": "evaluate",
+    "io_s": "I/O",
+}
+
+
+def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The summarised rows as text (total in core-minutes, the rest in seconds and MB) and their LaTeX headers; the
+    cost split's columns only where the table has them (a run without --tidy has none)."""
+    columns = ["total_s", "mean_s", *(f"mean_{c}" for c in PROFILE if f"mean_{c}" in table)]
+    shown = table.assign(total_s=table["total_s"] / 60)[
+        ["experiment", "label", "trials", *columns, "max_rss_mb"]
+    ].copy()
+    for c in [*columns, "max_rss_mb"]:
+        shown[c] = shown[c].map(common.number)
+    header = [
+        "experiment",
+        "method",
+        "trials",
+        "total (core-min)",
+        "mean per trial (s)",
+        *(PROFILE_NAMES[c[len("mean_") :]] + " (s)" for c in columns[2:]),
+        "peak RSS (MB)",
+    ]
+    return shown, [common.escape(h) for h in header]
+
+
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.run_times", description=__doc__.splitlines()[0])
     cli.add_argument("--grid", required=True, help="grid.csv of the workflow (experiment, label, trial_id per row)")
@@ -96,18 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tidy:
         trials = trials.merge(profile(pd.read_parquet(args.tidy)), on="trial_id", how="left")
     table = summarise(trials)
-    columns = ["total_s", "mean_s", *(f"mean_{c}" for c in PROFILE if f"mean_{c}" in table)]
-    shown = table.assign(
-        total_s=table["total_s"] / 60, **{c: table[c] for c in columns[1:]}, max_rss_mb=table["max_rss_mb"]
-    )
-    shown = shown[["experiment", "label", "trials", *columns, "max_rss_mb"]].copy()
-    for c in [*columns, "max_rss_mb"]:
-        shown[c] = shown[c].map(common.number)
-    names = {"startup_s": "start-up", "fit_s": "fit", "density_s": "density", "acquire_other_s": "acquire, other",
-             "evaluate_s": "evaluate", "io_s": "I/O"}
-    header = ["experiment", "method", "trials", "total (core-min)", "mean per trial (s)",
-              *(names[c[len("mean_"):]] + " (s)" for c in columns[2:]), "peak RSS (MB)"]
-    common.write(args.out, table, common.latex(shown, [common.escape(h) for h in header]))
+    common.write(args.out, table, common.latex(*for_paper(table)))
     return 0
 
 

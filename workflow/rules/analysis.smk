@@ -21,13 +21,14 @@ rule figure:
         table=f"{RESULTS}/tidy.parquet",
         pareto=f"{RESULTS}/pareto.parquet",
     output:
-        png=report(f"{PAPER}/figures/{{figure}}.png", category="Experiments"),
+        png=report(f"{PAPER}/figures/{{figure}}.png", caption=CAPTION, category="Experiments"),
         pdf=f"{PAPER}/figures/{{figure}}.pdf",
     log:
         f"{RESULTS}/logs/figures/{{figure}}.log",
     wildcard_constraints:
         figure="|".join(FIGURES),
     params:
+        caption=lambda wildcards: caption(wildcards.figure),  # for Snakemake's HTML report (CAPTION shows it)
         args=lambda wildcards: FIGURES[wildcards.figure][1],
         prefix=lambda wildcards, output: output.png[: -len(".png")],
     conda:
@@ -39,7 +40,7 @@ rule figure:
 
 rule illustration:
     output:
-        png=report(f"{PAPER}/figures/{{figure}}.png", category="Illustrations"),
+        png=report(f"{PAPER}/figures/{{figure}}.png", caption=CAPTION, category="Illustrations"),
         pdf=f"{PAPER}/figures/{{figure}}.pdf",
         # a run's own mark: the committed PNG alone would look up to date on a fresh clone and never be redrawn
         done=touch(f"{RESULTS}/illustrations/{{figure}}.done"),
@@ -48,6 +49,7 @@ rule illustration:
     wildcard_constraints:
         figure="|".join(ILLUSTRATIONS),
     params:
+        caption=lambda wildcards: caption(wildcards.figure),
         module=lambda wildcards: ILLUSTRATIONS[wildcards.figure],
         prefix=lambda wildcards, output: output.png[: -len(".png")],
     conda:
@@ -182,11 +184,12 @@ rule timing_figure:
     input:
         f"{RESULTS}/scaling.csv",
     output:
-        png=report(f"{PAPER}/figures/timing.png", category="Cost"),
+        png=report(f"{PAPER}/figures/timing.png", caption=CAPTION, category="Cost"),
         pdf=f"{PAPER}/figures/timing.pdf",
     log:
         f"{RESULTS}/logs/figures/timing.log",
     params:
+        caption=caption("timing"),
         prefix=lambda wildcards, output: output.png[: -len(".png")],
     conda:
         ENV
@@ -194,19 +197,36 @@ rule timing_figure:
         "python -m analysis.figures.timing --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
-rule report_pdf:
+rule report_tex:
+    """The report's LaTeX source, written from the run's tables and figures: a section for each part that was run."""
     input:
-        tex="paper/report.tex",
-        figures=[f for f in figure_outputs() if f.endswith(".png")],
+        unpack(report_inputs),
     output:
-        f"{PAPER}/report.pdf",
+        f"{PAPER}/report.tex",
     log:
-        f"{RESULTS}/logs/report_pdf.log",
+        f"{RESULTS}/logs/report_tex.log",
     params:
-        tex=lambda wildcards, input: os.path.abspath(input.tex),
-        directory=lambda wildcards, output: os.path.dirname(output[0]),
-        log=lambda wildcards: os.path.abspath(f"{RESULTS}/logs/report_pdf.log"),  # the command runs in the output directory
+        paper=lambda wildcards, output: os.path.dirname(output[0]),
+        scaling=lambda wildcards, input: ["--scaling", input.scaling] if "scaling" in input.keys() else [],
     conda:
         ENV
     shell:
-        "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -jobname=report {params.tex:q} > {params.log:q} 2>&1"
+        "python -m analysis.report --paper {params.paper:q} {params.scaling:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule report_pdf:
+    """The PDF of the report (only where latexmk is installed: tools/install-latex.sh)."""
+    input:
+        tex=f"{PAPER}/report.tex",
+        figures=[f[: -len(".png")] + ".pdf" for f in figure_outputs() if f.endswith(".png")],
+    output:
+        report(f"{PAPER}/report.pdf", caption="../report/report_pdf.rst", category="Report"),
+    log:
+        f"{RESULTS}/logs/report_pdf.log",
+    params:
+        directory=lambda wildcards, output: os.path.dirname(output[0]),
+        log=lambda wildcards: os.path.abspath(f"{RESULTS}/logs/report_pdf.log"),  # the command runs in the paper directory
+    conda:
+        ENV
+    shell:
+        "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -halt-on-error report.tex > {params.log:q} 2>&1"

@@ -8,10 +8,12 @@ import sys
 
 import pandas as pd
 
+from analysis.captions import caption  # plain text, imports nothing
 from baselines.grid import trial_grid  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
+CAPTION = "../report/figure.rst"  # a figure's caption in Snakemake's HTML report: its rule's `caption` parameter
 RESULTS = config["results"]
 PAPER = config["paper"]
 GRID = trial_grid(config)
@@ -132,6 +134,7 @@ def figure_outputs():
     outputs.append(f"{PAPER}/claims.md")
     if "lambda_ablation" in experiments():
         outputs.append(f"{PAPER}/tables/best_lambda.csv")
+    outputs.append(f"{PAPER}/report.tex")
     if LATEX:
         outputs.append(f"{PAPER}/report.pdf")
     if config.get("readme"):
@@ -144,3 +147,16 @@ def figure_outputs():
 def scaling_spec():
     """The `b3o scaling` spec of the config's scaling section (with the trials' model), as inline JSON."""
     return json.dumps(ScalingSpec.from_config(config).to_dict(), separators=(",", ":"))
+
+
+def report_inputs(wildcards=None):
+    """What the report is written from: the claims, the tables, every figure's PDF and, if run, the batch timings."""
+    tables = ["summary", "density", "run_times", "per_trial"] + (["best_lambda"] if "lambda_ablation" in experiments() else [])
+    inputs = {
+        "claims": f"{PAPER}/claims.csv",
+        "tables": [f"{PAPER}/tables/{t}.csv" for t in tables],
+        "figures": [f[: -len(".png")] + ".pdf" for f in figure_outputs() if f.endswith(".png")],
+    }
+    if SCALING.get("enabled", False):
+        inputs["scaling"] = f"{RESULTS}/scaling.csv"
+    return inputs

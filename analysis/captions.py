@@ -1,0 +1,79 @@
+"""One caption per figure, shared by the PDF report (`analysis.report`) and Snakemake's HTML report (the rules pass
+it to `workflow/report/figure.rst`), so both say the same. Plain text (Unicode symbols, no markup): each report
+escapes it for its own format. Numbers of a run are never here; the report's text gives them."""
+
+from __future__ import annotations
+
+CAPTIONS = {
+    "illustration_1d": (
+        "Thompson sampling against B3O on a one-dimensional problem (Forrester) sharing one GP posterior. Top: "
+        "posterior mean ±2σ, the truth, the data, a few Thompson trajectories and their maximisers (the TS batch). "
+        "Bottom: the UCB acquisition α, the Boltzmann density p(x) ∝ exp(λα) and a B3O batch drawn from it with DEFER."
+    ),
+    "lambda_effect": (
+        "How λ shapes a B3O batch: Boltzmann draws (black dots) on the UCB surface of a GP fitted to a few points of "
+        "Branin, for three values of λ (same colour scale in every panel). Low λ spreads the batch almost "
+        "uniformly; high λ concentrates it on the maxima of α."
+    ),
+    "theorem1": (
+        "Theorem 1 measured: P[α(x*) − α(x) ≥ ε] under exact Boltzmann sampling against λ, one panel per dimension "
+        "d. Markers: measured, with 95% Clopper-Pearson intervals (a downward triangle is a zero count at its upper "
+        "limit); dashed: the bound exp(−λε + (d/2) log λ − log V), vacuous above 1 (shaded)."
+    ),
+    "regret_b100": (
+        "Simple regret (noiseless, log scale) against function evaluations with large batches, one panel per "
+        "problem: mean and 95% bootstrap CI over seeds, each trial read as best-so-far on a common evaluation grid."
+    ),
+    "paired_b100": (
+        "Paired advantage of each B3O variant over TS with large batches: per-seed difference of final regret (same "
+        "initial design), mean and unadjusted 95% bootstrap CI at the common budget; right of zero, the variant is "
+        "better. The claims Holm-correct these comparisons."
+    ),
+    "diversity_b100": (
+        "Batch diversity (mean pairwise distance in the scaled space) against BO iteration with large batches, "
+        "mean and 95% CI over seeds; sequential methods have no batch and are left out."
+    ),
+    "regret_b5": (
+        "Simple regret against function evaluations at B = 5, where B3O meets the batch methods that scale "
+        "poorly in B (q-EI, local penalisation): mean and 95% CI over seeds."
+    ),
+    "diversity_b5": (
+        "Batch diversity against BO iteration at B = 5 (rolling mean over iterations: single small batches are "
+        "noisy), mean and 95% CI over seeds."
+    ),
+    "lambda_constant": (
+        "Inverse-temperature ablation, constant λ: simple regret against evaluations for each λ run, rows = "
+        "acquisition, columns = problems; mean and 95% CI over seeds."
+    ),
+    "lambda_scheduled": (
+        "Inverse-temperature ablation, scheduled temperature λ_t = λ₀·√t·log t: simple regret against evaluations "
+        "for each λ₀ run, rows = acquisition, columns = problems; mean and 95% CI over seeds."
+    ),
+    "sampler_ucb_c": "Sampler ablation for B3O-UCB-c: simple regret per Boltzmann sampler, mean and 95% CI over seeds.",
+    "sampler_ucb_s": "Sampler ablation for B3O-UCB-s: simple regret per Boltzmann sampler, mean and 95% CI over seeds.",
+    "sampler_logei_c": (
+        "Sampler ablation for B3O-LogEI-c: simple regret per Boltzmann sampler, mean and 95% CI over seeds."
+    ),
+    "sampler_logei_s": (
+        "Sampler ablation for B3O-LogEI-s: simple regret per Boltzmann sampler, mean and 95% CI over seeds."
+    ),
+    "battery": (
+        "Battery electrode design (PyBaMM SPMe, two objectives): Pareto front of each method's median run (left) "
+        "and hypervolume against evaluations (right; the gap to the best NSGA-II run when NSGA-II was run), mean "
+        "and 95% CI over seeds."
+    ),
+    "formula_e": (
+        "Formula E set-up on the Shanghai circuit: best objective ½·T/T₀ + ½·E/E₀ (lap time and energy relative "
+        "to the default car; lower is better) against BO iterations (left) and evaluations (right), mean and 95% "
+        "CI over seeds."
+    ),
+    "timing": (
+        "Cost of one batch against batch size B on one fitted SVGP, log-log (solid: median, dotted: minimum over "
+        "repeats), with each method's fitted log-log slope in the legend; right: peak memory of the process."
+    ),
+}
+
+
+def caption(figure: str) -> str:
+    """The caption of `figure` (a figure name without extension); KeyError names an uncaptioned figure."""
+    return CAPTIONS[figure]

@@ -1,0 +1,36 @@
+"""`python -m analysis.report --paper PAPER [--scaling SCALING.csv] [--out PAPER/report.tex]`: write the report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from analysis.report import inputs, latex, sections
+
+
+def build(paper: str | Path, scaling: str | Path | None = None) -> str:
+    """The report's LaTeX source for the run in `paper`: only the sections whose parts the run produced."""
+    run = inputs.load(paper, scaling)
+    return latex.document([s for s in (make(run) for make in sections.ALL) if s is not None])
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(prog="python -m analysis.report", description=__doc__.splitlines()[0])
+    cli.add_argument("--paper", required=True, help="the run's paper directory (claims.csv, tables/, figures/)")
+    cli.add_argument("--scaling", help="batch-timing table (the workflow's scaling.csv), for the cost section's text")
+    cli.add_argument("--out", help="where to write the LaTeX source (default PAPER/report.tex)")
+    args = cli.parse_args(argv)
+    try:
+        source = build(args.paper, args.scaling)
+    except FileNotFoundError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    out = Path(args.out or Path(args.paper) / "report.tex")
+    out.write_text(source)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

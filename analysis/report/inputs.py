@@ -1,0 +1,70 @@
+"""What a run left in its paper directory: the tables the report reads (None where absent) and the figures drawn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.figures.common import NO_DATA
+
+TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda")
+
+
+@dataclass(frozen=True)
+class Run:
+    """The run's tables (None: not produced, or written as a one-line note because it had no data) and figures."""
+
+    paper: Path
+    claims: pd.DataFrame | None
+    summary: pd.DataFrame | None
+    per_trial: pd.DataFrame | None
+    run_times: pd.DataFrame | None
+    density: pd.DataFrame | None
+    best_lambda: pd.DataFrame | None
+    theorem: pd.DataFrame | None
+    scaling: pd.DataFrame | None
+    figures: frozenset[str]
+
+    def experiments(self) -> list[str]:
+        """Experiments with trials, in the order the per-trial table lists them."""
+        if self.per_trial is None:
+            return [] if self.summary is None else list(dict.fromkeys(self.summary["experiment"]))
+        return list(dict.fromkeys(self.per_trial["experiment"]))
+
+    def has_figure(self, name: str) -> bool:
+        return name in self.figures
+
+
+def _read(path: Path) -> pd.DataFrame | None:
+    """A CSV table, or None if it is missing, empty, or the note a table script writes when it had no data."""
+    if not path.is_file():
+        return None
+    table = pd.read_csv(path)
+    if table.empty or list(table.columns) == ["note"]:
+        return None
+    return table
+
+
+def _has_data(pdf: Path) -> bool:
+    """False for the page a figure script writes when it had no data (its PDF subject says so, uncompressed)."""
+    return NO_DATA.encode() not in pdf.read_bytes()
+
+
+def load(paper: str | Path, scaling: str | Path | None = None) -> Run:
+    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda}.csv,
+    PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
+    `scaling` is the batch-timing CSV."""
+    paper = Path(paper)
+    if not paper.is_dir():
+        raise FileNotFoundError(f"{paper}: no such paper directory (the workflow's `paper` setting)")
+    tables = {name: _read(paper / "tables" / f"{name}.csv") for name in TABLES}
+    return Run(
+        paper=paper,
+        claims=_read(paper / "claims.csv"),
+        theorem=_read(paper / "figures" / "theorem1.csv"),
+        scaling=_read(Path(scaling)) if scaling else None,
+        figures=frozenset(p.stem for p in (paper / "figures").glob("*.pdf") if _has_data(p)),
+        **tables,
+    )

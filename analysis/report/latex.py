@@ -1,0 +1,123 @@
+"""LaTeX pieces of the report: escaped text, sections whose floats stay in them, figures, tables that fit the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.captions import caption
+from analysis.tables import common
+
+TEMPLATE = Path(__file__).with_name("template.tex")
+BODY = "%% BODY %%"
+
+
+def text(value: object) -> str:
+    """Plain text (Unicode symbols allowed: the preamble maps them) escaped for LaTeX."""
+    return common.escape(value)
+
+
+@dataclass
+class Section:
+    """A section: its parts in order (paragraphs, subsection heads, floats, tables; LaTeX), all placed before the
+    next section starts."""
+
+    title: str
+    parts: list[str]
+    label: str = ""
+
+    def render(self) -> str:
+        head = rf"\section{{{self.title}}}" + (rf"\label{{sec:{self.label}}}" if self.label else "")
+        # \FloatBarrier: every float of this section is placed before the next section begins
+        return "\n\n".join([head, *(p for p in self.parts if p), r"\FloatBarrier"]) + "\n"
+
+
+def subsection(title: str, paragraphs: list[str], blocks: list[str]) -> list[str]:
+    """A subsection's parts: its paragraphs, its floats and tables, and a barrier keeping the floats inside it."""
+    paragraphs = [p for p in paragraphs if p]
+    # floats follow the first paragraph, so they can go on its page; long tables (not floats) after the text
+    figures = [b for b in blocks if b.startswith((r"\begin{figure}", r"\begin{table}"))]
+    tables = [b for b in blocks if b not in figures]
+    return [rf"\subsection{{{title}}}", *paragraphs[:1], *figures, *paragraphs[1:], *tables, r"\FloatBarrier"]
+
+
+def figure(name: str, height: str = r"0.33\textheight") -> str:
+    """One figure float, full width but never taller than `height`, with the shared caption; label fig:NAME."""
+    return "\n".join(
+        [
+            r"\begin{figure}[!htbp]",
+            r"\centering",
+            rf"\includegraphics[width=\linewidth,height={height},keepaspectratio]{{{name}}}",
+            rf"\caption{{{text(caption(name))}}}\label{{fig:{name}}}",
+            r"\end{figure}",
+        ]
+    )
+
+
+def ref(name: str) -> str:
+    """`Figure~\\ref{fig:NAME}`."""
+    return rf"Figure~\ref{{fig:{name}}}"
+
+
+def blank_repeats(rows: pd.DataFrame, column: str, within: str | None = None) -> pd.DataFrame:
+    """`column` shown only where it changes (or where `within` changes): grouped rows read as groups."""
+    shown = rows.copy()
+    repeated = shown[column].eq(shown[column].shift())
+    if within is not None:
+        repeated &= shown[within].eq(shown[within].shift())
+    shown[column] = shown[column].astype(object).where(~repeated, "")
+    return shown
+
+
+#: tables up to this many rows are floats (they stay on one page); longer ones break across pages
+FLOAT_ROWS = 30
+
+
+def long_table(
+    rows: pd.DataFrame,
+    header: list[str],
+    columns: str,
+    caption_text: str,
+    label: str,
+    size: str = r"\small",
+    breaks: bool | None = None,
+    group: str | None = None,
+) -> str:
+    """A full-width table with its caption (LaTeX). Short tables are `table` floats holding a `tabularx`; long ones
+    (or `breaks=True`) an `xltabular` that breaks across pages and repeats its header there. `columns` may use the
+    preamble's `L{width}`, `R{width}` (ragged p) and `Y` (ragged X: takes the rest of the line) columns. With
+    `group`, that column (and its header and column spec, the first ones) is dropped and each of its values heads
+    its rows on a line of its own."""
+    starts, titles = [], []
+    if group is not None:
+        starts = [i for i, changed in enumerate(rows[group].ne(rows[group].shift())) if changed]
+        titles = [text(rows[group].iloc[i]) for i in starts]
+        rows, header, columns = rows.drop(columns=group), header[1:], columns.split(" ", 1)[1]
+    breaks = len(rows) > FLOAT_ROWS if breaks is None else breaks
+    lines = common.latex(
+        rows, header, columns, environment="xltabular" if breaks else "tabularx", width=r"\linewidth"
+    ).splitlines()
+    first_row = lines.index(r"\midrule") + 1 + breaks  # after \endhead in an xltabular
+    for i, title in reversed(list(zip(starts, titles))):
+        rule = [r"\addlinespace"] if i else []
+        lines[first_row + i : first_row + i] = [
+            *rule,
+            rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape {title}}}\\",
+        ]
+    caption_line = rf"\caption{{{caption_text}}}\label{{tab:{label}}}"
+    setup = [size, r"\setlength{\tabcolsep}{4pt}"]
+    if not breaks:
+        return "\n".join([r"\begin{table}[!htbp]", r"\centering", caption_line, *setup, *lines, r"\end{table}"])
+    begin, head = lines[0], lines[1:4]  # \toprule, header, \midrule; then \endhead
+    continued = rf"\multicolumn{{{len(header)}}}{{@{{}}l}}{{\itshape continued from the previous page}}\\"
+    table = [begin, caption_line + r"\\", *head, r"\endfirsthead", continued, *head, r"\endhead", *lines[5:]]
+    return "\n".join([r"\begingroup", *setup, *table, r"\endgroup"])
+
+
+def document(sections: list[Section]) -> str:
+    """The whole report: the template's preamble around the sections."""
+    body = "\n".join(s.render() for s in sections)
+    # "λ_t" in plain text (captions, claims) reads as a subscript, not as an escaped underscore
+    return TEMPLATE.read_text().replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))

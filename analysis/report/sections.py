@@ -1,0 +1,305 @@
+"""The report's sections, each built from the run's tables and figures; None for a part the run did not produce.
+The experiments' own sections are in `analysis.report.experiments`."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.formatting import number
+from analysis.naming import problem_title
+from analysis.report import text as say
+from analysis.report.experiments import ablations, applications, synthetic
+from analysis.report.inputs import Run
+from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
+from analysis.tables import density as density_table
+from analysis.tables import run_times as run_times_table
+
+
+def method(run: Run) -> Section:
+    """The method as implemented (static: it describes the code, not the run)."""
+    return Section(
+        "Method as implemented",
+        [
+            (
+                r"B3O draws a batch of $B$ query points i.i.d.\ from the Boltzmann density "
+                r"$p_t(x) \propto \exp(\lambda_t\,\alpha_t(x))$ of a point-wise acquisition $\alpha_t$, so a batch "
+                r"costs $B$ draws rather than a joint optimisation over $B$ points. The batch rule "
+                r"(\texttt{b3o.BoltzmannBatch}, a trieste acquisition rule) updates the acquisition, forms "
+                r"$\log p_t = \lambda_t\alpha_t$ and samples it with DEFER (recursive partitioning), "
+                r"Metropolis--Hastings, Langevin (MALA), discretised Monte Carlo, or a mixed continuous/categorical "
+                r"Metropolis--Hastings."
+            ),
+            (
+                r"Temperatures are constant (suffix \texttt{-c}), scheduled ($\lambda_t = \lambda_0\sqrt{t}\log t$, "
+                r"suffix \texttt{-s}; the first batch is uniform) or, beyond the paper, normalised (suffix "
+                r"\texttt{-n}: one $\lambda$ acting on the acquisition standardised over a fixed reference set). "
+                r"Observations are standardised before any model sees them; the surrogate is an SVGP (Mat\'ern-5/2) "
+                r"fitted with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
+                r"seed, so methods are compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds."
+            ),
+        ],
+        label="method",
+    )
+
+
+def illustrations(run: Run) -> Section | None:
+    names = [n for n in ("illustration_1d", "lambda_effect", "theorem1") if run.has_figure(n)]
+    if not names:
+        return None
+    parts = []  # each figure right after the paragraph that refers to it, so it can float on that page
+    pictures = [n for n in names if n != "theorem1"]
+    if pictures:
+        parts.append(
+            f"{say.series([ref(n) for n in pictures])} {'are' if len(pictures) > 1 else 'is'} computed from the "
+            "method itself, not from trials. Thompson sampling puts its batch on the maximisers of posterior draws, "
+            "which cluster where the posterior is confident; B3O's batch follows the Boltzmann density of the "
+            "acquisition, and λ sets how far it spreads: near-uniform for small λ, concentrated on the acquisition's "
+            "maxima for large λ."
+        )
+        parts += [figure(n) for n in pictures]
+    if "theorem1" in names:
+        parts += [_theorem(run), figure("theorem1")]
+    return Section("Illustrations", parts, "illustrations")
+
+
+def _theorem(run: Run) -> str:
+    lead = (
+        f"{ref('theorem1')} checks Theorem 1, the bound on the probability that a Boltzmann draw falls more than ε "
+        "below the acquisition's maximum, by exact sampling on a grid."
+    )
+    if run.theorem is None:
+        return lead
+    table = run.theorem
+    informative = table[table["bound"] < 1]
+    below = int((informative["measured"] <= informative["bound"]).sum())
+    dims = say.series([str(d) for d in sorted(table["d"].unique())])
+    return (
+        f"{lead} Over d = {dims}, {table['lam'].nunique()} values of λ and {table['eps'].nunique()} of ε "
+        f"({len(table)} cells, at least {number(table['n'].min())} draws each), the bound is below 1 in "
+        f"{len(informative)} cells, and the measured probability lies below it in {below} of them."
+    )
+
+
+def cost(run: Run) -> Section | None:
+    parts = []
+    if run.has_figure("timing"):
+        parts += [
+            f"{ref('timing')} times one batch against the batch size B on one fitted SVGP. {_scaling(run)}",
+            figure("timing"),
+        ]
+    if run.run_times is not None:
+        parts += [_run_times_text(run.run_times), *_run_times_tables(run.run_times)]
+    return Section("Cost", parts, "cost") if parts else None
+
+
+def _scaling(run: Run) -> str:
+    """Log-log slopes of batch time on B: B3O's range over its samplers and acquisitions, each baseline's own."""
+    if run.scaling is None:
+        return ""
+    from analysis.figures.timing import scaling  # matplotlib and seaborn: only when there is a timing table
+
+    data = scaling(run.scaling)
+    slopes = data.drop_duplicates("series").set_index("series")["slope"]
+    b3o = slopes[[name.startswith("b3o") for name in slopes.index]]
+    parts = [f"{say.range_text(b3o)} for B3O ({len(b3o)} sampler and acquisition settings)"] if len(b3o) else []
+    parts += [f"{number(v)} for {text(name)}" for name, v in slopes.items() if not name.startswith("b3o")]
+    sizes = sorted(data["batch_size"].unique())
+    sentence = (
+        f"Between B = {int(sizes[0])} and B = {int(sizes[-1])}, the fitted log-log slope of the median batch time "
+        f"on B (1: linear in B; 0: the per-batch set-up dominates) is {say.series(parts)}."
+    )
+    skipped = run.scaling[run.scaling["seconds_median"].isna()]
+    if len(skipped):
+        sentence += (
+            " Over the time cap, and not timed: "
+            + say.series([f"{text(m)} at B = {int(b)}" for m, b in zip(skipped["method"], skipped["batch_size"])])
+            + "."
+        )
+    return sentence
+
+
+def _run_times_text(table: pd.DataFrame) -> str:
+    total = table[table["experiment"] == "all experiments"].iloc[0]
+    experiments = table[(table["label"] == "all methods") & (table["experiment"] != "all experiments")]
+    longest = experiments.sort_values("total_s").iloc[-1]
+    sentence = (
+        f"The {int(total['trials'])} trials took {text(number(total['total_s'] / 60))} core-minutes in all "
+        f"({text(number(total['mean_s']))} s per trial on average); {text(longest['experiment'])} took the most, "
+        f"{text(number(longest['total_s'] / 60))} core-minutes (Table~\\ref{{tab:run_times}})."
+    )
+    split = [c for c in run_times_table.PROFILE if f"mean_{c}" in table and pd.notna(total[f"mean_{c}"])]
+    if split:
+        seconds = {c: total[f"mean_{c}"] for c in split}
+        whole = sum(seconds.values())
+        shares = [f"{run_times_table.PROFILE_NAMES[c]} {100 * s / whole:.0f}\\,\\%" for c, s in seconds.items()]
+        sentence += (
+            " Of a trial's recorded time, averaged over all trials (Table~\\ref{tab:cost_split}), "
+            + say.series(shares)
+            + " (density: acquisition evaluations inside B3O's sampler; acquire, other: the rest of the batch step)."
+        )
+    return sentence
+
+
+def _run_times_tables(table: pd.DataFrame) -> list[str]:
+    shown, header = run_times_table.for_paper(table)
+    main = ["experiment", "label", "trials", "total_s", "mean_s", "max_rss_mb"]
+    idx = [list(shown.columns).index(c) for c in main]
+    blocks = [
+        long_table(
+            shown[main],
+            [header[i] for i in idx],
+            "l Y r r r r",
+            "Trial wall time per experiment and method (Snakemake benchmarks; one core per trial, so totals are "
+            "core-minutes).",
+            "run_times",
+            group="experiment",
+        )
+    ]
+    split = [c for c in shown.columns if c.startswith("mean_") and c != "mean_s"]
+    if split:
+        idx = [list(shown.columns).index(c) for c in ["experiment", "label", *split]]
+        blocks.append(
+            long_table(
+                shown[["experiment", "label", *split]],
+                [header[i] for i in idx],
+                "l Y " + " ".join(["R{1.3cm}"] * len(split)),
+                "Where a trial's time goes: mean seconds per trial, from the records' cost profiles.",
+                "cost_split",
+                group="experiment",
+            )
+        )
+    return blocks
+
+
+def density(run: Run) -> Section | None:
+    table = run.density
+    if table is None:
+        return None
+    collapsed = table[table["collapsed"] > 0]
+    uniform = table[table["uniform"] > 0]
+
+    def rows_text(rows: pd.DataFrame, column: str, shown: int = 4) -> str:
+        """The rows with the most such iterations (at most `shown` of them, then how many more)."""
+        top = rows.sort_values(column, ascending=False, kind="stable")
+        items = [
+            f"{text(r['label'])} on {text(problem_title(r['problem']))} (λ = {text(number(r['lam']))}: "
+            f"{int(r[column])} of {int(r['iterations'])})"
+            for _, r in top.head(shown).iterrows()
+        ]
+        if len(top) > shown:
+            items.append(f"{len(top) - shown} more row{'s' if len(top) - shown > 1 else ''} of the table")
+        return say.series(items)
+
+    sentences = [
+        (
+            f"For each B3O variant and λ run, Table~\\ref{{tab:density}} gives the effective sample size of the "
+            "Boltzmann weights on a fixed uniform reference set (ESS/N: 1 is uniform, 1/N a point mass) over the "
+            f"iterations with $\\lambda_t > 0$. Across its {len(table)} row{'s' if len(table) > 1 else ''} the median "
+            f"ESS/N ranges over {text(say.range_text(table['ess_fraction_median']))} and the median batch diversity "
+            f"relative to a uniform batch over {text(say.range_text(table['relative_diversity_median']))}."
+        ),
+        (
+            f"Collapsed iterations (ESS/N < 10⁻³ and a batch less than a tenth as spread as a uniform one) occur in "
+            f"{rows_text(collapsed, 'collapsed')}."
+            if len(collapsed)
+            else "No iteration collapsed to a point mass."
+        ),
+        (
+            f"Uniform iterations (B3O doing random search) occur in {rows_text(uniform, 'uniform')}."
+            if len(uniform)
+            else "No iteration was uniform."
+        ),
+    ]
+    shown, header = density_table.for_paper(table)
+    shown = blank_repeats(shown, "problem", within="experiment")
+    block = long_table(
+        shown,
+        header,
+        "l l Y l r L{4cm} R{1.2cm} R{1.2cm} r r",
+        r"B3O's Boltzmann density per experiment, variant and $\lambda$, over iterations with $\lambda_t > 0$.",
+        "density",
+        size=r"\footnotesize",
+        group="experiment",
+    )
+    return Section("B3O density diagnostics", [" ".join(sentences), block], "density")
+
+
+def claims(run: Run) -> Section | None:
+    table = run.claims
+    if table is None:
+        return None
+    rows = []
+    for r in table.itertuples():
+        # one table row per measured block (a problem, or what was missing), so the table can break between them
+        blocks = _one_per_line(r.measured if isinstance(r.measured, str) else "").split("\n\n") or [""]
+        seeds = "" if pd.isna(r.seeds_needed) else str(int(r.seeds_needed))
+        rows.append(
+            [
+                str(r.number),
+                f"{r.claim}\n({r.source})",
+                r.run if isinstance(r.run, str) else "",
+                blocks[0],
+                r.verdict,
+                seeds,
+            ]
+        )
+        rows += [["", "", "", block, "", ""] for block in blocks[1:]]
+    shown = pd.DataFrame(rows, columns=["#", "claim", "run", "measured", "verdict", "seeds"])
+    header = [
+        "\\#",
+        "Claim (where in the paper)",
+        "Run",
+        r"Measured: $\Delta$ [95\,\% CI] per comparison",
+        "Verdict",
+        "Seeds",
+    ]
+    block = long_table(
+        shown,
+        header,
+        "l L{3.4cm} L{2.1cm} Y L{1.8cm} r",
+        "Each quantitative claim of the paper against its measured counterpart at this run's scale; Seeds: the seeds "
+        "that would decide an inconclusive claim if the observed effect held.",
+        "claims",
+        size=r"\footnotesize",
+        breaks=True,
+    )
+    intro = (
+        f"Table~\\ref{{tab:claims}} lists the paper's {len(table)} quantitative claims with what this run measured. "
+        "Each comparison pairs two methods by seed and takes the per-seed advantage Δ of A over B at a common "
+        "budget; it is decided by a 95\\,\\% percentile-bootstrap test, Holm-corrected over the claim's comparisons, "
+        "and a claim holds only if every comparison it names was run and holds (\\texttt{claims.md} states the rules "
+        "in full)."
+    )
+    return Section("Claims", [intro, block], "claims")
+
+
+def _one_per_line(measured: str) -> str:
+    """The measured text of a claim as blocks (blank-line separated, one per problem line of the claims table), each
+    comparison on its own line (the claims table separates them with '; ')."""
+    return "\n\n".join(line.replace("; ", "\n") if " vs " in line else line for line in measured.splitlines())
+
+
+def summary(run: Run) -> Section | None:
+    if run.claims is None:
+        return None
+    counts = run.claims["verdict"].value_counts()
+    parts = [f"{n} {say.predicate(v, n != 1)}" for v, n in counts.items()]
+    ran = say.series([text(e) for e in run.experiments()]) if run.experiments() else "no experiment"
+    measured = run.claims[run.claims["verdict"] != "not measured"]
+    return Section(
+        "Summary",
+        [
+            f"This run covered {ran}. Of the paper's {len(run.claims)} claims, {say.series(parts)}"
+            + (
+                "; those not measured need experiments or methods this run did not include"
+                if len(measured) < len(run.claims)
+                else ""
+            )
+            + ". An inconclusive claim is one that this run's seeds cannot decide either way; its row in "
+            "Table~\\ref{tab:claims} gives the seeds that would decide it if the observed effect held."
+        ],
+        label="summary",
+    )
+
+
+ALL = (method, illustrations, synthetic, ablations, applications, cost, density, claims, summary)

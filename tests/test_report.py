@@ -1,0 +1,424 @@
+"""The report written from a run's files (`analysis.report`): a section only for what was run, each with text whose
+numbers are the measured ones, and - where LaTeX is installed (tools/install-latex.sh) - a PDF that fits the page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from analysis.captions import CAPTIONS
+from analysis.figures import common as figures
+from analysis.report.__main__ import build, main
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBLEMS = ("ackley5", "hartmann6")
+# (label, method, acquisition, temperature, lam, sampler): the synthetic experiment of the fixture
+SYNTHETIC = (
+    ("B3O-LogEI-c", "b3o", "logei", "constant", 0.1, "defer"),
+    ("B3O-LogEI-n", "b3o", "logei", "normalised", 2.0, "defer"),
+    ("TS", "ts", None, None, None, None),
+    ("Random", "random", None, None, None, None),
+)
+# final regret per (label, problem): mean, lo, hi
+FINAL = {
+    ("B3O-LogEI-c", "ackley5"): (0.412, 0.301, 0.527),
+    ("B3O-LogEI-n", "ackley5"): (0.388, 0.255, 0.519),
+    ("TS", "ackley5"): (0.733, 0.612, 0.851),
+    ("Random", "ackley5"): (2.46, 2.31, 2.6),
+    ("B3O-LogEI-c", "hartmann6"): (0.0617, 0.0402, 0.0833),
+    ("B3O-LogEI-n", "hartmann6"): (0.0922, 0.0711, 0.115),
+    ("TS", "hartmann6"): (0.114, 0.0934, 0.137),
+    ("Random", "hartmann6"): (0.893, 0.702, 1.07),
+}
+
+
+def _per_trial() -> pd.DataFrame:
+    rows = []
+    for (label, method, acquisition, temperature, lam, sampler), problem, seed in (
+        (m, p, s) for m in SYNTHETIC for p in PROBLEMS for s in range(5)
+    ):
+        rows.append(
+            dict(
+                experiment="synthetic_b100",
+                trial_id=f"{label}{problem}{seed}",
+                problem=problem,
+                label=label,
+                method=method,
+                acquisition=acquisition,
+                temperature=temperature,
+                lam=lam,
+                sampler=sampler,
+                batch_size=50,
+                iterations=6,
+                n_init=50,
+                seed=seed,
+                metric="simple_regret",
+                lower_is_better=True,
+                final_budget=350,
+                budget=350,
+                value=FINAL[label, problem][0],
+                diversity=0.11 if method == "ts" else 0.43,
+                diversity_skipped="",
+                diversity_first=0.21 if method == "ts" else 0.5,
+                diversity_last=0.07 if method == "ts" else 0.4,
+            )
+        )
+    for lam, seed in ((lam, s) for lam in (0.1, 10.0) for s in range(5)):
+        rows.append(
+            dict(
+                experiment="lambda_ablation",
+                trial_id=f"lam{lam}{seed}",
+                problem="hartmann6",
+                label="B3O-ucb-constant",
+                method="b3o",
+                acquisition="ucb",
+                temperature="constant",
+                lam=lam,
+                sampler="defer",
+                batch_size=50,
+                iterations=6,
+                n_init=50,
+                seed=seed,
+                metric="simple_regret",
+                lower_is_better=True,
+                final_budget=350,
+                budget=350,
+                value=0.3,
+                diversity=0.4,
+                diversity_skipped="",
+                diversity_first=0.5,
+                diversity_last=0.3,
+            )
+        )
+    return pd.DataFrame(rows)
+
+
+def _summary() -> pd.DataFrame:
+    rows = [
+        dict(
+            experiment="synthetic_b100",
+            problem=problem,
+            label=label,
+            lam=lam,
+            sampler=sampler,
+            metric="simple_regret",
+            lower_is_better=True,
+            mean=m,
+            lo=lo,
+            hi=hi,
+            n=5,
+        )
+        for (label, _, _, _, lam, sampler) in SYNTHETIC
+        for problem in PROBLEMS
+        for m, lo, hi in [FINAL[label, problem]]
+    ]
+    rows += [
+        dict(
+            experiment="lambda_ablation",
+            problem="hartmann6",
+            label="B3O-ucb-constant",
+            lam=lam,
+            sampler="defer",
+            metric="simple_regret",
+            lower_is_better=True,
+            mean=m,
+            lo=m * 0.8,
+            hi=m * 1.2,
+            n=5,
+        )
+        for lam, m in ((0.1, 0.517), (10.0, 0.0734))
+    ]
+    return pd.DataFrame(rows)
+
+
+def _claims() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            dict(
+                number=1,
+                name="b3o_beats_ts_b100",
+                claim="All four B3O variants reach a lower final regret than TS",
+                source="Sec. 6.1 (B = 100)",
+                experiment="synthetic_b100",
+                run="B = 50, T = 6; 5 seeds",
+                measured="ackley5: B3O-LogEI-c λ=1 vs TS at 350 evals: Δ +0.321 [0.2, 0.44], 5 seeds, p_Holm < 1e-04 "
+                "→ holds; B3O-LogEI-n vs TS at 350 evals: Δ +0.345 [0.2, 0.5], 5 seeds, p_Holm 0.002 → holds\n"
+                "hartmann6: B3O-LogEI-c λ=0.1 vs TS at 350 evals: Δ +0.0523 [-0.01, 0.1], 5 seeds, p_Holm 0.3 → "
+                "inconclusive, ≈23 seeds would decide it",
+                verdict="inconclusive",
+                seeds_needed=23,
+            ),
+            dict(
+                number=2,
+                name="batch_beats_random_b100",
+                claim="All batch methods reach a lower final regret than random search",
+                source="Sec. 6.1 (B = 100)",
+                experiment="synthetic_b100",
+                run="B = 50, T = 6; 5 seeds",
+                measured="ackley5: TS vs Random at 350 evals: Δ +1.73 [1.5, 1.9], 5 seeds, p_Holm < 1e-04 → holds",
+                verdict="holds",
+                seeds_needed=None,
+            ),
+            dict(
+                number=3,
+                name="ucb_c_low_lambda_worse",
+                claim="Constant UCB degrades at low λ: λ ∈ {5, 10} beats λ = 0.1",
+                source="App. C.1, Fig. 9",
+                experiment="lambda_ablation",
+                run="B = 50, T = 6; 5 seeds",
+                measured="hartmann6: UCB-c λ=10 vs λ=0.1: Δ +0.444 [0.3, 0.6], 5 seeds, p_Holm 0.01 → holds",
+                verdict="holds",
+                seeds_needed=None,
+            ),
+            dict(
+                number=4,
+                name="battery_constant_beats_scheduled",
+                claim="Battery: constant-λ B3O-EHVI beats scheduled",
+                source="Sec. 6.2 (B = 50)",
+                experiment="battery",
+                run="–",
+                measured="experiment 'battery' was not run",
+                verdict="not measured",
+                seeds_needed=None,
+            ),
+        ]
+    )
+
+
+def _run_times() -> pd.DataFrame:
+    split = dict(
+        mean_startup_s=12.0,
+        mean_fit_s=30.0,
+        mean_density_s=6.0,
+        mean_acquire_other_s=2.0,
+        mean_evaluate_s=0.5,
+        mean_io_s=0.1,
+    )
+    return pd.DataFrame(
+        [
+            dict(
+                experiment="synthetic_b100",
+                label="B3O-LogEI-c",
+                trials=10,
+                measured=10,
+                total_s=612.0,
+                mean_s=61.2,
+                max_rss_mb=900.0,
+                **split,
+            ),
+            dict(
+                experiment="synthetic_b100",
+                label="all methods",
+                trials=40,
+                measured=40,
+                total_s=1830.0,
+                mean_s=45.75,
+                max_rss_mb=950.0,
+                **split,
+            ),
+            dict(
+                experiment="lambda_ablation",
+                label="all methods",
+                trials=10,
+                measured=10,
+                total_s=500.0,
+                mean_s=50.0,
+                max_rss_mb=900.0,
+                **split,
+            ),
+            dict(
+                experiment="all experiments",
+                label="all methods",
+                trials=50,
+                measured=50,
+                total_s=2330.0,
+                mean_s=46.6,
+                max_rss_mb=950.0,
+                **split,
+            ),
+        ]
+    )
+
+
+def _density() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            dict(
+                experiment="synthetic_b100",
+                problem="hartmann6",
+                label="B3O-LogEI-c",
+                lam=0.1,
+                iterations=30,
+                ess_fraction_min=0.0004,
+                ess_fraction_median=0.0127,
+                ess_fraction_max=0.3,
+                relative_diversity_median=0.81,
+                alpha_p10_p90_median=12.0,
+                collapsed=0,
+                uniform=0,
+            ),
+            dict(
+                experiment="lambda_ablation",
+                problem="hartmann6",
+                label="B3O-ucb-constant",
+                lam=10.0,
+                iterations=30,
+                ess_fraction_min=0.0002,
+                ess_fraction_median=0.0009,
+                ess_fraction_max=0.01,
+                relative_diversity_median=0.09,
+                alpha_p10_p90_median=3.0,
+                collapsed=7,
+                uniform=0,
+            ),
+        ]
+    )
+
+
+def _best_lambda() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            dict(problem="hartmann6", variant="UCB-c", lam=0.1, mean=0.517, lo=0.41, hi=0.62, n=5, selected=False),
+            dict(problem="hartmann6", variant="UCB-c", lam=10.0, mean=0.0734, lo=0.06, hi=0.09, n=5, selected=True),
+        ]
+    )
+
+
+def _figure(path: Path, empty: bool = False) -> None:
+    if empty:
+        fig = figures.message_figure("No B3O and TS runs on a common problem")
+    else:
+        fig, ax = plt.subplots(figsize=(6, 3))
+        ax.plot([0, 1], [1, 0])
+    figures.save(fig, path)
+
+
+@pytest.fixture(scope="module")
+def paper(tmp_path_factory) -> Path:
+    """A paper directory as a run of synthetic_b100 (with a normalised-λ row) and lambda_ablation leaves it."""
+    paper = tmp_path_factory.mktemp("run") / "paper"
+    (paper / "tables").mkdir(parents=True)
+    _claims().to_csv(paper / "claims.csv", index=False)
+    for name, table in (
+        ("per_trial", _per_trial()),
+        ("summary", _summary()),
+        ("run_times", _run_times()),
+        ("density", _density()),
+        ("best_lambda", _best_lambda()),
+    ):
+        table.to_csv(paper / "tables" / f"{name}.csv", index=False)
+    for name in ("regret_b100", "diversity_b100", "lambda_constant", "illustration_1d"):
+        _figure(paper / "figures" / name)
+    _figure(paper / "figures" / "paired_b100", empty=True)  # drawn without data: must stay out of the report
+    (paper / "report.tex").write_text(build(paper))
+    return paper
+
+
+def _sections(tex: str) -> dict[str, str]:
+    """Section title -> its body (up to the next section or the end of the document)."""
+    body = tex[tex.index(r"\begin{document}") : tex.index(r"\end{document}")]
+    parts = re.split(r"\\section\{([^}]*)\}", body)[1:]
+    return dict(zip(parts[::2], parts[1::2]))
+
+
+def _prose(body: str) -> str:
+    """A section's own sentences: its floats, tables and commands removed."""
+    body = re.sub(r"\\begin\{(figure|table)\}.*?\\end\{\1\}", "", body, flags=re.DOTALL)
+    body = re.sub(r"\\begingroup.*?\\endgroup", "", body, flags=re.DOTALL)
+    body = re.sub(r"\\(label|subsection|FloatBarrier)(\{[^}]*\})?", "", body)
+    return body.strip()
+
+
+def test_each_section_has_text_and_only_what_was_run_has_one(paper):
+    sections = _sections((paper / "report.tex").read_text())
+    assert list(sections) == [
+        "Method as implemented",
+        "Illustrations",
+        "Synthetic benchmarks",
+        "Ablations",
+        "Cost",
+        "B3O density diagnostics",
+        "Claims",
+        "Summary",
+    ]  # no Applications (battery not run), no figure-less Cost text about timing
+    for title, body in sections.items():
+        assert len(re.findall(r"[.!?](\s|$)", _prose(body))) >= 1, title  # at least one sentence of its own
+    synthetic = sections["Synthetic benchmarks"]
+    assert "paired_b100" not in synthetic and "regret_b100" in synthetic  # the figure without data is left out
+    assert "timing" not in sections["Cost"]
+
+
+def test_text_gives_the_measured_values(paper):
+    sections = _sections((paper / "report.tex").read_text())
+    synthetic = sections["Synthetic benchmarks"]
+    # best method per problem with its CI, against TS and random search
+    assert "B3O-LogEI-c reaches the lowest mean final simple regret, 0.0617 [0.0402, 0.0833]" in synthetic
+    assert "0.114 [0.0934, 0.137] for TS" in synthetic and "0.893 [0.702, 1.07] for Random" in synthetic
+    assert "batches of B = 50 points for T = 6 iterations after 50 initial points, 5 seeds" in synthetic
+    # the normalised-temperature row beyond the paper, against the constant-λ variant
+    assert "Beyond the paper, B3O-LogEI-n uses the normalised temperature, one λ = 2" in synthetic
+    assert "0.0922 [0.0711, 0.115] on Hartmann (6D) against 0.0617 [0.0402, 0.0833] for B3O-LogEI-c" in synthetic
+    assert "from 0.21 in its first batch to 0.07 in its last" in synthetic
+    assert "claim 1 is inconclusive and claim 2 holds" in synthetic
+    ablations = sections["Ablations"]
+    assert "0.517 [0.414, 0.62] at λ = 0.1 and 0.0734 [0.0587, 0.0881] at λ = 10" in ablations
+    assert "Table 2 value in 1 of the 1 (function, variant) cells run" in ablations
+    assert "The 50 trials took 38.8 core-minutes in all (46.6 s per trial on average)" in sections["Cost"]
+    assert "fit 59" in sections["Cost"]  # 30 of 50.6 s
+    assert "B3O-ucb-constant on Hartmann (6D) (λ = 10: 7 of 30)" in sections["B3O density diagnostics"]
+    summary = _prose(sections["Summary"])
+    assert "Of the paper's 4 claims, 2 hold, 1 is inconclusive and 1 is not measured" in summary
+
+
+def test_claims_table_is_a_full_width_long_table(paper):
+    claims = _sections((paper / "report.tex").read_text())["Claims"]
+    assert r"\begin{xltabular}{\linewidth}" in claims and r"\endhead" in claims  # breaks across pages (longtable)
+    assert r"p\_Holm 0.3 → inconclusive" in claims  # escaped, Unicode kept for the preamble to map
+
+
+def test_missing_paper_directory_is_refused_with_exit_2(tmp_path, capsys):
+    assert main(["--paper", str(tmp_path / "nowhere")]) == 2
+    assert "no such paper directory" in capsys.readouterr().err
+
+
+def test_every_workflow_figure_has_a_caption_that_renders_as_rst():
+    from docutils.core import publish_parts
+
+    rules = (ROOT / "workflow/rules/common.smk").read_text()
+    names = set(re.findall(r'^\s+"(\w+)": \(', rules, re.MULTILINE)) | {
+        "illustration_1d",
+        "lambda_effect",
+        "theorem1",
+        "timing",
+    }
+    assert names <= set(CAPTIONS), names - set(CAPTIONS)
+    for name, text in CAPTIONS.items():
+        html = publish_parts(text, writer="html", settings_overrides={"report_level": 1})["body"]
+        assert "system-message" not in html, (name, html)
+
+
+@pytest.mark.skipif(not shutil.which("latexmk"), reason="needs LaTeX: tools/install-latex.sh")
+def test_report_compiles_without_overfull_boxes(paper):
+    result = subprocess.run(
+        ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "report.tex"],
+        check=False,
+        cwd=paper,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    log = (paper / "report.log").read_text(errors="replace")
+    assert result.returncode == 0, log[-3000:]
+    assert "Overfull \\hbox" not in log and "Overfull \\vbox" not in log
+    assert "LaTeX Warning: Reference" not in log  # every \ref resolved
+    if shutil.which("pdftotext"):
+        text = subprocess.run(
+            ["pdftotext", "report.pdf", "-"], check=False, cwd=paper, capture_output=True, text=True
+        ).stdout
+        assert "0.0617 [0.0402, 0.0833]" in text and "Claims" in text
