@@ -263,8 +263,11 @@ def claims(run: Run) -> Section | None:
         size=r"\footnotesize",
         breaks=True,
     )
+    paper, beyond = _paper_and_beyond(table)
     intro = (
-        f"Table~\\ref{{tab:claims}} lists the paper's {len(table)} quantitative claims with what this run measured. "
+        f"Table~\\ref{{tab:claims}} lists the paper's {len(paper)} quantitative claims"
+        + (f", then {len(beyond)} questions beyond the paper," if len(beyond) else "")
+        + " with what this run measured. "
         "Each comparison pairs two methods by seed and takes the per-seed advantage Δ of A over B at a common "
         "budget; it is decided by a 95\\,\\% percentile-bootstrap test, Holm-corrected over the claim's comparisons, "
         "and a claim holds only if every comparison it names was run and holds (\\texttt{claims.md} states the rules "
@@ -282,24 +285,34 @@ def _one_per_line(measured: str) -> str:
 def summary(run: Run) -> Section | None:
     if run.claims is None:
         return None
-    counts = run.claims["verdict"].value_counts()
-    parts = [f"{n} {say.predicate(v, n != 1)}" for v, n in counts.items()]
+    paper, beyond = _paper_and_beyond(run.claims)
     ran = say.series([text(e) for e in run.experiments()]) if run.experiments() else "no experiment"
-    measured = run.claims[run.claims["verdict"] != "not measured"]
+    measured = paper[paper["verdict"] != "not measured"]
+    sentence = f"This run covered {ran}. Of the paper's {len(paper)} claims, {_tally(paper)}" + (
+        "; those not measured need experiments or methods this run did not include"
+        if len(measured) < len(paper)
+        else ""
+    )
+    if len(beyond):
+        sentence += f". Of the {len(beyond)} questions beyond the paper, {_tally(beyond)}"
     return Section(
         "Summary",
         [
-            f"This run covered {ran}. Of the paper's {len(run.claims)} claims, {say.series(parts)}"
-            + (
-                "; those not measured need experiments or methods this run did not include"
-                if len(measured) < len(run.claims)
-                else ""
-            )
-            + ". An inconclusive claim is one that this run's seeds cannot decide either way; its row in "
+            sentence + ". An inconclusive claim is one that this run's seeds cannot decide either way; its row in "
             "Table~\\ref{tab:claims} gives the seeds that would decide it if the observed effect held."
         ],
         label="summary",
     )
+
+
+def _paper_and_beyond(claims: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The paper's claims and the questions beyond it (claims.csv's `beyond_paper`; absent in older tables)."""
+    beyond = claims["beyond_paper"].astype(bool) if "beyond_paper" in claims else pd.Series(False, index=claims.index)
+    return claims[~beyond], claims[beyond]
+
+
+def _tally(claims: pd.DataFrame) -> str:
+    return say.series([f"{n} {say.predicate(v, n != 1)}" for v, n in claims["verdict"].value_counts().items()])
 
 
 ALL = (method, illustrations, synthetic, ablations, applications, cost, density, claims, summary)
