@@ -17,7 +17,8 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number
-from analysis.tables.claims import cell
+from analysis.tables.claims import cell, paper_and_beyond
+from analysis.tables.run_times import PROFILE_NAMES
 
 def markers(name: str) -> tuple[str, str]:
     return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
@@ -35,10 +36,10 @@ def _tally(verdicts_: pd.Series) -> str:
 
 def claims_block(table: pd.DataFrame, source: str) -> str:
     """The generated section: how a verdict is decided, the verdict counts, one row per claim."""
-    beyond = table["beyond_paper"].astype(bool) if "beyond_paper" in table else pd.Series(False, index=table.index)
-    counts = f"the paper's {int((~beyond).sum())} claims: {_tally(table.loc[~beyond, 'verdict'])}"
-    if beyond.any():
-        counts += f"; {int(beyond.sum())} beyond the paper: {_tally(table.loc[beyond, 'verdict'])}"
+    paper, beyond = paper_and_beyond(table)
+    counts = f"the paper's {len(paper)} claims: {_tally(paper['verdict'])}"
+    if len(beyond):
+        counts += f"; {len(beyond)} beyond the paper: {_tally(beyond['verdict'])}"
     needed = table["seeds_needed"].astype("Int64") if "seeds_needed" in table else pd.Series(pd.NA, index=table.index)
     rows = [
         f"| {n} | {cell(claim)} ({cell(where)}) | {cell(run)} | {verdict} | {'' if pd.isna(k) else k} |"
@@ -84,9 +85,7 @@ def density_block(table: pd.DataFrame, source: str) -> str:
 def cost_block(table: pd.DataFrame, source: str) -> str:
     """Per experiment: trials, core-minutes and the mean cost profile of a trial; the trials' wall-time span."""
     shown = table[table["label"] == "all methods"]
-    parts = [("startup_s", "start-up"), ("fit_s", "fit"), ("density_s", "density"),
-             ("acquire_other_s", "acquire, other"), ("evaluate_s", "evaluate"), ("io_s", "I/O")]
-    parts = [(c, name) for c, name in parts if f"mean_{c}" in table]
+    parts = [(c, name) for c, name in PROFILE_NAMES.items() if f"mean_{c}" in table]
     rows = [
         f"| {r['experiment']} | {r['trials']} | {number(r['total_s'] / 60)} | {number(r['mean_s'])} | "
         + " | ".join(number(r[f"mean_{c}"]) for c, _ in parts)

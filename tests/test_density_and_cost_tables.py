@@ -69,26 +69,30 @@ def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:
     assert cost.loc["b", "density_s"] == 0.0 and cost.loc["b", "acquire_other_s"] == 4.0
 
 
-def test_readme_density_section_is_rewritten_from_the_density_table(tmp_path) -> None:
+def _rewritten(tmp_path, section: str, table: pd.DataFrame) -> tuple[int, str]:
+    """Rewrite SECTION of a small README from `table` (as the workflow's readme rule does): exit code and new text."""
     from analysis import readme
 
-    stats = density_summary(_b3o_rows("B3O-UCB-c", [5.0, 5.0], [0.2, 0.4], [0.5, 0.7]))
-    stats.to_csv(tmp_path / "density.csv", index=False)
-    begin, end = readme.markers("density")
+    table.to_csv(tmp_path / f"{section}.csv", index=False)
+    begin, end = readme.markers(section)
     path = tmp_path / "README.md"
     path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
-    assert readme.main(["--readme", str(path), "--density", str(tmp_path / "density.csv")]) == 0
-    text = path.read_text()
+    code = readme.main(["--readme", str(path), f"--{section}", str(tmp_path / f"{section}.csv")])
+    return code, path.read_text()
+
+
+def test_readme_density_section_is_rewritten_from_the_density_table(tmp_path) -> None:
+    stats = density_summary(_b3o_rows("B3O-UCB-c", [5.0, 5.0], [0.2, 0.4], [0.5, 0.7]))
+    code, text = _rewritten(tmp_path, "density", stats)
+    assert code == 0
     assert "old" not in text and text.startswith("intro\n") and text.endswith("\nafter\n")
     assert "| e | B3O-UCB-c | 1 | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
-    stats.drop(columns="ess_fraction_min").to_csv(tmp_path / "bad.csv", index=False)
-    assert readme.main(["--readme", str(path), "--density", str(tmp_path / "bad.csv")]) == 2
+    assert _rewritten(tmp_path, "density", stats.drop(columns="ess_fraction_min"))[0] == 2
 
 
 def test_run_times_span_and_readme_cost_section(tmp_path) -> None:
     """The span runs from the first trial's start (finish minus its seconds) to the last finish; the README's cost
     section is rewritten from the run-time table."""
-    from analysis import readme
     from analysis.tables.run_times import summarise
 
     trials = pd.DataFrame(
@@ -105,10 +109,6 @@ def test_run_times_span_and_readme_cost_section(tmp_path) -> None:
     table = summarise(trials)
     total = table[table["experiment"] == "all experiments"].iloc[0]
     assert total["span_min"] == 5.0 and total["total_s"] == 210.0  # 10:00 (a's start) to 10:05 (c's finish)
-    table.to_csv(tmp_path / "run_times.csv", index=False)
-    begin, end = readme.markers("cost")
-    path = tmp_path / "README.md"
-    path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
-    assert readme.main(["--readme", str(path), "--cost", str(tmp_path / "run_times.csv")]) == 0
-    text = path.read_text()
+    code, text = _rewritten(tmp_path, "cost", table)
+    assert code == 0
     assert "old" not in text and "| all experiments | 3 | 3.5 | 70 | 11.7 |" in text and "in 5 min of wall" in text

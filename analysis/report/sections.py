@@ -12,6 +12,7 @@ from analysis.report.experiments import ablations, applications, synthetic
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
+from analysis.tables.claims import paper_and_beyond
 from analysis.tables import run_times as run_times_table
 
 
@@ -263,7 +264,7 @@ def claims(run: Run) -> Section | None:
         size=r"\footnotesize",
         breaks=True,
     )
-    paper, beyond = _paper_and_beyond(table)
+    paper, beyond = paper_and_beyond(table)
     intro = (
         f"Table~\\ref{{tab:claims}} lists the paper's {len(paper)} quantitative claims"
         + (f", then {len(beyond)} questions beyond the paper," if len(beyond) else "")
@@ -285,7 +286,7 @@ def _one_per_line(measured: str) -> str:
 def summary(run: Run) -> Section | None:
     if run.claims is None:
         return None
-    paper, beyond = _paper_and_beyond(run.claims)
+    paper, beyond = paper_and_beyond(run.claims)
     ran = say.series([text(e) for e in run.experiments()]) if run.experiments() else "no experiment"
     measured = paper[paper["verdict"] != "not measured"]
     sentence = f"This run covered {ran}. Of the paper's {len(paper)} claims, {_tally(paper)}" + (
@@ -303,12 +304,6 @@ def summary(run: Run) -> Section | None:
         ],
         label="summary",
     )
-
-
-def _paper_and_beyond(claims: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The paper's claims and the questions beyond it (claims.csv's `beyond_paper`; absent in older tables)."""
-    beyond = claims["beyond_paper"].astype(bool) if "beyond_paper" in claims else pd.Series(False, index=claims.index)
-    return claims[~beyond], claims[beyond]
 
 
 def _tally(claims: pd.DataFrame) -> str:

@@ -75,6 +75,12 @@ def markdown(results: list[claims.Result], source: str) -> str:
     )
 
 
+def paper_and_beyond(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rows of claims.csv: the paper's claims and the questions beyond it (`beyond_paper`; absent in older tables)."""
+    beyond = table["beyond_paper"].astype(bool) if "beyond_paper" in table else pd.Series(False, index=table.index)
+    return table[~beyond], table[beyond]
+
+
 def cell(text: str) -> str:
     """Text for a markdown table cell: pipes escaped, lines as <br>."""
     return text.replace("|", "\\|").replace("\n", "<br>")
