@@ -86,7 +86,13 @@ DIAGNOSTIC_COLUMNS = {
 }
 
 #: columns constant within a trial: the grid's (less the record path) plus what the record adds
-TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + ("sense", "git_sha", "finished_utc", "startup_s")
+TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
+    "sense",
+    "git_sha",
+    "finished_utc",
+    "startup_s",
+    "wall_s",
+)
 
 TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("num_failed",)
 
@@ -176,6 +182,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
             git_sha=(record.get("provenance") or {}).get("git_sha"),
             finished_utc=(record.get("provenance") or {}).get("finished_utc"),
             startup_s=_number(record.get("startup_s")),
+            wall_s=_number(record.get("wall_s")),
         )
         for path, record in records.items()
     }

@@ -1,5 +1,6 @@
-"""The `b3o` command: `b3o run-trial` (one trial, one record), `b3o check-specs` (the workflow's grid, before any
-job) and `b3o list` here, and the other subcommands, each defined next to the code it drives.
+"""The `b3o` command: `b3o run-trial` (one trial, one record), `b3o run-trials` (several in one process),
+`b3o check-specs` (the workflow's grid, before any job) and `b3o list` here, and the other subcommands, each defined
+next to the code it drives.
 
 A subcommand module exposes `register(subparsers)` that adds its parsers and sets `func` on each to a callable taking
 the parsed arguments and returning an exit code. Modules are imported lazily, so `b3o lap` never imports TensorFlow.
@@ -20,6 +21,7 @@ from typing import Any
 _COMMANDS: dict[str, str] = {
     "lap": "problems.formula_e.cli",
     "run-trial": "baselines.cli",
+    "run-trials": "baselines.cli",
     "check-specs": "baselines.cli",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
@@ -58,6 +60,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--num-inducing", type=int)
     run.add_argument("--model-kind", choices=["svgp", "gpr", "deep-ensemble"])
     run.set_defaults(func=_run_trial)
+    several = subparsers.add_parser(
+        "run-trials",
+        help="run several trials in one process, sharing its start-up; one record each (the workflow's jobs)",
+    )
+    several.add_argument(
+        "--trials", required=True, help='inline JSON list of {"spec": <trial spec>, "out": <record path>}'
+    )
+    several.set_defaults(func=_run_trials)
     check = subparsers.add_parser(
         "check-specs", help="validate trial specs (a JSON list on stdin) without running them; exit 2 at a bad one"
     )
@@ -107,13 +117,52 @@ def _run_trial(args: argparse.Namespace) -> int:
         record = run_trial(spec, args.out)
     except (OutputError, OSError) as err:  # an unusable --out (checked before any work) or a full disk
         return _error(err)
-    last = record["trace"][-1]
-    print(json.dumps({"trial_id": record["trial_id"], "num_evals": last["num_evals"], "best_value": last["best_value"]}))
+    _print_summary(record)
     return 0
 
 
-def _error(err: Exception) -> int:
-    print(f"b3o run-trial: error: {err}", file=sys.stderr)
+def _run_trials(args: argparse.Namespace) -> int:
+    """Every spec and output is checked before the first trial runs. A trial that fails is logged and the others
+    still run (each finished record is kept, see `baselines.records.finished_copy`); the exit code is then 1."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    from pathlib import Path
+
+    from baselines.records import check_output
+    from baselines.runner import run_trial
+    from baselines.spec import TrialSpec, validate
+
+    try:
+        items = json.loads(args.trials)
+        if not isinstance(items, list) or not items or any(
+            not isinstance(item, dict) or set(item) != {"spec", "out"} for item in items
+        ):
+            raise ValueError('--trials must be a non-empty JSON list of {"spec": ..., "out": ...} objects')
+        trials = [(TrialSpec.from_dict(item["spec"]), Path(item["out"])) for item in items]
+        for spec, out in trials:
+            validate(spec)
+            check_output(out)
+    except (ValueError, TypeError, OSError) as err:
+        return _error(err, "run-trials")
+    failed = []
+    for spec, out in trials:
+        try:
+            _print_summary(run_trial(spec, out))
+        except Exception:  # one trial's failure must not cost the trials after it their run
+            logging.getLogger("b3o.trial").exception("trial %s failed", spec.trial_id)
+            failed.append(spec.trial_id)
+    if failed:
+        print(f"b3o run-trials: {len(failed)} of {len(trials)} trials failed: {' '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _print_summary(record: dict[str, Any]) -> None:
+    last = record["trace"][-1]
+    print(json.dumps({"trial_id": record["trial_id"], "num_evals": last["num_evals"], "best_value": last["best_value"]}))
+
+
+def _error(err: Exception, command: str = "run-trial") -> int:
+    print(f"b3o {command}: error: {err}", file=sys.stderr)
     return 2
 
 

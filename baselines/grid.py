@@ -10,8 +10,10 @@ record.
 from __future__ import annotations
 
 import itertools
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from baselines.spec import TrialSpec
 
@@ -64,6 +66,27 @@ def trial_grid(config: dict[str, Any]) -> list[GridRow]:
                         )
                         rows.append(GridRow(experiment, _label(entry["label"], params), spec))
     return rows
+
+
+def trial_jobs(specs: Mapping[str, TrialSpec], size: int) -> dict[str, list[str]]:
+    """Trial ids grouped into jobs of at most `size` trials, each job named by its first trial's id.
+
+    A job holds trials that differ only in their seed, in seed order: its trials cost alike (so a job's size is a
+    fair unit for a scheduler), and adding seeds to an experiment fills its last job and adds new ones without moving
+    a trial between the earlier jobs.
+    """
+    if size < 1:
+        raise ValueError(f"trials_per_job must be >= 1, got {size}")
+    settings: dict[str, list[TrialSpec]] = {}
+    for spec in specs.values():
+        setting = json.dumps({**spec.to_dict(), "seed": None}, sort_keys=True, default=str)
+        settings.setdefault(setting, []).append(spec)
+    jobs = {}
+    for same in settings.values():
+        ids = [spec.trial_id for spec in sorted(same, key=lambda spec: spec.seed)]
+        for start in range(0, len(ids), size):
+            jobs[ids[start]] = ids[start : start + size]
+    return jobs
 
 
 def _expand(entry: dict[str, Any], problem: str) -> Iterator[dict[str, Any]]:

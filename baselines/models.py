@@ -3,7 +3,9 @@
 SVGP: trieste's `build_svgp` (Matérn-5/2, constant mean, kernel priors), M inducing points placed by
 `ConditionalImprovementReduction` (Moss et al. 2023, inducing points for high-throughput BO), likelihood variance
 fixed at 0.01 (paper). trieste's default SVGP training (Adam, 100 steps, lr 1e-3) barely moves the
-hyperparameters, so all GP models are fitted with gpflow's Scipy L-BFGS-B capped at `maxiter` iterations. Categorical
+hyperparameters, so all GP models are fitted with gpflow's Scipy L-BFGS-B capped at `maxiter` iterations: by default
+over all variables (for the SVGP, q(u) too), or, with `fit: collapsed`, over the hyperparameters on the SVGP's
+collapsed bound, q(u) then set to its optimum (`CollapsedFit`: the same model, much cheaper at large N). Categorical
 inputs are one-hot encoded (trieste encoders); a multi-objective problem gets one model per objective in a
 `TrainableModelStack`.
 """
@@ -26,6 +28,7 @@ from trieste.space import SearchSpace, TaggedProductSearchSpace, one_hot_encoded
 from b3o.options import check_options
 
 KINDS = ("svgp", "gpr", "deep-ensemble")
+FITS = ("lbfgs", "collapsed")
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,7 @@ class ModelSpec:
     num_inducing: int = 500
     likelihood_variance: float = 0.01
     maxiter: int = 200  # Scipy L-BFGS-B iterations per fit
+    fit: str = "lbfgs"  # svgp: "lbfgs" (all variables on the ELBO) or "collapsed" (`CollapsedFit`)
     ensemble_size: int = 5
     ensemble_epochs: int = 200
 
@@ -50,6 +54,8 @@ class ModelSpec:
             raise ValueError(f"unknown model kind {model.kind!r}; valid kinds: {', '.join(KINDS)}")
         if model.num_inducing < 1 or model.maxiter < 1 or not model.likelihood_variance > 0:
             raise ValueError("model needs num_inducing >= 1, maxiter >= 1 and likelihood_variance > 0")
+        if model.fit not in FITS or (model.fit == "collapsed" and model.kind != "svgp"):
+            raise ValueError(f"model fit {model.fit!r} is not one of {', '.join(FITS)} (collapsed: svgp only)")
         return model
 
 
@@ -58,7 +64,8 @@ def build_model(spec: ModelSpec, space: SearchSpace, data: Dataset) -> Trainable
     encoder = one_hot_encoder(space) if isinstance(space, TaggedProductSearchSpace) else None
     encoded_space = one_hot_encoded_space(space) if encoder else space
     encoded = Dataset(encoder(data.query_points), data.observations) if encoder else data
-    optimizer = Optimizer(gpflow.optimizers.Scipy(), minimize_args={"options": {"maxiter": spec.maxiter}}, compile=True)
+    fitter = CollapsedFit if spec.fit == "collapsed" else Optimizer
+    optimizer = fitter(gpflow.optimizers.Scipy(), minimize_args={"options": {"maxiter": spec.maxiter}}, compile=True)
     if spec.kind == "svgp":
         svgp = build_svgp(
             encoded,
@@ -73,6 +80,44 @@ def build_model(spec: ModelSpec, space: SearchSpace, data: Dataset) -> Trainable
         gpr = build_gpr(encoded, encoded_space, likelihood_variance=spec.likelihood_variance)
         return GaussianProcessRegression(gpr, optimizer=optimizer, encoder=encoder)
     return _deep_ensemble(spec, encoded, encoder)
+
+
+@dataclass
+class CollapsedFit(Optimizer):
+    """Fits an SVGP with a Gaussian likelihood through Titsias' collapsed bound, then sets q(u) to its optimum.
+
+    For a Gaussian likelihood the SVGP's ELBO is maximised over q(u) in closed form, and that maximum is the SGPR
+    (collapsed) bound: so L-BFGS-B runs over the few kernel and mean parameters only, on the bound, instead of over
+    them and q(u)'s M + M(M+1)/2 variables on the ELBO, and then q(u) is set to the optimum for the fitted
+    hyperparameters. The model, its priors and its fixed inducing points and noise are the SVGP's own; the fit ends
+    at a point whose ELBO is at least as high as any q(u) gives for those hyperparameters.
+    """
+
+    def optimize(self, model: tf.Module, dataset: Dataset) -> Any:
+        if not isinstance(model, gpflow.models.SVGP) or not isinstance(model.likelihood, gpflow.likelihoods.Gaussian):
+            raise TypeError("the collapsed fit needs an SVGP with a Gaussian likelihood")
+        data = (tf.convert_to_tensor(dataset.query_points), tf.convert_to_tensor(dataset.observations))
+        collapsed = gpflow.models.SGPR(
+            data,
+            kernel=model.kernel,
+            inducing_variable=model.inducing_variable,
+            mean_function=model.mean_function,
+            likelihood=model.likelihood,
+        )  # shares the SVGP's parameter objects: fitting it fits them
+        loss = gpflow.optimizers.Scipy().minimize(
+            collapsed.training_loss, collapsed.trainable_variables, compile=self.compile, **self.minimize_args
+        )
+        mean, cov = collapsed.compute_qu()
+        if model.whiten:  # q(v) with u = L v, L = chol(Kuu)
+            chol = tf.linalg.cholesky(
+                gpflow.covariances.Kuu(model.inducing_variable, model.kernel, jitter=gpflow.config.default_jitter())
+            )
+            mean = tf.linalg.triangular_solve(chol, mean)
+            cov = tf.linalg.triangular_solve(chol, tf.transpose(tf.linalg.triangular_solve(chol, cov)))
+        model.q_mu.assign(mean)
+        jitter = gpflow.config.default_jitter() * tf.eye(cov.shape[0], dtype=cov.dtype)
+        model.q_sqrt.assign(tf.linalg.cholesky(cov + jitter)[None])
+        return loss
 
 
 def _deep_ensemble(spec: ModelSpec, data: Dataset, encoder) -> TrainableProbabilisticModel:

@@ -119,6 +119,13 @@ def read_record(out: Path, trial_id: str) -> dict[str, Any] | None:
     return record
 
 
+def finished_copy(out: Path) -> Path:
+    """Where the runner keeps a second copy of each finished record, beside the records but outside any workflow
+    output: Snakemake deletes all outputs of a failed job, and of a job it reruns, so a job of several trials would
+    otherwise lose the finished ones with the one that failed."""
+    return out.parent / ".finished" / out.name
+
+
 def save_checkpoint(path: Path, trial_id: str, trace: list[dict], model_vars: dict[str, np.ndarray]) -> None:
     """Trace and model variables in one .npz, with a SHA-256 digest of both so that any change is detected."""
     payload = json.dumps({"trial_id": trial_id, "trace": trace})

@@ -30,7 +30,14 @@ from b3o.seeding import Purpose, derived_seed, seed_tensorflow
 from b3o.space import layout
 from baselines.models import build_models, fit, model_state, restore_model_state
 from baselines.provenance import provenance
-from baselines.records import atomic_write, check_output, read_checkpoint, read_record, save_checkpoint
+from baselines.records import (
+    atomic_write,
+    check_output,
+    finished_copy,
+    read_checkpoint,
+    read_record,
+    save_checkpoint,
+)
 from baselines.spec import Trial, TrialSpec, validate
 from baselines.standardise import OutputScale
 from problems import Problem
@@ -46,6 +53,10 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     check_output(out)
     record = read_record(out, spec.trial_id)  # None if absent, or unusable and moved aside
     if record is not None:
+        return record
+    record = read_record(finished_copy(out), spec.trial_id)
+    if record is not None:  # finished before, then its output was deleted (a failed or rerun job of several trials)
+        atomic_write_text(out, json.dumps(record))
         return record
     # gpflow's run-time shape checks run on every eager kernel call (the inducing-point selection makes many); they
     # check, they do not compute, so the record is the same without them.
@@ -78,6 +89,7 @@ class _Runner:
         self._warned = False
 
     def run(self) -> dict[str, Any]:
+        started = time.perf_counter()
         startup_s = _startup_seconds()
         trace, model_vars = self._load_checkpoint()
         method = self.trial.method
@@ -132,9 +144,13 @@ class _Runner:
             },
             "provenance": provenance(),
             "startup_s": startup_s,  # of the process that finished the trial
+            # start-up plus this process's part of the trial: the whole trial unless it was resumed
+            "wall_s": startup_s + time.perf_counter() - started,
             "trace": trace,
         }
-        atomic_write_text(self.out, json.dumps(record))
+        text = json.dumps(record)
+        atomic_write_text(finished_copy(self.out), text)
+        atomic_write_text(self.out, text)
         self.checkpoint.unlink(missing_ok=True)
         return record
 

@@ -107,7 +107,8 @@ def test_a_damaged_checkpoint_is_moved_aside_and_the_trial_restarts(tmp_path, mo
     assert len(moved) == 1 and moved[0].read_bytes() == damage(good)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "moved aside" in warnings[0].getMessage()
-    assert not checkpoint.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["r.json", moved[0].name]
+    assert not checkpoint.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".finished", "r.json", moved[0].name]
 
 
 @pytest.mark.slow

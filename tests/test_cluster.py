@@ -1,5 +1,6 @@
 """The workflow through `--profile profiles/slurm` on a real SLURM cluster (`-m cluster`; bring one up on this machine
-with `cluster/slurm-up.sh`, as root). Every trial must run as a SLURM job and the analysis rules locally; a run that
+with `cluster/slurm-up.sh`, as root). Every trial must run inside a SLURM job (two per job here) and the analysis rules
+locally; a run that
 stops making progress (the plugin polling `sacct` on a cluster without accounting) fails by timeout, not by hanging.
 """
 
@@ -40,8 +41,9 @@ def node_memory_mb() -> int:
 
 
 def _config(workdir: Path) -> str:
-    """Four tiny trials (two methods, two seeds, a 1-D problem), the grid, tidy table and run-time table."""
-    return tiny_config(workdir, "cluster", seeds=2, results="results/cluster")
+    """Four tiny trials (two methods, two seeds, a 1-D problem) in jobs of two trials each, the grid, tidy table and
+    run-time table."""
+    return tiny_config(workdir, "cluster", seeds=2, results="results/cluster", trials_per_job=2)
 
 
 def _run(workdir: Path, args: list[str]) -> tuple[int | None, str]:
@@ -95,12 +97,14 @@ def test_every_trial_runs_as_a_slurm_job(tmp_path, node_memory_mb):
     assert code == 0, log[-4000:]
     grid = pd.read_csv(tmp_path / out / "grid.csv")
     submitted = SUBMITTED.findall(log)
-    trial_jobs = {trial_id: job for job, rule, trial_id in submitted if rule == "trial"}
-    assert set(trial_jobs) == set(grid["trial_id"]) and len(trial_jobs) == 4, log[-4000:]
-    assert sorted(rule for _, rule, _ in submitted) == ["tidy"] + ["trial"] * 4  # grid and run_times ran locally
+    trial_jobs = {rule: job for job, rule, _ in submitted if rule.startswith("trials_")}
+    assert len(trial_jobs) == 2, log[-4000:]  # one job per method, each running both seeds
+    assert sorted(rule for _, rule, _ in submitted if rule not in trial_jobs) == ["tidy"]  # grid, run_times: local
     job_ids = {job for job, _, _ in submitted}
     assert _completed(job_ids) == job_ids
-    for trial_id, job in trial_jobs.items():  # the record was written inside that SLURM job
+    ran_in = {}
+    for trial_id in grid["trial_id"]:  # each record was written inside one of those SLURM jobs, two per job
         record = json.loads((tmp_path / out / "trials" / f"{trial_id}.json").read_text())
-        assert record["provenance"]["slurm_job_id"] == job
+        ran_in.setdefault(record["provenance"]["slurm_job_id"], []).append(trial_id)
+    assert set(ran_in) == set(trial_jobs.values()) and sorted(map(len, ran_in.values())) == [2, 2]
     assert len(pd.read_parquet(tmp_path / out / "tidy.parquet")) == int(sum(grid["iterations"] + 1))

@@ -60,9 +60,14 @@ def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:
             "evaluate_s": [0.1, 0.2, 0.2, 0.2, 0.1, 0.1],
             "io_s": [np.nan, 0.01, 0.02, 0.01, np.nan, 0.03],
             "startup_s": [9.0, 9.0, 9.0, 9.0, 0.0, 0.0],
+            "wall_s": [20.0, 20.0, 20.0, 20.0, 6.0, 6.0],
+            "peak_rss_mb": [300.0, 350.0, 320.0, 350.0, 310.0, 400.0],
+            "finished_utc": ["2026-01-01T10:01:00+00:00"] * 4 + ["2026-01-01T10:02:00+00:00"] * 2,
         }
     )
     cost = profile(tidy).set_index("trial_id")
+    assert cost.loc["a", "seconds"] == 20.0 and cost.loc["a", "max_rss_mb"] == 350.0  # the trial's own, from its record
+    assert cost.loc["b", "seconds"] == 6.0 and cost.loc["b", "max_rss_mb"] == 400.0
     assert cost.loc["a", "fit_s"] == 5.0 and cost.loc["a", "density_s"] == 0.9
     assert cost.loc["a", "acquire_other_s"] == 2.5 - 0.9 and cost.loc["a", "startup_s"] == 9.0
     assert cost.loc["a", "io_s"] == 0.03 and cost.loc["a", "evaluate_s"] == 0.5

@@ -150,7 +150,7 @@ def _run_times_tables(table: pd.DataFrame) -> list[str]:
             shown[main],
             [header[i] for i in idx],
             "l Y r r r r",
-            "Trial wall time per experiment and method (Snakemake benchmarks; one core per trial, so totals are "
+            "Trial wall time per experiment and method (from the records; one core per trial, so totals are "
             "core-minutes).",
             "run_times",
             group="experiment",

@@ -1,54 +1,40 @@
-"""Where the reproduction's time goes: per experiment and method, the trials' wall time from Snakemake's benchmarks,
-and its split from the trials' own cost profile.
+"""Where the reproduction's time goes: per experiment and method, the trials' wall time and peak memory, and its
+split, all from the trials' own records (via the tidy table).
 
-Each trial job writes a Snakemake benchmark (wall seconds, peak RSS). A trial shared by two experiments (the same
-spec) ran once and is counted in each experiment that uses it; the `all experiments` row counts each trial once.
-Times are wall seconds of single-threaded jobs, so the sum over trials is core-seconds, not the run's wall time; the
-`span_min` column is the wall time from the first trial's start (its finish time in the record's provenance minus its
-benchmark seconds) to the last trial's finish, which includes any pause between resumed runs.
+A trial's wall time is its process start-up (interpreter and imports; 0 for later trials of a job that runs several)
+plus its own run; a trial resumed after a crash counts only the process that finished it. A trial shared by two
+experiments (the same spec) ran once and is counted in each experiment that uses it; the `all experiments` row counts
+each trial once. Trials run single-threaded, so the sum over trials is core-seconds, not the run's wall time; the
+`span_min` column is the wall time from the first trial's start (its finish time minus its wall time) to the last
+trial's finish, which includes any pause between resumed runs.
 
-The split (mean seconds per trial) comes from the records via the tidy table: process start-up to the trial
-(interpreter and imports; 0 for later trials of a process that runs several), model fits, the acquire step -
-for B3O divided into density (acquisition) evaluations inside the sampler and everything else (the sampler's
-bookkeeping, the acquisition update, the reference-set diagnostics) - evaluations, and checkpoint I/O.
+The split (mean seconds per trial): start-up, model fits, the acquire step - for B3O divided into density
+(acquisition) evaluations inside the sampler and everything else (the sampler's bookkeeping, the acquisition update,
+the reference-set diagnostics) - evaluations, and checkpoint I/O.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import pandas as pd
 
 from analysis.tables import common
-
-
-def load(grid: str | Path, benchmarks: str | Path) -> pd.DataFrame:
-    """One row per (experiment, trial): its labels and its benchmark's `s` (seconds) and `max_rss` (MB)."""
-    rows = pd.read_csv(grid)
-    times = []
-    for trial_id in rows["trial_id"].unique():
-        path = Path(benchmarks) / f"{trial_id}.tsv"
-        if path.exists():
-            last = pd.read_csv(path, sep="\t").iloc[-1]
-            times.append({"trial_id": trial_id, "seconds": last["s"], "max_rss_mb": last["max_rss"]})
-    measured = pd.DataFrame(times, columns=["trial_id", "seconds", "max_rss_mb"])
-    return rows.merge(measured, on="trial_id", how="left")
-
 
 #: cost-profile column -> how it is read from the tidy table (summed over a trial's iterations, except start-up)
 PROFILE = ("startup_s", "fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s")
 
 
 def profile(tidy: pd.DataFrame) -> pd.DataFrame:
-    """One row per trial: its cost profile in seconds (see the module docstring)."""
+    """One row per trial: wall seconds, peak RSS (MB) and the cost profile in seconds (see the module docstring)."""
     rows = tidy.drop_duplicates(["trial_id", "iteration"]).assign(
         density_s=lambda f: f["density_seconds"].fillna(0.0),
     )
     rows = rows.assign(acquire_other_s=rows["acquire_s"] - rows["density_s"])
-    sums = rows.groupby("trial_id")[["fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s"]].sum(min_count=1)
-    kept = [c for c in ("startup_s", "finished_utc") if c in rows]  # tables tidied before finish times were kept
-    return sums.join(rows.groupby("trial_id")[kept].first()).reset_index()
+    by_trial = rows.groupby("trial_id")
+    sums = by_trial[["fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s"]].sum(min_count=1)
+    firsts = by_trial[["startup_s", "wall_s", "finished_utc"]].first().rename(columns={"wall_s": "seconds"})
+    return sums.join(firsts).join(by_trial["peak_rss_mb"].max().rename("max_rss_mb")).reset_index()
 
 
 def span_minutes(frame: pd.DataFrame) -> float:
@@ -97,8 +83,7 @@ PROFILE_NAMES = {
 
 
 def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """The summarised rows as text (total in core-minutes, the rest in seconds and MB) and their LaTeX headers; the
-    cost split's columns only where the table has them (a run without --tidy has none)."""
+    """The summarised rows as text (total in core-minutes, the rest in seconds and MB) and their LaTeX headers."""
     columns = ["total_s", "mean_s", *(f"mean_{c}" for c in PROFILE if f"mean_{c}" in table)]
     shown = table.assign(total_s=table["total_s"] / 60)[
         ["experiment", "label", "trials", *columns, "max_rss_mb"]
@@ -120,13 +105,10 @@ def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.run_times", description=__doc__.splitlines()[0])
     cli.add_argument("--grid", required=True, help="grid.csv of the workflow (experiment, label, trial_id per row)")
-    cli.add_argument("--benchmarks", required=True, help="directory of per-trial Snakemake benchmark TSVs")
-    cli.add_argument("--tidy", help="tidy table of the trials, for the cost profile (start-up, fit, acquire, ...)")
+    cli.add_argument("--tidy", required=True, help="tidy table of the trials (wall time, memory and cost profile)")
     cli.add_argument("--out", default="paper/tables/run_times", help="output prefix; writes OUT.csv and OUT.tex")
     args = cli.parse_args(argv)
-    trials = load(args.grid, args.benchmarks)
-    if args.tidy:
-        trials = trials.merge(profile(pd.read_parquet(args.tidy)), on="trial_id", how="left")
+    trials = pd.read_csv(args.grid).merge(profile(pd.read_parquet(args.tidy)), on="trial_id", how="left")
     table = summarise(trials)
     common.write(args.out, table, common.latex(*for_paper(table)))
     return 0

@@ -147,20 +147,18 @@ rule run_times:
     input:
         grid=f"{RESULTS}/grid.csv",
         tidy=f"{RESULTS}/tidy.parquet",
-        benchmarks=[f"{RESULTS}/benchmarks/trials/{t}.tsv" for t in sorted(SPECS)],
     output:
         csv=f"{PAPER}/tables/run_times.csv",
         tex=f"{PAPER}/tables/run_times.tex",
     log:
         f"{RESULTS}/logs/tables/run_times.log",
     params:
-        benchmarks=lambda wildcards, input: os.path.dirname(input.benchmarks[0]),
         prefix=lambda wildcards, output: output.csv[: -len(".csv")],
     conda:
         ENV
     shell:
-        "python -m analysis.tables.run_times --grid {input.grid:q} --tidy {input.tidy:q} "
-        "--benchmarks {params.benchmarks:q} --out {params.prefix:q} > {log:q} 2>&1"
+        "python -m analysis.tables.run_times --grid {input.grid:q} --tidy {input.tidy:q} --out {params.prefix:q} "
+        "> {log:q} 2>&1"
 
 
 rule scaling:

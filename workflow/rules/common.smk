@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 
 from analysis.captions import caption  # plain text, imports nothing
-from baselines.grid import trial_grid  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
@@ -50,6 +50,21 @@ wildcard_constraints:
 
 def record_path(trial_id):
     return f"{RESULTS}/trials/{trial_id}.json"
+
+
+TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1))
+
+
+def trials_param(trial_ids):
+    """A job's trials for `b3o run-trials --trials`: each spec with its record path, as compact JSON."""
+    return json.dumps([{"spec": SPECS[t].to_dict(), "out": record_path(t)} for t in trial_ids], separators=(",", ":"))
+
+
+def trial_resources(trials):
+    """A trial job's resources: 4 GB and 4 h per trial (see profiles/slurm/config.yaml), with the config's
+    `trial_resources` on top (e.g. {gpu: 1}; its `runtime` is per trial too)."""
+    resources = {"mem_mb": 4000, "runtime": 240, **config.get("trial_resources", {})}
+    return {**resources, "runtime": resources["runtime"] * trials}
 
 
 def all_records():

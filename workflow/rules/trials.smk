@@ -1,29 +1,38 @@
-"""One job per trial: run it from its spec (resuming from a checkpoint after a crash) and keep its record.
+"""Trial jobs: each runs `trials_per_job` trials (config; default 1) in one `b3o run-trials` process, resuming any
+from its checkpoint after a crash, and keeps one record per trial.
 
-The spec travels as a parameter (inline JSON), not as a file written by a job of its own: a `run:` job costs a
-Snakemake subprocess that re-parses the workflow, which for 260 specs took longer than many trials. The record
-holds the spec, and a changed spec is a new trial id anyway.
+Several trials per job share the process start-up (interpreter, TensorFlow, trieste) and, on a cluster, the job's
+scheduling and Snakemake start-up. A job's trials are seeds of one setting (`baselines.grid.trial_jobs`), so its
+size in trials is a fair measure of its cost. A failed trial fails its job; the job's other finished records survive
+Snakemake deleting its outputs (`baselines.records.finished_copy`), so rerunning the job reruns only what failed.
+
+The specs travel as a parameter (inline JSON), not as files written by jobs of their own: a `run:` job costs a
+Snakemake subprocess that re-parses the workflow, which for 260 specs took longer than many trials. Each record holds
+its spec, and a changed spec is a new trial id anyway. A job is a rule of its own, named after its first trial,
+because Snakemake's rules with wildcards cannot have a variable number of outputs.
 """
 
+for first, trial_ids in TRIAL_JOBS.items():
 
-rule trial:
-    output:
-        f"{RESULTS}/trials/{{trial_id}}.json",
-    log:
-        f"{RESULTS}/logs/trials/{{trial_id}}.log",
-    benchmark:
-        f"{RESULTS}/benchmarks/trials/{{trial_id}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=240,
-    params:
-        spec=lambda wildcards: json.dumps(SPECS[wildcards.trial_id].to_dict(), separators=(",", ":")),
-    conda:
-        ENV
-    shell:
-        "OMP_NUM_THREADS={threads} TF_NUM_INTRAOP_THREADS={threads} TF_NUM_INTEROP_THREADS=1 "
-        "b3o run-trial --spec {params.spec:q} --out {output:q} 2> {log:q}"
+    rule:
+        name:
+            f"trials_{first}"
+        output:
+            [record_path(t) for t in trial_ids],
+        log:
+            f"{RESULTS}/logs/trials/{first}.log",
+        benchmark:
+            f"{RESULTS}/benchmarks/trials/{first}.tsv"
+        threads: 1
+        resources:
+            **trial_resources(len(trial_ids)),
+        params:
+            trials=trials_param(trial_ids),
+        conda:
+            ENV
+        shell:
+            "OMP_NUM_THREADS={threads} TF_NUM_INTRAOP_THREADS={threads} TF_NUM_INTEROP_THREADS=1 "
+            "b3o run-trials --trials {params.trials:q} 2> {log:q}"
 
 
 rule grid:

@@ -1,0 +1,79 @@
+"""The collapsed SVGP fit (`fit: collapsed`): after it, q(u) is the optimum for the fitted hyperparameters, so the
+SVGP's ELBO equals the collapsed (SGPR) bound, and the fit reaches at least the objective of the default L-BFGS-B fit."""
+
+from __future__ import annotations
+
+import gpflow
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import problems
+from baselines.models import ModelSpec, build_model, training_objective
+from baselines.runner import initial_design, model_dataset, run_trial
+
+
+def _fitted(fit: str, n: int = 60, maxiter: int = 200):
+    problem = problems.get("hartmann6")
+    x = initial_design(problem, n, 0)
+    data, _ = model_dataset(problem, x, problem.evaluate(x))
+    tf.random.set_seed(0)
+    model = build_model(ModelSpec(num_inducing=24, maxiter=maxiter, fit=fit), problem.search_space, data)
+    model.update(data)
+    model.optimize(data)
+    return model, data
+
+
+def test_elbo_after_the_collapsed_fit_is_the_collapsed_bound():
+    model, data = _fitted("collapsed")
+    svgp = model.model
+    bound = gpflow.models.SGPR(
+        (data.query_points, data.observations),
+        kernel=svgp.kernel,
+        inducing_variable=svgp.inducing_variable,
+        mean_function=svgp.mean_function,
+        likelihood=svgp.likelihood,
+    ).elbo()
+    assert training_objective(model, data) == pytest.approx(float(bound), abs=1e-4)
+
+
+def test_q_u_is_optimal_any_change_lowers_the_elbo():
+    model, data = _fitted("collapsed")
+    best = training_objective(model, data)
+    q_mu = model.model.q_mu.numpy()
+    model.model.q_mu.assign(q_mu + 0.01 * np.random.default_rng(0).standard_normal(q_mu.shape))
+    assert training_objective(model, data) < best
+
+
+@pytest.mark.parametrize("n", [60, 200])
+def test_collapsed_fit_reaches_at_least_the_lbfgs_objective(n):
+    """Both fits maximise the ELBO plus the kernel priors' log density; the collapsed fit's is at least as high."""
+    collapsed, data = _fitted("collapsed", n)
+    lbfgs, _ = _fitted("lbfgs", n)
+
+    def objective(model) -> float:
+        return -float(model.model.training_loss((data.query_points, data.observations)))
+
+    assert objective(collapsed) >= objective(lbfgs) - 1e-6
+
+
+def test_collapsed_fit_is_for_svgp_only():
+    with pytest.raises(ValueError, match="collapsed"):
+        ModelSpec.from_dict({"kind": "gpr", "fit": "collapsed"})
+    with pytest.raises(ValueError, match="fit 'adam'"):
+        ModelSpec.from_dict({"fit": "adam"})
+
+
+def test_a_trial_runs_with_the_collapsed_fit(tmp_path):
+    spec = {
+        "problem": "forrester1",
+        "method": "b3o",
+        "params": {"acquisition": "logei", "sampler": "defer", "sampler_options": {"budget": 300}},
+        "batch_size": 4,
+        "iterations": 2,
+        "n_init": 6,
+        "seed": 0,
+        "model": {"num_inducing": 10, "maxiter": 20, "fit": "collapsed"},
+    }
+    record = run_trial(spec, tmp_path / "r.json")
+    assert len(record["trace"]) == 3 and np.isfinite(record["trace"][-1]["model_objective"])
