@@ -45,26 +45,37 @@ TARGETS = {
     "9d-sd0.01": lambda: boundary_mixture(9),
     "6d-issue": issue_mixture,
 }
-# (sampler, target) -> measured worst mode-mass error where it exceeds TOLERANCE. In 6-D and 9-D the 5x narrower
-# mode (s.d. 0.01) is found by no sampler at these budgets, so its whole mass (0.385, 0.40) is the error, plus any
-# misallocation between the two wide modes; in 4-D only defer-is finds it. On the issue's mixture plain DEFER finds all
-# three modes but mis-weights them; the samplers without a partition lose the narrow modes.
+# (sampler, target) -> measured worst mode-mass error where it exceeds TOLERANCE. On the derived 6-D and 9-D targets
+# the narrow mode is within reach of 10^4 spread evaluations, but DEFER's partition spends them refining the wide
+# modes and places no leaf centre where the narrow mode is the largest component (plain and corrected alike); DMC's
+# 2^14 quasi-uniform points find it in part in 6-D, the chains never leave the wide basins. On the s.d. 0.01 targets
+# (beyond the budget) no sampler finds the narrow mode, so its whole mass (0.385, 0.40) is the error, plus any
+# misallocation between the two wide modes. In 4-D only defer-is finds it. On the issue's mixture plain DEFER finds
+# all three modes but mis-weights them; the samplers without a partition lose the narrow modes.
 PINNED: dict[tuple[str, str], float] = {
     **{(name, "4d"): 0.369 for name in ("defer", "langevin")},
     ("mh", "4d"): 0.365,
     ("dmc", "4d"): 0.259,
-    **{(name, "6d"): 0.385 for name in RUNS},
-    **{(name, "9d"): 0.400 for name in ("defer", "mh", "langevin")},
-    ("defer-is", "9d"): 0.495,
-    ("dmc", "9d"): 0.526,
+    ("defer", "6d"): 0.461,
+    ("defer-is", "6d"): 0.402,
+    ("dmc", "6d"): 0.184,
+    ("mh", "6d"): 0.386,
+    ("langevin", "6d"): 0.459,
+    ("defer", "9d"): 0.702,
+    ("defer-is", "9d"): 0.601,
+    ("dmc", "9d"): 0.528,
+    ("mh", "9d"): 0.665,
+    ("langevin", "9d"): 0.699,
+    **{(name, "6d-sd0.01"): 0.385 for name in RUNS},
+    **{(name, "9d-sd0.01"): 0.400 for name in ("defer", "mh", "langevin")},
+    ("defer-is", "9d-sd0.01"): 0.495,
+    ("dmc", "9d-sd0.01"): 0.526,
     ("defer", "6d-issue"): 0.074,
     ("dmc", "6d-issue"): 0.513,
     ("mh", "6d-issue"): 0.561,
     ("langevin", "6d-issue"): 0.572,
 }
-DEFAULT_RUN = {
-    ("defer", "6d"), ("dmc", "6d"), ("mh", "6d"), ("defer-is", "4d"), ("defer", "6d-issue"), ("defer-is", "6d-issue")
-}
+DEFAULT_RUN = {("defer", "6d"), ("dmc", "6d"), ("defer-is", "4d"), ("defer", "6d-issue"), ("defer-is", "6d-issue")}
 
 
 def mode_mass_errors(name: str, target: Mixture, **options) -> np.ndarray:
@@ -138,3 +149,10 @@ def test_derived_6d_target_is_hit_by_uniform_evaluations():
     target = boundary_mixture(6, *detectable_widths(6))
     hits = _visible(target, np.random.default_rng(1).random((100_000, 6))).sum()
     assert 10 <= hits <= 50  # mean 30
+
+
+if __name__ == "__main__":  # the README's table: `python tests/test_sampler_modes.py` (minutes: MH and Langevin)
+    print("| target | " + " | ".join(f"`{name}`" for name in RUNS) + " |")
+    for target in TARGETS:
+        worst = [np.abs(mode_mass_errors(name, TARGETS[target]())).max() for name in RUNS]
+        print(f"| {target} | " + " | ".join(f"{w:.3f}" for w in worst) + " |", flush=True)
