@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import tensorflow as tf
+from scipy.special import gammaln
 from scipy.stats import norm
 from trieste.space import Box
 
@@ -77,6 +78,28 @@ def boundary_mixture(dim: int, narrow: float = 0.01, wide: float = 0.05) -> Mixt
     ]
     lower, upper = np.zeros(dim), np.ones(dim)
     return Mixture(means, [wide, wide, narrow], [1 / 3, 1 / 3, 1 / 3], lower, upper)
+
+
+def visible_radius(dim: int, narrow: float, wide: float) -> float:
+    """Radius around an equally weighted mode of s.d. `narrow` inside which its density is at least that at which the
+    `wide` modes hold their mass (their typical radius wide * sqrt(d), i.e. e^(-d/2) of their peak):
+    r^2 = narrow^2 * d * (2 ln(wide / narrow) + 1). Outside it the mode is no more conspicuous than the wide modes' own
+    bulk, so a sampler without prior knowledge of where it is must first land an evaluation inside it."""
+    return narrow * np.sqrt(dim * (2 * np.log(wide / narrow) + 1))
+
+
+def visible_fraction(dim: int, narrow: float, wide: float) -> float:
+    """Volume of the d-ball of `visible_radius` (the fraction of the unit cube, for a mode that far from every face)."""
+    log_ball = dim / 2 * np.log(np.pi) - gammaln(dim / 2 + 1)
+    return float(np.exp(log_ball + dim * np.log(visible_radius(dim, narrow, wide))))
+
+
+def detectable_widths(dim: int, budget: int = 10_000, hits: float = 3.0, ratio: float = 5.0) -> tuple[float, float]:
+    """(narrow, wide = ratio * narrow) s.d.s whose visible fraction is hits / budget: `budget` uniformly spread
+    evaluations land `hits` times in the narrow mode's visible ball on average (at 3, P(none) = e^-3 = 5 %)."""
+    radius = np.exp((np.log(hits / budget) - dim / 2 * np.log(np.pi) + gammaln(dim / 2 + 1)) / dim)
+    narrow = float(radius / np.sqrt(dim * (2 * np.log(ratio) + 1)))
+    return narrow, ratio * narrow
 
 
 def issue_mixture(interior: tuple[float, float, float] = (0.25, 0.75, 0.5)) -> Mixture:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mixtures import Mixture, boundary_mixture, issue_mixture
+from mixtures import Mixture, boundary_mixture, detectable_widths, issue_mixture
 
 from b3o import samplers
 
@@ -29,8 +29,10 @@ BUDGET = 10_000
 BATCH, BATCHES = 100, 20  # B3O's batch size; batches pooled so the sampling noise of the shares is ~0.01
 TARGETS = {
     "4-D, s.d. 0.05/0.05/0.01": lambda: boundary_mixture(4),
-    "6-D, s.d. 0.05/0.05/0.01": lambda: boundary_mixture(6),
-    "9-D, s.d. 0.05/0.05/0.01": lambda: boundary_mixture(9),
+    "6-D, s.d. 0.05/0.05/0.01 (beyond budget)": lambda: boundary_mixture(6),
+    "9-D, s.d. 0.05/0.05/0.01 (beyond budget)": lambda: boundary_mixture(9),
+    "6-D, s.d. 0.196/0.196/0.039": lambda: boundary_mixture(6, *detectable_widths(6)),
+    "9-D, s.d. 0.289/0.289/0.058": lambda: boundary_mixture(9, *detectable_widths(9)),
     "6-D issue, narrow mode on a centre": issue_mixture,
     "6-D issue, narrow mode off-grid": lambda: issue_mixture((0.3, 0.7, 0.6)),
 }
