@@ -18,27 +18,15 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number, signed
-from analysis.naming import VARIANTS, ordered_problems
+from analysis.naming import VARIANT_NAMES, VARIANTS, ordered_problems
 from analysis.verdicts import FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED, Paired
+from baselines.table2 import TABLE_2
 
 SYNTHETIC = ("shekel4", "ackley5", "hartmann6")
 SMOOTH = ("ackley5", "hartmann6")
 
-#: the paper's Table 2: (problem, variant) -> λ (λ0 for scheduled variants)
-PAPER_TABLE_2 = {
-    ("shekel4", "LogEI-s"): 5.0,
-    ("shekel4", "LogEI-c"): 1.0,
-    ("shekel4", "UCB-s"): 1.0,
-    ("shekel4", "UCB-c"): 5.0,
-    ("ackley5", "LogEI-s"): 0.1,
-    ("ackley5", "LogEI-c"): 1.0,
-    ("ackley5", "UCB-s"): 5.0,
-    ("ackley5", "UCB-c"): 10.0,
-    ("hartmann6", "LogEI-s"): 0.1,
-    ("hartmann6", "LogEI-c"): 0.1,
-    ("hartmann6", "UCB-s"): 5.0,
-    ("hartmann6", "UCB-c"): 10.0,
-}
+#: the paper's Table 2 (`baselines.table2`) by display variant: (problem, variant) -> λ (λ0 for scheduled variants)
+PAPER_TABLE_2 = {(problem, VARIANT_NAMES[a, t]): lam for (problem, a, t), lam in TABLE_2.items()}
 
 Predicate = Callable[[pd.DataFrame], pd.Series]
 #: columns that identify one method setting within an experiment

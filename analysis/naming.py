@@ -13,6 +13,8 @@ VARIANTS = {
     "UCB-s": ("ucb", "scheduled"),
     "UCB-c": ("ucb", "constant"),
 }
+#: (acquisition, temperature) -> the variant's suffix
+VARIANT_NAMES = {setting: name for name, setting in VARIANTS.items()}
 ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
 SAMPLERS = {
     "defer": "DEFER (recursive partitioning)",

@@ -1,7 +1,8 @@
 """Experiments (the workflow config) -> a sparse table of trials.
 
 An experiment lists problems, seeds, trial settings and methods. A method entry has a display `label`, a registry
-`method`, fixed `params`, optionally a per-problem `lam` (Table 2 style) and a `grid` of parameter lists whose
+`method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
+for the problem and the method's acquisition and temperature, `baselines.table2`) and a `grid` of parameter lists whose
 Cartesian product it spans (the lambda and sampler ablations) - so lambda and the sampler exist only where B3O is
 run, and the grid is not a full product. Identical trials in several experiments share one trial id, one job and one
 record.
@@ -13,6 +14,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from baselines import table2
 from baselines.spec import TrialSpec
 
 _TRIAL_KEYS = ("batch_size", "iterations", "n_init", "model", "problem_options")
@@ -78,7 +80,10 @@ def _expand(entry: dict[str, Any], problem: str) -> Iterator[dict[str, Any]]:
     grid = entry.get("grid", {})
     keys = list(grid)
     for values in itertools.product(*(grid[k] for k in keys)):
-        yield {**base, **dict(zip(keys, values))}
+        params = {**base, **dict(zip(keys, values))}
+        if params.get("lam") == table2.NAME:
+            params["lam"] = table2.lam(problem, params)
+        yield params
 
 
 def _label(template: str, params: dict[str, Any]) -> str:
