@@ -18,15 +18,15 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number, signed
-from analysis.naming import VARIANT_NAMES, VARIANTS, ordered_problems
+from analysis.naming import VARIANTS, ordered_problems
 from analysis.verdicts import FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED, Paired
-from baselines.table2 import TABLE_2
+from baselines.paper import TABLE_2
 
 SYNTHETIC = ("shekel4", "ackley5", "hartmann6")
 SMOOTH = ("ackley5", "hartmann6")
 
-#: the paper's Table 2 (`baselines.table2`) by display variant: (problem, variant) -> λ (λ0 for scheduled variants)
-PAPER_TABLE_2 = {(problem, VARIANT_NAMES[a, t]): lam for (problem, a, t), lam in TABLE_2.items()}
+#: the paper's Table 2 (`baselines.paper`) by cell: (problem, variant) -> λ (λ0 for scheduled variants)
+PAPER_TABLE_2 = {(problem, name): lam for problem, row in TABLE_2.items() for name, lam in zip(VARIANTS, row)}
 
 Predicate = Callable[[pd.DataFrame], pd.Series]
 #: columns that identify one method setting within an experiment

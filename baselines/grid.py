@@ -2,7 +2,7 @@
 
 An experiment lists problems, seeds, trial settings and methods. A method entry has a display `label`, a registry
 `method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
-for the problem and the method's acquisition and temperature, `baselines.table2`) and a `grid` of parameter lists whose
+for the problem and the method's acquisition and temperature, `baselines.paper`) and a `grid` of parameter lists whose
 Cartesian product it spans (the lambda and sampler ablations) - so lambda and the sampler exist only where B3O is
 run, and the grid is not a full product. Identical trials in several experiments share one trial id, one job and one
 record.
@@ -14,7 +14,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from baselines import table2
+from baselines.paper import TABLE_2_NAME, table_2_lam
 from baselines.spec import TrialSpec
 
 _TRIAL_KEYS = ("batch_size", "iterations", "n_init", "model", "problem_options")
@@ -81,8 +81,8 @@ def _expand(entry: dict[str, Any], problem: str) -> Iterator[dict[str, Any]]:
     keys = list(grid)
     for values in itertools.product(*(grid[k] for k in keys)):
         params = {**base, **dict(zip(keys, values))}
-        if params.get("lam") == table2.NAME:
-            params["lam"] = table2.lam(problem, params)
+        if params.get("lam") == TABLE_2_NAME:
+            params["lam"] = table_2_lam(problem, params)
         yield params
 
 
