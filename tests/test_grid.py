@@ -71,7 +71,7 @@ def test_bad_config_fails_naming_the_key(mutate, message):
 
 
 def test_an_experiment_may_have_any_safe_name():
-    """A user's own experiment (the paper's names keep their figures and claims; workflow/rules/common.smk)."""
+    """A user's own experiment (the paper's names keep their figures, declared by the figure scripts, and claims)."""
     config = _load("smoke.yaml")
     config["experiments"] = {"my_study_2": config["experiments"]["synthetic_b100"]}
     validate(config, SCHEMA)
