@@ -30,6 +30,14 @@ def diversity_curves(table: pd.DataFrame, experiment: str, smooth: int = 1) -> p
     return summarise(data, ["problem", "label"], "diversity", "iteration")
 
 
+def figure_title(table: pd.DataFrame, experiment: str, smooth: int) -> str:
+    smoothed = f", rolling mean over {smooth} iterations" if smooth > 1 else ""
+    return (
+        f"Batch diversity at {common.batch_size_text(table, experiment)} ({experiment}), mean and 95% CI over "
+        f"seeds{smoothed}"
+    )
+
+
 def draw(summary: pd.DataFrame, title: str) -> Figure:
     fig, axes = common.panels(common.ordered_problems(summary["problem"]))
     for problem, ax in axes.items():
@@ -48,13 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     args = cli.parse_args(argv)
     table = common.load_table(args.table)
     summary = diversity_curves(table, args.experiment, args.smooth)
-    smoothed = f", rolling mean over {args.smooth} iterations" if args.smooth > 1 else ""
-    title = (
-        f"Batch diversity at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% CI "
-        f"over seeds{smoothed}"
-    )
     missing = f"No batch-diversity data for experiment '{args.experiment}' in {args.table}." if summary.empty else None
-    return common.publish(args.out, lambda: draw(summary, title), missing)
+    return common.publish(args.out, lambda: draw(summary, figure_title(table, args.experiment, args.smooth)), missing)
 
 
 if __name__ == "__main__":

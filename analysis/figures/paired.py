@@ -21,6 +21,13 @@ EXPERIMENTS = ("synthetic_b100", "synthetic_b5", "formula_e")
 FIGURES = {"paired_b100": ("synthetic_b100", "--experiment synthetic_b100")}
 
 
+def figure_title(table: pd.DataFrame, experiment: str) -> str:
+    return (
+        f"Paired advantage of each B3O variant over TS ({experiment}, {common.batch_size_text(table, experiment)}): "
+        "mean and 95% bootstrap CI of the per-seed difference"
+    )
+
+
 def draw(diffs: pd.DataFrame, title: str) -> Figure:
     """One panel per problem: a point with its CI per variant, a line at zero."""
     fig, axes = common.panels(common.ordered_problems(diffs["problem"]), height=0.5 * diffs["left"].nunique() + 2)
@@ -48,12 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     args = cli.parse_args(argv)
     table = per_trial.per_trial(common.load_table(args.table))
     diffs = differences(table, args.experiment, where(method="b3o"), where(method="ts"))
-    title = (
-        f"Paired advantage of each B3O variant over TS ({args.experiment}, "
-        f"{common.batch_size_text(table, args.experiment)}): mean and 95% bootstrap CI of the per-seed difference"
-    )
     missing = f"No B3O and TS runs on a common problem in '{args.experiment}' ({args.table})." if diffs.empty else None
-    return common.publish(args.out, lambda: draw(diffs, title), missing)
+    return common.publish(args.out, lambda: draw(diffs, figure_title(table, args.experiment)), missing)
 
 
 if __name__ == "__main__":
