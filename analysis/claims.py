@@ -20,25 +20,13 @@ from analysis import verdicts
 from analysis.formatting import number, signed
 from analysis.naming import VARIANTS, ordered_problems
 from analysis.verdicts import FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED, Paired
+from baselines.paper import TABLE_2
 
 SYNTHETIC = ("shekel4", "ackley5", "hartmann6")
 SMOOTH = ("ackley5", "hartmann6")
 
-#: the paper's Table 2: (problem, variant) -> λ (λ0 for scheduled variants)
-PAPER_TABLE_2 = {
-    ("shekel4", "LogEI-s"): 5.0,
-    ("shekel4", "LogEI-c"): 1.0,
-    ("shekel4", "UCB-s"): 1.0,
-    ("shekel4", "UCB-c"): 5.0,
-    ("ackley5", "LogEI-s"): 0.1,
-    ("ackley5", "LogEI-c"): 1.0,
-    ("ackley5", "UCB-s"): 5.0,
-    ("ackley5", "UCB-c"): 10.0,
-    ("hartmann6", "LogEI-s"): 0.1,
-    ("hartmann6", "LogEI-c"): 0.1,
-    ("hartmann6", "UCB-s"): 5.0,
-    ("hartmann6", "UCB-c"): 10.0,
-}
+#: the paper's Table 2 (`baselines.paper`) by cell: (problem, variant) -> λ (λ0 for scheduled variants)
+PAPER_TABLE_2 = {(problem, name): lam for problem, row in TABLE_2.items() for name, lam in zip(VARIANTS, row)}
 
 Predicate = Callable[[pd.DataFrame], pd.Series]
 #: columns that identify one method setting within an experiment

@@ -6,13 +6,10 @@ relabelled method is still found; labels are only what a reader sees.
 
 from __future__ import annotations
 
-#: the paper's four B3O variants: suffix -> (acquisition, temperature)
-VARIANTS = {
-    "LogEI-s": ("logei", "scheduled"),
-    "LogEI-c": ("logei", "constant"),
-    "UCB-s": ("ucb", "scheduled"),
-    "UCB-c": ("ucb", "constant"),
-}
+from baselines.paper import VARIANTS  # noqa: F401 (the paper's variants, owned with its Table 2)
+
+#: (acquisition, temperature) -> the variant's suffix
+VARIANT_NAMES = {setting: name for name, setting in VARIANTS.items()}
 ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
 SAMPLERS = {
     "defer": "DEFER (recursive partitioning)",

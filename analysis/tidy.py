@@ -39,18 +39,8 @@ GRID_COLUMNS = (
     "seed",
     "record",
 )
-_GRID_STRINGS = (
-    "trial_id",
-    "experiment",
-    "label",
-    "problem",
-    "method",
-    "acquisition",
-    "temperature",
-    "sampler",
-    "record",
-)
 _GRID_INTEGERS = ("batch_size", "iterations", "n_init", "seed")
+_GRID_STRINGS = tuple(c for c in GRID_COLUMNS if c not in (*_GRID_INTEGERS, "lam"))
 
 #: per-iteration scalars copied from the trace (None -> NaN)
 TRACE_COLUMNS = (

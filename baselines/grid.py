@@ -1,7 +1,8 @@
 """Experiments (the workflow config) -> a sparse table of trials.
 
 An experiment lists problems, seeds, trial settings and methods. A method entry has a display `label`, a registry
-`method`, fixed `params`, optionally a per-problem `lam` (Table 2 style) and a `grid` of parameter lists whose
+`method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
+for the problem and the method's acquisition and temperature, `baselines.paper`) and a `grid` of parameter lists whose
 Cartesian product it spans (the lambda and sampler ablations) - so lambda and the sampler exist only where B3O is
 run, and the grid is not a full product. Identical trials in several experiments share one trial id, one job and one
 record.
@@ -15,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from baselines.paper import TABLE_2_NAME, table_2_lam
 from baselines.spec import TrialSpec
 
 _TRIAL_KEYS = ("batch_size", "iterations", "n_init", "model", "problem_options")
@@ -101,7 +103,10 @@ def _expand(entry: dict[str, Any], problem: str) -> Iterator[dict[str, Any]]:
     grid = entry.get("grid", {})
     keys = list(grid)
     for values in itertools.product(*(grid[k] for k in keys)):
-        yield {**base, **dict(zip(keys, values))}
+        params = {**base, **dict(zip(keys, values))}
+        if params.get("lam") == TABLE_2_NAME:
+            params["lam"] = table_2_lam(problem, params)
+        yield params
 
 
 def _label(template: str, params: dict[str, Any]) -> str:

@@ -404,6 +404,23 @@ FIGURES = [
 ]
 
 
+def test_each_figure_is_declared_once_by_its_script():
+    """The workflow's catalogue of figures is read from the scripts' FIGURES literals without importing them; what it
+    reads equals what the imported scripts hold, and every declared figure has a caption."""
+    from importlib import import_module
+
+    from analysis.captions import CAPTIONS
+    from analysis.figures import Declared, declared
+
+    figures = declared()
+    assert figures["sampler_logei_s"].command == "sampler_ablation --variant LogEI-s"
+    assert figures["sampler_logei_s"].when == {"acquisition": "logei", "temperature": "scheduled"}
+    assert figures["battery"].command == "battery" and figures["battery"].experiment == "battery"
+    for name, figure in figures.items():
+        assert Declared(figure.script, *import_module(f"analysis.figures.{figure.script}").FIGURES[name]) == figure
+    assert set(figures) <= set(CAPTIONS)
+
+
 def _run_figure(name: str, args: list[str], out: Path) -> None:
     from importlib import import_module
 

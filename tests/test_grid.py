@@ -60,6 +60,7 @@ def test_paper_grid_is_sparse_and_has_the_papers_settings():
         (lambda c: c["experiments"].update({"My study": c["experiments"]["synthetic_b100"]}), "My study"),
         (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lambda_=1), "lambda_"),
         (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lam=-1), "lam"),
+        (lambda c: c["experiments"]["synthetic_b100"]["methods"][0].update(lam="tabel2"), r"tabel2(.|\n)*\['lam'\]"),
     ],
 )
 def test_bad_config_fails_naming_the_key(mutate, message):
@@ -70,7 +71,7 @@ def test_bad_config_fails_naming_the_key(mutate, message):
 
 
 def test_an_experiment_may_have_any_safe_name():
-    """A user's own experiment (the paper's names keep their figures and claims; workflow/rules/common.smk)."""
+    """A user's own experiment (the paper's names keep their figures, declared by the figure scripts, and claims)."""
     config = _load("smoke.yaml")
     config["experiments"] = {"my_study_2": config["experiments"]["synthetic_b100"]}
     validate(config, SCHEMA)
@@ -81,4 +82,25 @@ def test_per_problem_lambda_must_cover_every_problem():
     config = _load("smoke.yaml")
     config["experiments"]["synthetic_b100"]["methods"][0]["lam"] = {"ackley5": 1.0}
     with pytest.raises(ValueError, match="not for 'shekel4'"):
+        trial_grid(config)
+
+
+def test_lam_table2_is_the_papers_table_2_as_the_configs_wrote_it():
+    """`lam: table2` expands to the very specs (hence trial ids) of the per-problem numbers it replaced."""
+    config = _load("smoke.yaml")
+    config["experiments"]["synthetic_b100"]["problems"] = ["shekel4", "ackley5", "hartmann6"]
+    written = {"shekel4": 5, "ackley5": 10, "hartmann6": 10}  # B3O-UCB-c's row of Table 2, integers as in YAML
+    method = {**config["experiments"]["synthetic_b100"]["methods"][0], "lam": written}
+    config["experiments"]["synthetic_b100"]["methods"] = [method]
+    explicit = [row.spec.trial_id for row in trial_grid(config)]
+    method["lam"] = "table2"
+    validate(config, SCHEMA)
+    assert [row.spec.trial_id for row in trial_grid(config)] == explicit
+
+
+def test_lam_table2_names_what_table_2_lacks():
+    config = _load("smoke.yaml")
+    config["experiments"]["synthetic_b5"]["methods"][0]["lam"] = "table2"
+    config["experiments"]["synthetic_b5"]["problems"] = ["branin2"]
+    with pytest.raises(ValueError, match="no λ for problem 'branin2' with acquisition/temperature logei/constant"):
         trial_grid(config)

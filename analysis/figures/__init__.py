@@ -1,1 +1,66 @@
-"""One module per figure; each has `main(argv)` and runs as `python -m analysis.figures.<name>`."""
+"""One module per figure; each has `main(argv)` and runs as `python -m analysis.figures.<name>`.
+
+A script that the workflow runs on the tidy table declares the figures it draws there in a module-level literal
+`FIGURES`: figure name -> (the experiment it needs, its command-line arguments[, grid values that some trial of
+that experiment must have for the figure to be drawn]). `declared()` reads these literals from the source instead of
+importing the scripts: a script imports matplotlib and seaborn, seconds that every build of the workflow's DAG (and a
+cluster job's re-parse) would pay. A literal may name a constant assigned above it in the same script.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Declared:
+    """One figure as its script declares it."""
+
+    script: str
+    experiment: str
+    args: str = ""
+    when: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def command(self) -> str:
+        """What follows `python -m analysis.figures.`: the script and its arguments."""
+        return f"{self.script} {self.args}".strip()
+
+
+def declared(folder: Path = Path(__file__).parent) -> dict[str, Declared]:
+    """Figure name -> its declaration, from every script in `folder` that has `FIGURES`."""
+    figures: dict[str, Declared] = {}
+    for path in sorted(folder.glob("*.py")):
+        for name, fields in _literal(path, "FIGURES").items():
+            if name in figures:
+                raise ValueError(f"figure {name!r} is declared by both {figures[name].script} and {path.stem}")
+            figures[name] = Declared(path.stem, *fields)
+    return figures
+
+
+class _Constants(ast.NodeTransformer):
+    def __init__(self, constants: dict[str, Any]):
+        self.constants = constants
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Constant(self.constants[node.id]) if node.id in self.constants else node
+
+
+def _literal(path: Path, name: str) -> dict[str, Any]:
+    """The value of the module-level `name = <literal>` in `path` ({} if absent), with the names of earlier literal
+    constants of the module replaced by their values."""
+    constants: dict[str, Any] = {}
+    for node in ast.parse(path.read_text()).body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        target = node.targets[0].id
+        if target == name:
+            return ast.literal_eval(_Constants(constants).visit(node.value))
+        try:
+            constants[target] = ast.literal_eval(node.value)
+        except ValueError:
+            continue
+    return {}

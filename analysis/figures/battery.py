@@ -17,6 +17,8 @@ from analysis.summary import curves, final
 from problems.base import minimisation_sign
 
 EXPERIMENT = "battery"
+#: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
+FIGURES = {"battery": (EXPERIMENT,)}
 REFERENCE_METHOD = "nsga2"
 OBJECTIVES = ("Specific energy [Wh/kg]", "Specific power [W/kg]")
 HV_UNITS = "[Wh·W/kg²]"
@@ -98,16 +100,7 @@ def draw(front: pd.DataFrame, hv: pd.DataFrame, reference: float | None) -> Figu
         else:
             left.plot(pts["value_0"], pts["value_1"], "o", color=common.colour(label), ms=4, label=label)
     left.set(xlabel=OBJECTIVES[0], ylabel=OBJECTIVES[1], title="Pareto fronts (NSGA-II: best run; others: median run)")
-    for label in common.ordered(hv["label"]):
-        common.band(
-            right,
-            hv[hv["label"] == label],
-            "num_evals",
-            label,
-            common.colour(label),
-            common.line_style(label),
-            step=True,
-        )
+    common.label_bands(right, hv, "num_evals", step=True)
     if reference is None:
         common.note("no NSGA-II runs: the right panel shows hypervolume, not the gap to a reference")
         right.set(ylabel=f"Hypervolume {HV_UNITS}", title="Hypervolume (no NSGA-II reference in the table)")
@@ -117,9 +110,7 @@ def draw(front: pd.DataFrame, hv: pd.DataFrame, reference: float | None) -> Figu
     right.set_xlabel(common.EVALUATIONS)
     if right.get_yscale() == "linear":
         right.ticklabel_format(axis="y", style="sci", scilimits=(-3, 3))  # short tick labels keep panels apart
-    fig.suptitle("Battery electrode design: mean and 95% CI over seeds")
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(fig, "Battery electrode design: mean and 95% CI over seeds", axes.values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,13 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.pareto is None:
         cli.error("the battery figure needs --pareto (written by analysis.tidy --pareto)")
     table = common.load_table(args.table)
-    if not (table["experiment"] == EXPERIMENT).any():
-        fig = common.message_figure(f"No '{EXPERIMENT}' runs in {args.table}.")
-    else:
+
+    def figure() -> Figure:
         reference = reference_hypervolume(table)
-        fig = draw(fronts(common.load_table(args.pareto), table), hypervolume_curves(table, reference), reference)
-    common.save(fig, args.out)
-    return 0
+        return draw(fronts(common.load_table(args.pareto), table), hypervolume_curves(table, reference), reference)
+
+    missing = None if (table["experiment"] == EXPERIMENT).any() else f"No '{EXPERIMENT}' runs in {args.table}."
+    return common.publish(args.out, figure, missing)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -133,6 +133,13 @@ def band(
     ax.fill_between(curve[x], curve["lo"], curve["hi"], color=color, alpha=0.2, lw=0, step=where)
 
 
+def label_bands(ax: Axes, summary: pd.DataFrame, x: str, step: bool = False) -> None:
+    """One mean line with its CI band per label of `summary`, in the paper's order, in the label's colour and style."""
+    for label in ordered(summary["label"]):
+        curve = summary[summary["label"] == label]
+        band(ax, curve, x, label, colour(label), line_style(label), step=step)
+
+
 def legend_below(fig: Figure, axes: Iterable[Axes], title: str | None = None) -> None:
     """One legend for the whole figure, below the panels, without duplicate entries, in the order first drawn."""
     entries: dict[str, object] = {}
@@ -148,6 +155,13 @@ def legend_below(fig: Figure, axes: Iterable[Axes], title: str | None = None) ->
             title=title,
             frameon=False,
         )
+
+
+def titled(fig: Figure, title: str, axes: Iterable[Axes]) -> Figure:
+    """The figure with its title above the panels and one legend for them all below (`legend_below`)."""
+    fig.suptitle(title)
+    legend_below(fig, axes)
+    return fig
 
 
 def empty_panel(ax: Axes, message: str) -> None:
@@ -177,6 +191,13 @@ def log_scale_if_positive(ax: Axes, values: np.ndarray) -> None:
     values = values[np.isfinite(values)]
     if len(values) and np.all(values > 0):
         ax.set_yscale("log")
+
+
+def publish(out: str | Path, draw: Callable[[], Figure], missing: str | None = None) -> int:
+    """Save `draw()` as OUT.pdf and OUT.png or, when `missing` says why there are no data, a page saying so; the exit
+    status of a figure script."""
+    save(message_figure(missing) if missing else draw(), out)
+    return 0
 
 
 def save(fig: Figure, out: str | Path) -> list[Path]:

@@ -11,8 +11,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.figures import common
-from analysis.figures.regret import EXPERIMENTS
 from analysis.summary import summarise
+
+#: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
+FIGURES = {
+    "diversity_b100": ("synthetic_b100", "--experiment synthetic_b100"),
+    "diversity_b5": ("synthetic_b5", "--experiment synthetic_b5"),
+}
 
 
 def diversity_curves(table: pd.DataFrame, experiment: str, smooth: int = 1) -> pd.DataFrame:
@@ -25,38 +30,34 @@ def diversity_curves(table: pd.DataFrame, experiment: str, smooth: int = 1) -> p
     return summarise(data, ["problem", "label"], "diversity", "iteration")
 
 
+def figure_title(table: pd.DataFrame, experiment: str, smooth: int) -> str:
+    smoothed = f", rolling mean over {smooth} iterations" if smooth > 1 else ""
+    return (
+        f"Batch diversity at {common.batch_size_text(table, experiment)} ({experiment}), mean and 95% CI over "
+        f"seeds{smoothed}"
+    )
+
+
 def draw(summary: pd.DataFrame, title: str) -> Figure:
     fig, axes = common.panels(common.ordered_problems(summary["problem"]))
     for problem, ax in axes.items():
-        panel = summary[summary["problem"] == problem]
-        for label in common.ordered(panel["label"]):
-            curve = panel[panel["label"] == label]
-            common.band(ax, curve, "iteration", label, common.colour(label), common.line_style(label))
+        common.label_bands(ax, summary[summary["problem"] == problem], "iteration")
         ax.set(title=common.problem_title(problem), xlabel="BO iteration")
     next(iter(axes.values())).set_ylabel("Batch diversity: mean pairwise\ndistance (scaled space)")
-    fig.suptitle(title)
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(fig, title, axes.values())
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = common.parser("diversity", __doc__.splitlines()[0])
-    cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
+    cli.add_argument(
+        "--experiment", choices=[experiment for experiment, _ in FIGURES.values()], default="synthetic_b100"
+    )
     cli.add_argument("--smooth", type=int, default=1, help="rolling-mean window in iterations (1 = none)")
     args = cli.parse_args(argv)
     table = common.load_table(args.table)
     summary = diversity_curves(table, args.experiment, args.smooth)
-    if summary.empty:
-        fig = common.message_figure(f"No batch-diversity data for experiment '{args.experiment}' in {args.table}.")
-    else:
-        smoothed = f", rolling mean over {args.smooth} iterations" if args.smooth > 1 else ""
-        fig = draw(
-            summary,
-            f"Batch diversity at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% CI "
-            f"over seeds{smoothed}",
-        )
-    common.save(fig, args.out)
-    return 0
+    missing = f"No batch-diversity data for experiment '{args.experiment}' in {args.table}." if summary.empty else None
+    return common.publish(args.out, lambda: draw(summary, figure_title(table, args.experiment, args.smooth)), missing)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from analysis.figures import common
 from analysis.summary import curves, summarise
 
 EXPERIMENT = "formula_e"
+#: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
+FIGURES = {"formula_e": (EXPERIMENT,)}
 OBJECTIVE = "Best objective ½T/T₀ + ½E/E₀ [–]"
 
 
@@ -29,27 +31,18 @@ def formula_e_curves(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
 def draw(summaries: dict[str, pd.DataFrame]) -> Figure:
     fig, axes = common.panels(list(summaries), width=5.0, height=4.0)
     for x, ax in axes.items():
-        summary = summaries[x]
-        for label in common.ordered(summary["label"]):
-            curve = summary[summary["label"] == label]
-            common.band(ax, curve, x, label, common.colour(label), common.line_style(label), step=True)
+        common.label_bands(ax, summaries[x], x, step=True)
         ax.set_xlabel("BO iteration" if x == "iteration" else common.EVALUATIONS)
     axes["iteration"].set_ylabel(OBJECTIVE)
-    fig.suptitle("Formula E: best objective (lower is better), mean and 95% CI over seeds")
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(fig, "Formula E: best objective (lower is better), mean and 95% CI over seeds", axes.values())
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = common.parser("formula_e", __doc__.splitlines()[0])
     args = cli.parse_args(argv)
     summaries = formula_e_curves(common.load_table(args.table))
-    if summaries["iteration"].empty:
-        fig = common.message_figure(f"No '{EXPERIMENT}' runs in {args.table}.")
-    else:
-        fig = draw(summaries)
-    common.save(fig, args.out)
-    return 0
+    missing = f"No '{EXPERIMENT}' runs in {args.table}." if summaries["iteration"].empty else None
+    return common.publish(args.out, lambda: draw(summaries), missing)
 
 
 if __name__ == "__main__":

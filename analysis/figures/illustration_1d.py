@@ -86,8 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--batch-size", type=int, default=10, help="B3O batch size")
     args = cli.parse_args(argv)
     results = compute(args.seed, args.points, args.trajectories, args.lam, args.batch_size)
-    common.save(draw(results, args.lam), args.out)
-    return 0
+    return common.publish(args.out, lambda: draw(results, args.lam))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ from analysis.naming import ACQUISITIONS
 from analysis.summary import curves
 
 EXPERIMENT = "lambda_ablation"
+#: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
+FIGURES = {
+    "lambda_constant": (EXPERIMENT, "--temperature constant"),
+    "lambda_scheduled": (EXPERIMENT, "--temperature scheduled"),
+}
 
 
 def lambda_curves(table: pd.DataFrame, temperature: str) -> pd.DataFrame:
@@ -49,9 +54,7 @@ def draw(summary: pd.DataFrame, temperature: str) -> Figure:
             xlabel=common.EVALUATIONS,
             ylabel=common.REGRET,
         )
-    fig.suptitle(f"λ ablation, {temperature} temperature: mean and 95% CI over seeds")
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(fig, f"λ ablation, {temperature} temperature: mean and 95% CI over seeds", axes.values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,12 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--temperature", choices=("constant", "scheduled"), required=True)
     args = cli.parse_args(argv)
     summary = lambda_curves(common.load_table(args.table), args.temperature)
-    if summary.empty:
-        fig = common.message_figure(f"No '{EXPERIMENT}' runs with {args.temperature} temperature in {args.table}.")
-    else:
-        fig = draw(summary, args.temperature)
-    common.save(fig, args.out)
-    return 0
+    missing = f"No '{EXPERIMENT}' runs with {args.temperature} temperature in {args.table}." if summary.empty else None
+    return common.publish(args.out, lambda: draw(summary, args.temperature), missing)
 
 
 if __name__ == "__main__":

@@ -41,9 +41,11 @@ def draw(r: dict) -> Figure:
         ax.grid(False)
     next(iter(axes.values())).set_ylabel("x₂ (scaled)")
     fig.colorbar(contours, ax=list(axes.values()), label="UCB α(x) (standardised objective)", shrink=0.8, format="%.1f")
-    fig.suptitle(f"Boltzmann batches p(x) ∝ exp(λ α(x)) on a GP-UCB surface ({common.problem_title(PROBLEM)})")
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(
+        fig,
+        f"Boltzmann batches p(x) ∝ exp(λ α(x)) on a GP-UCB surface ({common.problem_title(PROBLEM)})",
+        axes.values(),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,8 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--lams", type=float, nargs="+", default=[0.1, 1.0, 10.0], help="inverse temperatures")
     cli.add_argument("--batch-size", type=int, default=50)
     args = cli.parse_args(argv)
-    common.save(draw(compute(args.seed, args.points, args.lams, args.batch_size)), args.out)
-    return 0
+    return common.publish(args.out, lambda: draw(compute(args.seed, args.points, args.lams, args.batch_size)))
 
 
 if __name__ == "__main__":

@@ -15,8 +15,11 @@ from matplotlib.figure import Figure
 from analysis.figures import common
 from analysis.summary import HEADLINE_METRICS, curves
 
-#: the paper's regret figures (the diversity figure draws the same experiments)
-EXPERIMENTS = ("synthetic_b100", "synthetic_b5")
+#: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
+FIGURES = {
+    "regret_b100": ("synthetic_b100", "--experiment synthetic_b100"),
+    "regret_b5": ("synthetic_b5", "--experiment synthetic_b5"),
+}
 Y_LABELS = {"simple_regret": common.REGRET, "hypervolume": "Hypervolume", "best_value": "Best value (objective units)"}
 
 
@@ -37,9 +40,7 @@ def draw(summary: pd.DataFrame, title: str) -> Figure:
     previous = None
     for problem, ax in axes.items():
         panel = summary[summary["problem"] == problem]
-        for label in common.ordered(panel["label"]):
-            curve = panel[panel["label"] == label]
-            common.band(ax, curve, "num_evals", label, common.colour(label), common.line_style(label), step=True)
+        common.label_bands(ax, panel, "num_evals", step=True)
         metric = panel["metric"].iloc[0]
         if metric == "simple_regret":
             ax.set_yscale("log")
@@ -47,9 +48,7 @@ def draw(summary: pd.DataFrame, title: str) -> Figure:
         if metric != previous:  # label the first panel, and any whose metric differs from its left neighbour's
             ax.set_ylabel(Y_LABELS[metric])
         previous = metric
-    fig.suptitle(title)
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(fig, title, axes.values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,17 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     args = cli.parse_args(argv)
     table = common.load_table(args.table)
     summary = regret_curves(table, args.experiment)
-    if summary.empty:
-        fig = common.message_figure(f"No trials of experiment '{args.experiment}' in {args.table}.")
-    else:
-        what = "Simple regret" if set(summary["metric"]) == {"simple_regret"} else "Progress"
-        fig = draw(
-            summary,
-            f"{what} at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% "
-            "bootstrap CI over seeds",
-        )
-    common.save(fig, args.out)
-    return 0
+    what = "Simple regret" if set(summary["metric"]) == {"simple_regret"} else "Progress"
+    title = (
+        f"{what} at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% bootstrap CI "
+        "over seeds"
+    )
+    missing = f"No trials of experiment '{args.experiment}' in {args.table}." if summary.empty else None
+    return common.publish(args.out, lambda: draw(summary, title), missing)
 
 
 if __name__ == "__main__":

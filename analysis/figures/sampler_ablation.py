@@ -15,6 +15,14 @@ from analysis.naming import SAMPLERS, VARIANTS
 from analysis.summary import curves
 
 EXPERIMENT = "sampler_ablation"
+#: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`): one per
+#: B3O variant (`analysis.naming.VARIANTS`), when the config runs that variant
+FIGURES = {
+    "sampler_ucb_c": (EXPERIMENT, "--variant UCB-c", {"acquisition": "ucb", "temperature": "constant"}),
+    "sampler_ucb_s": (EXPERIMENT, "--variant UCB-s", {"acquisition": "ucb", "temperature": "scheduled"}),
+    "sampler_logei_c": (EXPERIMENT, "--variant LogEI-c", {"acquisition": "logei", "temperature": "constant"}),
+    "sampler_logei_s": (EXPERIMENT, "--variant LogEI-s", {"acquisition": "logei", "temperature": "scheduled"}),
+}
 
 
 def sampler_curves(table: pd.DataFrame, variant: str) -> pd.DataFrame:
@@ -45,9 +53,9 @@ def draw(summary: pd.DataFrame, variant: str) -> Figure:
     next(iter(axes.values())).set_ylabel(common.REGRET)
     symbol = "λ" if VARIANTS[variant][1] == "constant" else "λ0"
     lams = ", ".join(f"{lam:g}" for lam in sorted(summary["lam"].unique()))
-    fig.suptitle(f"Sampler ablation, B3O-{variant} ({symbol} = {lams}): mean and 95% CI over seeds")
-    common.legend_below(fig, axes.values())
-    return fig
+    return common.titled(
+        fig, f"Sampler ablation, B3O-{variant} ({symbol} = {lams}): mean and 95% CI over seeds", axes.values()
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,12 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--variant", choices=tuple(VARIANTS), required=True)
     args = cli.parse_args(argv)
     summary = sampler_curves(common.load_table(args.table), args.variant)
-    if summary.empty:
-        fig = common.message_figure(f"No '{EXPERIMENT}' runs of B3O-{args.variant} in {args.table}.")
-    else:
-        fig = draw(summary, args.variant)
-    common.save(fig, args.out)
-    return 0
+    missing = f"No '{EXPERIMENT}' runs of B3O-{args.variant} in {args.table}." if summary.empty else None
+    return common.publish(args.out, lambda: draw(summary, args.variant), missing)
 
 
 if __name__ == "__main__":

@@ -78,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     csv.parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(csv, index=False)
     print(f"wrote {csv}")
-    common.save(draw(results), args.out)
-    return 0
+    return common.publish(args.out, lambda: draw(results))
 
 
 if __name__ == "__main__":

@@ -61,24 +61,21 @@ def draw(data: pd.DataFrame) -> Figure:
         axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], style, color=colour)
     axes["time"].set(xscale="log", yscale="log", xlabel="Batch size B", ylabel="Time per batch [s]")
     axes["memory"].set(xscale="log", xlabel="Batch size B", ylabel="Peak resident memory [MB]")
-    fig.suptitle("Batch cost against batch size (solid: median, dotted: min; legend: fitted log-log slope)")
-    common.legend_below(fig, [axes["time"]])
-    return fig
+    return common.titled(
+        fig, "Batch cost against batch size (solid: median, dotted: min; legend: fitted log-log slope)", [axes["time"]]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = common.parser("timing", __doc__.splitlines()[0], table_help="scaling table (CSV) of batch timings")
     args = cli.parse_args(argv)
     table = common.load_table(args.table)
-    missing = [c for c in COLUMNS if c not in table.columns]
-    if missing:
-        fig = common.message_figure(f"{args.table}: not a scaling table (missing columns {missing})")
-    elif table["seconds_median"].isna().all():
-        fig = common.message_figure(f"{args.table}: no measured timings")
+    absent = [c for c in COLUMNS if c not in table.columns]
+    if absent:
+        missing = f"{args.table}: not a scaling table (missing columns {absent})"
     else:
-        fig = draw(scaling(table))
-    common.save(fig, args.out)
-    return 0
+        missing = f"{args.table}: no measured timings" if table["seconds_median"].isna().all() else None
+    return common.publish(args.out, lambda: draw(scaling(table)), missing)
 
 
 if __name__ == "__main__":

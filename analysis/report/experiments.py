@@ -8,7 +8,7 @@ import pandas as pd
 
 from analysis.claims import PAPER_TABLE_2
 from analysis.formatting import number, with_ci
-from analysis.naming import SAMPLERS, VARIANTS, ordered_problems, problem_title
+from analysis.naming import SAMPLERS, VARIANT_NAMES, ordered_problems, problem_title
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
@@ -169,8 +169,7 @@ def ablations(run: Run) -> Section | None:
 def _variant_of(run: Run, experiment: str) -> dict[str, str]:
     """Label -> its paper variant name (UCB-c, ...) or the label itself, from the per-trial table's grid columns."""
     trials = run.per_trial[run.per_trial["experiment"] == experiment].drop_duplicates("label")
-    names = {v: k for k, v in VARIANTS.items()}
-    return {r.label: names.get((r.acquisition, r.temperature), r.label) for r in trials.itertuples()}
+    return {r.label: VARIANT_NAMES.get((r.acquisition, r.temperature), r.label) for r in trials.itertuples()}
 
 
 def _lambda_values(run: Run) -> str:

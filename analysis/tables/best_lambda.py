@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.naming import VARIANTS, ordered_problems
+from analysis.naming import VARIANT_NAMES, VARIANTS, ordered_problems
 from analysis.summary import final, summarise
 from analysis.tables import common
 
@@ -19,8 +19,7 @@ EXPERIMENT = "lambda_ablation"
 def candidates(table: pd.DataFrame) -> pd.DataFrame:
     """Mean final regret with 95% CI per (problem, variant, λ), and `selected` marking the best λ of each cell."""
     last = final(table[(table["experiment"] == EXPERIMENT) & (table["method"] == "b3o")])
-    variant_of = {v: k for k, v in VARIANTS.items()}
-    last = last.assign(variant=[variant_of.get((a, t)) for a, t in zip(last["acquisition"], last["temperature"])])
+    last = last.assign(variant=[VARIANT_NAMES.get((a, t)) for a, t in zip(last["acquisition"], last["temperature"])])
     stats = summarise(last[last["variant"].notna()], ["problem", "variant", "lam"], "simple_regret")
     if stats.empty:
         return stats.assign(selected=pd.Series(dtype=bool))

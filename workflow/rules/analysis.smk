@@ -29,7 +29,7 @@ rule figure:
         figure="|".join(FIGURES),
     params:
         caption=lambda wildcards: caption(wildcards.figure),  # for Snakemake's HTML report (CAPTION shows it)
-        args=lambda wildcards: FIGURES[wildcards.figure][1],
+        args=lambda wildcards: FIGURES[wildcards.figure].command,
         prefix=lambda wildcards, output: output.png[: -len(".png")],
     conda:
         ENV

@@ -9,6 +9,7 @@ import sys
 import pandas as pd
 
 from analysis.captions import caption  # plain text, imports nothing
+from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
 from baselines.grid import trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
@@ -86,27 +87,13 @@ def final_outputs():
     return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + all_records()
 
 
-# figure name -> (experiment it needs, extra command-line arguments)
-FIGURES = {
-    "regret_b100": ("synthetic_b100", "regret --experiment synthetic_b100"),
-    "regret_b5": ("synthetic_b5", "regret --experiment synthetic_b5"),
-    "paired_b100": ("synthetic_b100", "paired --experiment synthetic_b100"),
-    "diversity_b100": ("synthetic_b100", "diversity --experiment synthetic_b100"),
-    "diversity_b5": ("synthetic_b5", "diversity --experiment synthetic_b5"),
-    "lambda_constant": ("lambda_ablation", "lambda_ablation --temperature constant"),
-    "lambda_scheduled": ("lambda_ablation", "lambda_ablation --temperature scheduled"),
-    "sampler_ucb_c": ("sampler_ablation", "sampler_ablation --variant UCB-c"),
-    "sampler_ucb_s": ("sampler_ablation", "sampler_ablation --variant UCB-s"),
-    "sampler_logei_c": ("sampler_ablation", "sampler_ablation --variant LogEI-c"),
-    "sampler_logei_s": ("sampler_ablation", "sampler_ablation --variant LogEI-s"),
-    "battery": ("battery", "battery"),
-    "formula_e": ("formula_e", "formula_e"),
-}
+# figure name -> its script, the experiment it needs and its arguments, as each figure script declares it
+FIGURES = declared()
 # any other experiment (a user's own, named freely in the config): each problem's headline metric against evaluations
 FIGURES.update(
     {
-        f"progress_{e}": (e, f"regret --experiment {e}")
-        for e in sorted(experiments() - {experiment for experiment, _ in FIGURES.values()})
+        f"progress_{e}": Declared("regret", e, f"--experiment {e}")
+        for e in sorted(experiments() - {figure.experiment for figure in FIGURES.values()})
     }
 )
 # illustrations computed from the method itself, not from trials
@@ -119,30 +106,18 @@ if not LATEX:
     print("b3o workflow: no latexmk found - figures and tables are built, the PDF report is skipped", file=sys.stderr)
 
 
-# sampler-ablation figures: one per B3O variant, drawn only when the config runs that variant
-SAMPLER_FIGURES = {
-    "sampler_ucb_c": ("ucb", "constant"),
-    "sampler_ucb_s": ("ucb", "scheduled"),
-    "sampler_logei_c": ("logei", "constant"),
-    "sampler_logei_s": ("logei", "scheduled"),
-}
-
-
-def _runs(experiment, acquisition, temperature):
+def _runs(experiment, when):
+    """Whether the config runs `experiment` with some trial that has the grid values `when` (a figure's condition;
+    B3O's temperature is constant unless given)."""
     return any(
         row.experiment == experiment
-        and row.spec.params.get("acquisition") == acquisition
-        and row.spec.params.get("temperature", "constant") == temperature
+        and all({"temperature": "constant", **row.spec.params}.get(k) == v for k, v in when.items())
         for row in GRID
     )
 
 
 def figure_outputs():
-    wanted = [
-        name
-        for name, (experiment, _) in FIGURES.items()
-        if experiment in experiments() and (name not in SAMPLER_FIGURES or _runs(experiment, *SAMPLER_FIGURES[name]))
-    ]
+    wanted = [name for name, figure in FIGURES.items() if _runs(figure.experiment, figure.when)]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
     outputs += [f"{PAPER}/tables/{t}.csv" for t in ("summary", "density", "run_times", "per_trial")]
