@@ -3,7 +3,7 @@
 
 Floats are compared to 1e-9 relative: a changed seed, draw or data convention moves them by far more, while a
 different BLAS build may move the last digits. Regenerate (only when a change of results is intended, and say so in
-the commit) with `python -m tests.test_regression`.
+the commit) with `python tests/test_regression.py [CASE ...]`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from stable_record import stable
 
 FIXTURES = Path(__file__).resolve().parent / "data/regression"
-#: per-row fields that measure the machine, not the method
-VOLATILE = {"fit_s", "acquire_s", "evaluate_s", "io_s", "peak_rss_mb"}
 _BASE = {"batch_size": 3, "iterations": 2, "n_init": 5, "seed": 7, "model": {"num_inducing": 8, "maxiter": 10}}
 _B3O = {"acquisition": "logei", "temperature": "constant", "lam": 1.0}
 _SAMPLERS = {
@@ -57,17 +56,6 @@ SLOW_CASES: dict[str, dict[str, Any]] = {
 }
 
 
-def stable(record: dict[str, Any]) -> dict[str, Any]:
-    """What a refactor must not change: spec, id, problem and trace, without wall times, memory and provenance."""
-    trace = []
-    for row in record["trace"]:
-        row = {k: v for k, v in row.items() if k not in VOLATILE}
-        if "diagnostics" in row:
-            row["diagnostics"] = {k: v for k, v in row["diagnostics"].items() if "seconds" not in k}
-        trace.append(row)
-    return {"spec": record["spec"], "trial_id": record["trial_id"], "problem": record["problem"], "trace": trace}
-
-
 def differences(expected: Any, actual: Any, where: str = "") -> list[str]:
     """Paths at which `actual` differs from `expected` (floats to 1e-9 relative)."""
     if isinstance(expected, dict) and isinstance(actual, dict):
@@ -78,8 +66,9 @@ def differences(expected: Any, actual: Any, where: str = "") -> list[str]:
         if len(expected) != len(actual):
             return [f"{where}: length {len(expected)} != {len(actual)}"]
         return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in differences(e, a, f"{where}[{i}]")]
-    if isinstance(expected, float) and isinstance(actual, float) and not isinstance(actual, bool):
-        return [] if math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12) else [f"{where}: {expected} != {actual}"]
+    if isinstance(expected, float) and isinstance(actual, float):
+        close = math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
+        return [] if close else [f"{where}: {expected} != {actual}"]
     return [] if expected == actual and type(expected) is type(actual) else [f"{where}: {expected!r} != {actual!r}"]
 
 
