@@ -122,8 +122,8 @@ def configurations(methods: list[str], samplers: list[str] = list(CONTINUOUS_SAM
 
 
 def _fitted_model(spec: ScalingSpec, state_path: Path, fit_it: bool):
-    """(problem, data, model): the SVGP of `spec` on the runner's initial design; fitted and saved to `state_path`
-    (parent), or restored from it (children), so every configuration measures the same model."""
+    """(problem, data, model): the SVGP of `spec` on N points of a trial-like initial design; fitted and saved to
+    `state_path` (parent), or restored from it (children), so every configuration measures the same model."""
     import numpy as np
     import tensorflow as tf
 
@@ -132,7 +132,6 @@ def _fitted_model(spec: ScalingSpec, state_path: Path, fit_it: bool):
     from baselines.models import ModelSpec, build_models, fit, model_state, restore_model_state
 
     problem = problems.get(spec.problem)
-    # a Sobol design like a trial's initial one, observed once, as the model sees it
     x = initial_design(problem, spec.num_data, spec.seed)
     data = observed_dataset(problem, x, np.random.default_rng(spec.seed))
     tf.random.set_seed(spec.seed)
