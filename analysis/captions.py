@@ -75,5 +75,12 @@ CAPTIONS = {
 
 
 def caption(figure: str) -> str:
-    """The caption of `figure` (a figure name without extension); KeyError names an uncaptioned figure."""
+    """The caption of `figure` (a figure name without extension); KeyError names an uncaptioned figure.
+
+    `progress_<experiment>` is the generic figure of an experiment a user named (workflow/rules/common.smk)."""
+    if figure.startswith("progress_"):
+        return (
+            f"Experiment {figure.removeprefix('progress_')}: each problem's simple regret (else hypervolume or best "
+            "value) against evaluations, mean and 95% CI over seeds."
+        )
     return CAPTIONS[figure]

@@ -20,6 +20,7 @@ from trieste.observer import OBJECTIVE
 
 import problems
 from b3o import BoltzmannBatch, Constant, acquisitions, samplers
+from baselines.design import model_dataset
 from problems.synthetic import SyntheticProblem
 
 
@@ -34,8 +35,8 @@ class Fitted:
 
     @property
     def dataset(self) -> Dataset:
-        """The data in trieste's minimisation convention."""
-        return Dataset(tf.constant(self.x), tf.constant(self.problem.minimisation_sign * self.y))
+        """The data as the trial runner's models see it (the synthetic problems' scale is the identity)."""
+        return model_dataset(self.problem, self.x, self.y)[0]
 
 
 def fit_gpr(name: str, num_points: int, seed: int, noise_variance: float = 0.01) -> Fitted:
@@ -45,7 +46,7 @@ def fit_gpr(name: str, num_points: int, seed: int, noise_variance: float = 0.01)
     x = rng.random((num_points, problem.dim))
     y = problem.observe(x, rng)
     tf.random.set_seed(seed)
-    data = Dataset(tf.constant(x), tf.constant(problem.minimisation_sign * y))
+    data = model_dataset(problem, x, y)[0]
     model = GaussianProcessRegression(build_gpr(data, problem.search_space, likelihood_variance=noise_variance))
     model.optimize(data)
     return Fitted(problem, model, x, y)

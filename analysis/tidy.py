@@ -11,7 +11,6 @@ Run as `python -m analysis.tidy --grid GRID.csv --out TIDY.parquet [--pareto PAR
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from baselines.records import quarantine, record_problem
+from baselines.records import TRACE_SCALARS, load_record, quarantine
 
 #: columns of the workflow's grid table (one row per experiment and trial)
 GRID_COLUMNS = (
@@ -43,21 +42,7 @@ _GRID_INTEGERS = ("batch_size", "iterations", "n_init", "seed")
 _GRID_STRINGS = tuple(c for c in GRID_COLUMNS if c not in (*_GRID_INTEGERS, "lam"))
 
 #: per-iteration scalars copied from the trace (None -> NaN)
-TRACE_COLUMNS = (
-    "iteration",
-    "num_evals",
-    "best_value",
-    "best_observed",
-    "simple_regret",
-    "hypervolume",
-    "diversity",
-    "fit_s",
-    "acquire_s",
-    "evaluate_s",
-    "io_s",
-    "peak_rss_mb",
-    "model_objective",
-)
+TRACE_COLUMNS = TRACE_SCALARS
 
 #: tidy column -> key in the trace's `diagnostics` (B3O's; absent for baselines -> NaN)
 DIAGNOSTIC_COLUMNS = {
@@ -111,13 +96,8 @@ def load_records(grid: pd.DataFrame, grid_dir: Path) -> dict[str, dict[str, Any]
         raise FileNotFoundError(f"{len(missing)} trial record(s) listed in the grid do not exist:\n  {shown}")
     records, unusable = {}, []
     for p, resolved in paths.items():
-        try:
-            record = json.loads(resolved.read_bytes())
-        except ValueError as err:
-            record, problem = None, f"not JSON: {err}"
-        else:
-            problem = record_problem(record)
-        if problem is None:
+        record, problem = load_record(resolved)
+        if record is not None:
             records[p] = record
         else:
             unusable.append(f"{p} ({problem}) moved to {quarantine(resolved, problem).name}")

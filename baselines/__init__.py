@@ -2,7 +2,8 @@
 
 One module per method family; a method is a `Method` subclass whose constructor takes its parameters, so the paper's
 variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Other packages add methods through
-entry points in the group `b3o.methods`, each naming a `Method` subclass (`b3o.registry`). Imported lazily, and the
+entry points in the group `b3o.methods`, each naming a `Method` subclass, and a config may name such a class directly
+as `package.module:Class` (`b3o.registry`). Imported lazily, and the
 interface types too: importing any `baselines` module (the workflow's grid, say) must not import TensorFlow.
 """
 
@@ -44,8 +45,7 @@ def method_class(name: str) -> type[Method]:
         from baselines.base import Method
 
         if not (isinstance(cls, type) and issubclass(cls, Method)):
-            origin = REGISTRY.origin(name)
-            raise PluginError(f"method {name!r} (entry point of {origin}) is {cls!r}, not a Method subclass")
+            raise PluginError(f"{REGISTRY.source(name)} is {cls!r}, not a Method subclass")
     return cls
 
 

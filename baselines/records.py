@@ -1,5 +1,7 @@
-"""A trial's files on disk: output-path checks, atomic writes, and what to do with a record or checkpoint that cannot
-be trusted.
+"""A trial's files on disk and the names in them: the record, trace and scaling-table columns (the runner and
+`b3o scaling` write them, `analysis.tidy` and the figures read them), the hypervolume recorded for multi-objective
+trials, output-path checks, atomic writes, and what to do with a record or checkpoint that cannot be trusted.
+TensorFlow-free: the tidy step and the figures import it.
 
 A record is complete only if it is a JSON object of this trial whose trace has iterations 0..T (T = the spec's
 iterations). A file that is not - cut short, empty, random bytes, a flipped byte, a trace cut short - is moved aside
@@ -20,14 +22,52 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from problems import Problem
+
 log = logging.getLogger("b3o.trial")
 
+#: the keys of a trial record (`baselines.runner` writes it, `analysis.tidy` reads it)
+RECORD_KEYS = ("spec", "trial_id", "problem", "provenance", "startup_s", "wall_s", "trace")
 #: keys every trace row must have for the record to be used
 TRACE_KEYS = ("iteration", "num_evals", "points", "observations", "values", "best_value")
+#: per-iteration scalars of a trace row (None where they do not apply: regret without a known optimum, say)
+TRACE_SCALARS = (
+    "iteration",
+    "num_evals",
+    "best_value",
+    "best_observed",
+    "simple_regret",
+    "hypervolume",
+    "diversity",
+    "fit_s",
+    "acquire_s",
+    "evaluate_s",
+    "io_s",
+    "peak_rss_mb",
+    "model_objective",
+)
+#: trace fields that measure the machine, not the method: wall times and memory (timings inside a row's
+#: `diagnostics` are the keys with "seconds" in their name)
+TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "peak_rss_mb")
+#: columns of the `b3o scaling` table: one row per (configuration, batch size)
+SCALING_COLUMNS = (
+    "method",
+    "sampler",
+    "acquisition",
+    "batch_size",
+    "seconds_median",
+    "seconds_min",
+    "peak_rss_mb",
+    "num_acquisition_evals",
+    "density_seconds",
+    "repeats",
+    "skipped",
+)
 
 
 class OutputError(ValueError):
@@ -60,6 +100,10 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
         raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write(path, lambda handle: handle.write(text.encode()))
 
 
 def quarantine(path: Path, reason: str) -> Path:
@@ -101,21 +145,26 @@ def trace_problem(trace: Any) -> str | None:
     return None
 
 
+def load_record(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """(record, None) if `path` holds a complete trial record, else (None, why not)."""
+    try:
+        record = json.loads(path.read_bytes())
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+        return None, f"not JSON: {err}"
+    problem = record_problem(record)
+    return (None, problem) if problem else (record, None)
+
+
 def read_record(out: Path, trial_id: str) -> dict[str, Any] | None:
     """The complete record of trial `trial_id` at `out`; None if there is none (an unusable one is moved aside)."""
     if not out.exists():
         return None
-    try:
-        record = json.loads(out.read_bytes())
-    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
-        quarantine(out, f"not JSON: {err}")
-        return None
-    problem = record_problem(record)
-    if problem is None and record["trial_id"] != trial_id:
-        raise OutputError(f"{out} holds trial {record['trial_id']}, not {trial_id}; choose another --out")
-    if problem is not None:
+    record, problem = load_record(out)
+    if record is None:
         quarantine(out, problem)
         return None
+    if record["trial_id"] != trial_id:
+        raise OutputError(f"{out} holds trial {record['trial_id']}, not {trial_id}; choose another --out")
     return record
 
 
@@ -124,6 +173,17 @@ def finished_copy(out: Path) -> Path:
     output: Snakemake deletes all outputs of a failed job, and of a job it reruns, so a job of several trials would
     otherwise lose the finished ones with the one that failed."""
     return out.parent / ".finished" / out.name
+
+
+def hypervolume(values: np.ndarray, problem: Problem) -> float:
+    """Hypervolume dominated by `values` (natural units, problem sense) w.r.t. the problem's reference point."""
+    from pymoo.indicators.hv import HV
+
+    sign = problem.minimisation_sign
+    front = sign * np.asarray(values, dtype=np.float64)
+    reference = sign * np.asarray(problem.reference_point, dtype=np.float64)
+    inside = np.all(front < reference, axis=1)
+    return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
 
 
 def save_checkpoint(path: Path, trial_id: str, trace: list[dict], model_vars: dict[str, np.ndarray]) -> None:

@@ -14,26 +14,24 @@ import logging
 import resource
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import psutil
-import tensorflow as tf
 from check_shapes import disable_check_shapes
-from scipy.stats import qmc
-from trieste.data import Dataset
 from trieste.observer import OBJECTIVE
 
 from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
 from b3o.seeding import Purpose, derived_seed, seed_tensorflow
-from b3o.space import layout
+from baselines.design import model_dataset, trial_design
 from baselines.models import build_models, fit, model_state, restore_model_state
 from baselines.provenance import provenance
 from baselines.records import (
-    atomic_write,
+    atomic_write_text,
     check_output,
     finished_copy,
+    hypervolume,
     read_checkpoint,
     read_record,
     save_checkpoint,
@@ -41,6 +39,9 @@ from baselines.records import (
 from baselines.spec import Trial, TrialSpec, validate
 from baselines.standardise import OutputScale
 from problems import Problem
+
+if TYPE_CHECKING:
+    from trieste.data import Dataset
 
 log = logging.getLogger("b3o.trial")
 
@@ -95,7 +96,7 @@ class _Runner:
         method = self.trial.method
         method.setup(self.trial.context)
         if not trace:
-            x0 = initial_design(self.problem, self.spec.n_init, derived_seed(self.spec.seed, 0, Purpose.INITIAL_DESIGN))
+            x0 = trial_design(self.problem, self.spec.n_init, self.spec.seed)
             trace = [self._evaluate(0, x0, fit_s=0.0, acquire_s=0.0, extra={})]
             self._save_checkpoint(trace, None)
         else:
@@ -222,41 +223,6 @@ class _Runner:
         ]
         log.info("%s resuming after iteration %d", self.spec.trial_id, len(trace) - 1)
         return trace, (model_vars or None)
-
-
-def model_dataset(problem: Problem, points: np.ndarray, observations: np.ndarray) -> tuple[Dataset, OutputScale]:
-    """The data as models and methods see it: minimisation convention, each objective standardised."""
-    y = problem.minimisation_sign * np.asarray(observations, dtype=np.float64)
-    scale = OutputScale.fit(y, problem.observations_standardised)
-    return Dataset(tf.constant(points, dtype=tf.float64), tf.constant(scale.apply(y))), scale
-
-
-def initial_design(problem: Problem, n: int, seed: int) -> np.ndarray:
-    """n space-filling feasible points: a scrambled Sobol sequence (categories by floor), infeasible points skipped."""
-    lay = layout(problem.search_space)
-    sobol = qmc.Sobol(lay.dim, scramble=True, seed=seed)
-    kept: list[np.ndarray] = []
-    for _ in range(1000):
-        x = lay.from_unit(sobol.random_base2(int(np.ceil(np.log2(max(n, 64))))))  # powers of 2 keep Sobol's balance
-        kept.append(x[lay.feasible(x)])
-        if sum(len(k) for k in kept) >= n:
-            return np.concatenate(kept)[:n]
-    raise ValueError(f"{problem.name}: could not find {n} feasible initial points")
-
-
-def hypervolume(values: np.ndarray, problem: Problem) -> float:
-    """Hypervolume dominated by `values` (natural units, problem sense) w.r.t. the problem's reference point."""
-    from pymoo.indicators.hv import HV
-
-    sign = problem.minimisation_sign
-    front = sign * np.asarray(values, dtype=np.float64)
-    reference = sign * np.asarray(problem.reference_point, dtype=np.float64)
-    inside = np.all(front < reference, axis=1)
-    return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda handle: handle.write(text.encode()))
 
 
 def _jsonable(value: Any) -> Any:

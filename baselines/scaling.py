@@ -26,19 +26,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-COLUMNS = (
-    "method",
-    "sampler",
-    "acquisition",
-    "batch_size",
-    "seconds_median",
-    "seconds_min",
-    "peak_rss_mb",
-    "num_acquisition_evals",
-    "density_seconds",
-    "repeats",
-    "skipped",
-)
+from baselines.records import SCALING_COLUMNS, atomic_write_text
+
 CONTINUOUS_SAMPLERS = ("defer", "mh", "langevin", "dmc")
 
 
@@ -133,16 +122,18 @@ def configurations(methods: list[str], samplers: list[str] = list(CONTINUOUS_SAM
 
 
 def _fitted_model(spec: ScalingSpec, state_path: Path, fit_it: bool):
-    """(problem, data, model): the SVGP of `spec` on the runner's initial design; fitted and saved to `state_path`
-    (parent), or restored from it (children), so every configuration measures the same model."""
+    """(problem, data, model): the SVGP of `spec` on N points of a trial-like initial design; fitted and saved to
+    `state_path` (parent), or restored from it (children), so every configuration measures the same model."""
     import numpy as np
     import tensorflow as tf
 
     import problems
+    from baselines.design import initial_design, observed_dataset
     from baselines.models import ModelSpec, build_models, fit, model_state, restore_model_state
 
     problem = problems.get(spec.problem)
-    data = _dataset(problem, spec.num_data, spec.seed)
+    x = initial_design(problem, spec.num_data, spec.seed)
+    data = observed_dataset(problem, x, np.random.default_rng(spec.seed))
     tf.random.set_seed(spec.seed)
     model = build_models(ModelSpec.from_dict(spec.model), problem.search_space, data)
     if fit_it:
@@ -152,16 +143,6 @@ def _fitted_model(spec: ScalingSpec, state_path: Path, fit_it: bool):
         with np.load(state_path) as saved:
             restore_model_state(model, {k: saved[k] for k in saved.files})
     return problem, data, model
-
-
-def _dataset(problem, num_data: int, seed: int):
-    """The data a trial's model would see: the runner's initial design, observed, in the model's units."""
-    import numpy as np
-
-    from baselines.runner import initial_design, model_dataset
-
-    x = initial_design(problem, num_data, seed)
-    return model_dataset(problem, x, problem.observe(x, np.random.default_rng(seed)))[0]
 
 
 def _child(spec: ScalingSpec, config: Config, state: Path) -> int:
@@ -231,8 +212,6 @@ def run(spec: ScalingSpec, out: Path) -> list[dict[str, Any]]:
     """Measure every configuration of `spec`, each in its own child process; the CSV is rewritten after each."""
     import pandas as pd
 
-    from baselines.runner import atomic_write_text
-
     spec = replace(spec, batch_sizes=tuple(sorted(spec.batch_sizes)))
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -257,7 +236,7 @@ def run(spec: ScalingSpec, out: Path) -> list[dict[str, Any]]:
                         }
                     )
             rows += measured
-            atomic_write_text(out, pd.DataFrame(rows).reindex(columns=list(COLUMNS)).to_csv(index=False))
+            atomic_write_text(out, pd.DataFrame(rows).reindex(columns=list(SCALING_COLUMNS)).to_csv(index=False))
             print(f"scaling: {asdict(config)} done", file=sys.stderr)
     return rows
 

@@ -2,8 +2,8 @@
 
 Adding a problem = one module with a factory returning a `Problem`, plus one line in `_BUILTIN`; or, without editing
 this package, an entry point in the group `b3o.problems` of a package of one's own (`b3o.registry`), naming such a
-factory (or a `Problem` subclass whose fields all have defaults). Factories are imported lazily so that asking for a
-synthetic function never imports PyBaMM.
+factory (or a `Problem` subclass whose fields all have defaults), or that factory named in a config as
+`package.module:factory`. Factories are imported lazily so that asking for a synthetic function never imports PyBaMM.
 """
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ def names() -> list[str]:
 
 
 def get(name: str, **overrides: Any) -> Problem:
-    """Build the problem registered under `name`; `overrides` go to its factory."""
-    problem = REGISTRY.load(name)(**overrides)
+    """Build the problem registered (or referenced, `package.module:factory`) under `name`; `overrides` go to its
+    factory."""
+    factory = REGISTRY.load(name)
+    if not callable(factory):
+        raise PluginError(f"{REGISTRY.source(name)} is {factory!r}, not a factory returning a Problem")
+    problem = factory(**overrides)
     if not isinstance(problem, Problem):
-        raise PluginError(
-            f"problem {name!r} (entry point of {REGISTRY.origin(name)}) built a {type(problem).__name__}, not a Problem"
-        )
+        raise PluginError(f"{REGISTRY.source(name)} built a {type(problem).__name__}, not a Problem")
     return problem
 
 

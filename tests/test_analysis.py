@@ -18,6 +18,7 @@ import pytest
 from analysis import summary, theory
 from analysis.tidy import GRID_COLUMNS, TIDY_COLUMNS, load, tidy_table
 from analysis.tidy import main as tidy_main
+from baselines.records import SCALING_COLUMNS
 
 SEEDS = (0, 1)
 PAPER_LAMBDAS = (0.1, 1.0, 10.0)
@@ -477,7 +478,7 @@ def test_timing_figure_fits_the_log_log_slope(tmp_path):
     rows.append(
         {**rows[-1], "batch_size": 10_000, "seconds_median": None, "seconds_min": None}
     )  # skipped: over the cap
-    pd.DataFrame(rows).to_csv(tmp_path / "scaling.csv", index=False)
+    pd.DataFrame(rows).reindex(columns=list(SCALING_COLUMNS)).to_csv(tmp_path / "scaling.csv", index=False)
     slopes = timing.scaling(pd.read_csv(tmp_path / "scaling.csv")).groupby("series")["slope"].first()
     assert slopes.to_dict() == pytest.approx({"b3o/defer/ucb": 0.1, "ts": 1.0})
     _run_figure("timing", ["--table", str(tmp_path / "scaling.csv")], tmp_path / "timing")

@@ -17,14 +17,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
-from test_runner import TINY, _stable
+from stable_record import stable
+from test_runner import TINY
 
 import baselines
 from baselines.cli import main
 from b3o.diversity import mean_pairwise_distance
 from baselines.grid import trial_grid
-from baselines.records import OutputError
-from baselines.runner import atomic_write_text, run_trial
+from baselines.records import OutputError, atomic_write_text
+from baselines.runner import run_trial
 from baselines.spec import TrialSpec, validate
 from problems.formula_e.track import track_from_points
 from problems.formula_e.vehicle import PHYSICAL_RANGES, Vehicle, parameter_names
@@ -102,7 +103,7 @@ def test_a_damaged_checkpoint_is_moved_aside_and_the_trial_restarts(tmp_path, mo
     checkpoint.write_bytes(damage(good))
     with caplog.at_level(logging.WARNING, logger="b3o.trial"):
         record = run_trial(RANDOM, out)
-    assert _stable(record) == _stable(reference)
+    assert stable(record) == stable(reference)
     moved = list(tmp_path.glob("r.json.checkpoint.npz.corrupt-*"))
     assert len(moved) == 1 and moved[0].read_bytes() == damage(good)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
@@ -119,7 +120,7 @@ def test_a_damaged_model_checkpoint_restarts_to_the_uninterrupted_record(tmp_pat
     data = bytearray(checkpoint.read_bytes())
     data[-1000] ^= 0x10  # inside the model variables
     checkpoint.write_bytes(bytes(data))
-    assert _stable(run_trial({**TINY, "iterations": 2}, out)) == _stable(reference)
+    assert stable(run_trial({**TINY, "iterations": 2}, out)) == stable(reference)
 
 
 def test_another_trials_checkpoint_is_one_clear_error(tmp_path, monkeypatch, capsys):
@@ -150,7 +151,7 @@ def test_a_damaged_record_is_moved_aside_and_the_trial_reruns(tmp_path, caplog, 
     out.write_bytes(content(reference))
     with caplog.at_level(logging.WARNING, logger="b3o.trial"):
         record = run_trial(RANDOM, out)
-    assert _stable(record) == _stable(reference) and json.loads(out.read_text()) == record
+    assert stable(record) == stable(reference) and json.loads(out.read_text()) == record
     moved = list(tmp_path.glob("r.json.corrupt-*"))
     assert len(moved) == 1 and moved[0].read_bytes() == content(reference)
     assert sum(r.levelno == logging.WARNING for r in caplog.records) == 1
@@ -188,7 +189,7 @@ def test_the_tidy_step_refuses_an_incomplete_record_naming_it(tmp_path, referenc
 
 def test_a_missing_output_directory_is_created(tmp_path, reference):
     out = tmp_path / "new" / "deeper" / "r.json"
-    assert _stable(run_trial(RANDOM, out)) == _stable(reference)
+    assert stable(run_trial(RANDOM, out)) == stable(reference)
 
 
 def test_a_path_under_a_file_or_a_directory_as_out_is_refused_before_any_work(tmp_path, capsys):

@@ -32,12 +32,19 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
         (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
     config = yaml.safe_load((tmp_path / "config/smoke.yaml").read_text())
     config["scaling"]["enabled"] = False
+    # a user's problem and method named by reference (`module:factory`), importable from the working directory
+    shutil.copy(ROOT / "tests/data/b3o-example-sphere/b3o_example_sphere.py", tmp_path)
+    config["experiments"]["my_study"] = {
+        "problems": ["b3o_example_sphere:shifted_sphere"], "seeds": 1, "batch_size": 2, "iterations": 1, "n_init": 2,
+        "methods": [{"label": "Perturb-best", "method": "b3o_example_sphere:PerturbBest", "params": {"step": 0.1}}],
+    }
     (tmp_path / "good.yaml").write_text(yaml.safe_dump(config))
     good = _dry_run(tmp_path, "--configfile", "good.yaml")
     assert good.returncode == 0, good.stderr[-3000:]
     imported = set(re.findall(r"^import time:.*\|\s*(\S+)$", good.stderr, re.M))
     assert "snakemake" in imported and "baselines.grid" in imported  # the import log is there
     assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
+    assert "progress_my_study" in good.stdout  # the referenced experiment is in the DAG, and its specs passed the check
 
 
 

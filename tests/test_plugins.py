@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -194,3 +195,89 @@ def test_a_user_named_experiment_of_the_plugin_runs_through_the_workflow(site, t
     times = pd.read_csv(paper / "tables/run_times.csv")
     assert "my_sphere_study" in set(times["experiment"])
     assert (paper / "figures/progress_my_sphere_study.png").stat().st_size > 10_000
+
+
+# --- `package.module:factory` references: a user's module named in the config, nothing installed -----------------
+
+
+@pytest.fixture
+def example_on_path(monkeypatch):
+    """The example package's module importable (as from PYTHONPATH), not installed: no entry points."""
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    monkeypatch.delitem(sys.modules, "b3o_example_sphere", raising=False)
+
+
+def _spec(**change) -> dict:
+    spec = {"problem": "forrester1", "method": "random", "batch_size": 2, "iterations": 1, "n_init": 2, "seed": 0}
+    return {**spec, **change}
+
+
+def test_a_reference_names_a_problem_and_a_method_without_installing_them(example_on_path):
+    from baselines.spec import TrialSpec, validate
+
+    spec = _spec(problem="b3o_example_sphere:shifted_sphere", method="b3o_example_sphere:PerturbBest",
+                 params={"step": 0.05}, problem_options={"noise_variance": 0.0})
+    trial = validate(TrialSpec.from_dict(spec))
+    assert trial.problem.name == "shifted-sphere" and trial.problem.noise_variance == 0.0
+    assert type(trial.method).__name__ == "PerturbBest" and trial.method.step == 0.05
+    assert "b3o_example_sphere:shifted_sphere" not in problems.names()  # a reference is not a registered name
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"problem": "no_such_module_b3o:factory"}, (
+            "problem 'no_such_module_b3o:factory': cannot import module 'no_such_module_b3o': "
+            "ModuleNotFoundError: No module named 'no_such_module_b3o'"
+        )),
+        ({"method": "b3o_example_sphere:Missing"}, (
+            "method 'b3o_example_sphere:Missing': module 'b3o_example_sphere' has no attribute 'Missing'"
+        )),
+        ({"method": "b3o_example_sphere:shifted_sphere"}, (
+            "method 'b3o_example_sphere:shifted_sphere' is <function shifted_sphere"
+        )),
+        ({"problem": "b3o_example_sphere:np"}, "problem 'b3o_example_sphere:np' is <module 'numpy'"),
+        ({"problem": "b3o_example_sphere:PerturbBest"}, (
+            "problem 'b3o_example_sphere:PerturbBest' built a PerturbBest, not a Problem"
+        )),
+        ({"method": "b3o_example_sphere:"}, "is not a reference of the form 'package.module:factory'"),
+        ({"method": "my-methods:Thing"}, "is not a reference of the form 'package.module:factory'"),
+    ],
+    ids=["no-module", "no-attribute", "method-not-a-class", "problem-not-callable", "problem-not-built",
+         "no-attribute-named", "not-a-module-name"],
+)
+def test_a_bad_reference_is_one_clear_error(example_on_path, change, message):
+    from baselines.spec import TrialSpec, validate
+
+    with pytest.raises(PluginError) as raised:
+        validate(TrialSpec.from_dict(_spec(**change)))
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_reference_that_cannot_be_imported_is_exit_2_before_any_work(tmp_path):
+    out = tmp_path / "r.json"
+    args = ("--problem", "forrester1", "--method", "no_such_module_b3o:Method", "--batch-size", "2")
+    args += ("--iterations", "1", "--n-init", "2", "--seed", "0", "--out", str(out))
+    result = _b3o("run-trial", *args, paths=(), cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr and not out.exists()
+    assert result.stderr.strip().splitlines()[-1] == (
+        "b3o run-trial: error: method 'no_such_module_b3o:Method': cannot import module 'no_such_module_b3o': "
+        "ModuleNotFoundError: No module named 'no_such_module_b3o'"
+    )
+
+
+def test_the_readme_method_example_runs_as_shown(tmp_path):
+    """README "Add your own method": its module, written as shown, run by its command (a reference, not installed)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Add your own method") : readme.index("## Add your own problem")]
+    code = section.split("```python\n")[1].split("```")[0]
+    (tmp_path / "my_method.py").write_text(code)
+    command = next(line for line in section.splitlines() if line.startswith("PYTHONPATH=. b3o run-trial "))
+    result = _b3o(*shlex.split(command.removeprefix("PYTHONPATH=. b3o ")), paths=(tmp_path,), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    record = json.loads((tmp_path / "mine.json").read_text())
+    assert record["spec"]["method"] == "my_method:RandomLCB" and record["spec"]["params"] == {"beta": 2}
+    lcb = [row["diagnostics"]["best_lcb"] for row in record["trace"][1:]]
+    assert len(lcb) == record["spec"]["iterations"] and all(np.isfinite(lcb))
+    batch = np.array(record["trace"][1]["points"])
+    assert batch.shape == (record["spec"]["batch_size"], 2) and np.all((batch >= 0) & (batch <= 1))

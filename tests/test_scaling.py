@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from baselines import cli, scaling
-from baselines.scaling import COLUMNS, ScalingSpec, predicted_over_cap, run
+from baselines.records import SCALING_COLUMNS
+from baselines.scaling import ScalingSpec, predicted_over_cap, run
 
 
 def test_scaling_measures_every_batch_size_under_the_cap(tmp_path):
@@ -27,7 +28,7 @@ def test_scaling_measures_every_batch_size_under_the_cap(tmp_path):
     )
     run(spec, out)
     table = pd.read_csv(out)
-    assert list(table.columns) == list(COLUMNS)
+    assert list(table.columns) == list(SCALING_COLUMNS)
     assert set(table["acquisition"]) == {"ucb", "logei"} and set(table["sampler"]) == {"dmc"}
     assert len(table) == 4 and table["skipped"].isna().all() and (table["repeats"] == 2).all()
     assert (table["seconds_min"] <= table["seconds_median"]).all() and (table["peak_rss_mb"] > 0).all()

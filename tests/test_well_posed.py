@@ -25,7 +25,7 @@ from b3o import degeneracy
 from b3o.space import layout
 from baselines.grid import trial_grid
 from baselines.models import build_models, fit
-from baselines.runner import initial_design, model_dataset
+from baselines.design import initial_design, model_dataset
 from baselines.spec import TrialSpec, validate
 
 CONFIG = yaml.safe_load((Path(__file__).parents[1] / "config" / "config.yaml").read_text())

@@ -1,8 +1,8 @@
 """Cost of one batch against batch size B, log-log, with the fitted scaling exponent of each method in the legend.
 
-Input: the scaling CSV (columns method, sampler, acquisition, batch_size, seconds_median, seconds_min, peak_rss_mb,
-num_acquisition_evals). The slope of log(time) on log(B) is the empirical exponent: ≈ 1 is linear in B, ≈ 0 means the
-per-iteration cost (building the sampler) dominates. Right: peak memory of the process.
+Input: the scaling CSV of `b3o scaling` (columns `baselines.records.SCALING_COLUMNS`). The slope of log(time) on
+log(B) is the empirical exponent: ≈ 1 is linear in B, ≈ 0 means the per-iteration cost (building the sampler)
+dominates. Right: peak memory of the process.
 """
 
 from __future__ import annotations
@@ -13,17 +13,7 @@ import seaborn as sns
 from matplotlib.figure import Figure
 
 from analysis.figures import common
-
-COLUMNS = (
-    "method",
-    "sampler",
-    "acquisition",
-    "batch_size",
-    "seconds_median",
-    "seconds_min",
-    "peak_rss_mb",
-    "num_acquisition_evals",
-)
+from baselines.records import SCALING_COLUMNS as COLUMNS
 
 
 def series_name(row: pd.Series) -> str:

@@ -108,13 +108,10 @@ def make_problem(track: str | None = None, **overrides: float) -> FormulaE:
     reference = simulate_lap(base, circuit)  # raises LapNotCompletedError: without a reference lap there is no scale
     if reference.energy_mj <= 0:
         raise ValueError(f"the base car recuperates more than it spends on {circuit.name}; energy cannot be a scale")
-    return FormulaE(
+    return FormulaE(  # one objective, noiseless, optimum unknown: `Problem`'s defaults
         name="formula-e",
         search_space=search_space(),
         sense="minimise",
-        num_objectives=1,
-        noise_variance=0.0,
-        optimum=None,
         track=circuit,
         base=base,
         reference_lap_time_s=reference.lap_time_s,

@@ -22,7 +22,7 @@ from trieste.observer import OBJECTIVE
 import problems
 from b3o import BoltzmannBatch, Constant, acquisitions, samplers
 from baselines.models import ModelSpec, build_models
-from baselines.runner import initial_design, model_dataset
+from baselines.design import initial_design, model_dataset
 
 SIZES = (100, 1100, 2600, 5000)
 MAXITER, PROBE_ITERATIONS, ITERATIONS, BATCH = 500, 20, 50, 100
