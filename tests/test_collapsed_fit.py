@@ -7,10 +7,12 @@ import gpflow
 import numpy as np
 import pytest
 import tensorflow as tf
+from test_runner import TINY
 
 import problems
+from baselines.design import initial_design, model_dataset
 from baselines.models import ModelSpec, build_model, training_objective
-from baselines.runner import initial_design, model_dataset, run_trial
+from baselines.runner import run_trial
 
 
 def _fitted(fit: str, n: int = 60, maxiter: int = 200):
@@ -65,15 +67,6 @@ def test_collapsed_fit_is_for_svgp_only():
 
 
 def test_a_trial_runs_with_the_collapsed_fit(tmp_path):
-    spec = {
-        "problem": "forrester1",
-        "method": "b3o",
-        "params": {"acquisition": "logei", "sampler": "defer", "sampler_options": {"budget": 300}},
-        "batch_size": 4,
-        "iterations": 2,
-        "n_init": 6,
-        "seed": 0,
-        "model": {"num_inducing": 10, "maxiter": 20, "fit": "collapsed"},
-    }
+    spec = {**TINY, "iterations": 2, "model": {**TINY["model"], "fit": "collapsed"}}
     record = run_trial(spec, tmp_path / "r.json")
     assert len(record["trace"]) == 3 and np.isfinite(record["trace"][-1]["model_objective"])

@@ -67,6 +67,27 @@ def parser(name: str, description: str, table_help: str | None = TIDY) -> argpar
     return cli
 
 
+def choice_main(
+    argv: list[str] | None,
+    name: str,
+    description: str,
+    option: str,
+    choices: tuple[str, ...],
+    curves: Callable[[pd.DataFrame, str], pd.DataFrame],
+    draw: Callable[[pd.DataFrame, str], Figure],
+    runs: Callable[[str], str],
+) -> int:
+    """The command line of a figure drawn for one value of one required option (a temperature, a variant): its
+    curves from the tidy table, published, or a page naming the `runs(value)` the table lacks."""
+    cli = parser(name, description)
+    cli.add_argument(f"--{option}", choices=choices, required=True)
+    args = cli.parse_args(argv)
+    value = getattr(args, option)
+    summary = curves(load_table(args.table), value)
+    missing = f"No {runs(value)} in {args.table}." if summary.empty else None
+    return publish(args.out, lambda: draw(summary, value), missing)
+
+
 def load_table(path: str | Path) -> pd.DataFrame:
     """A parquet or CSV table, by its suffix."""
     path = Path(path)

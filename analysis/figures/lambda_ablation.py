@@ -58,12 +58,10 @@ def draw(summary: pd.DataFrame, temperature: str) -> Figure:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = common.parser("lambda_ablation", __doc__.splitlines()[0])
-    cli.add_argument("--temperature", choices=("constant", "scheduled"), required=True)
-    args = cli.parse_args(argv)
-    summary = lambda_curves(common.load_table(args.table), args.temperature)
-    missing = f"No '{EXPERIMENT}' runs with {args.temperature} temperature in {args.table}." if summary.empty else None
-    return common.publish(args.out, lambda: draw(summary, args.temperature), missing)
+    return common.choice_main(
+        argv, "lambda_ablation", __doc__.splitlines()[0], "temperature", ("constant", "scheduled"), lambda_curves, draw,
+        lambda temperature: f"'{EXPERIMENT}' runs with {temperature} temperature",
+    )
 
 
 if __name__ == "__main__":

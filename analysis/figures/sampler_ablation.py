@@ -59,12 +59,10 @@ def draw(summary: pd.DataFrame, variant: str) -> Figure:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = common.parser("sampler_ablation", __doc__.splitlines()[0])
-    cli.add_argument("--variant", choices=tuple(VARIANTS), required=True)
-    args = cli.parse_args(argv)
-    summary = sampler_curves(common.load_table(args.table), args.variant)
-    missing = f"No '{EXPERIMENT}' runs of B3O-{args.variant} in {args.table}." if summary.empty else None
-    return common.publish(args.out, lambda: draw(summary, args.variant), missing)
+    return common.choice_main(
+        argv, "sampler_ablation", __doc__.splitlines()[0], "variant", tuple(VARIANTS), sampler_curves, draw,
+        lambda variant: f"'{EXPERIMENT}' runs of B3O-{variant}",
+    )
 
 
 if __name__ == "__main__":
