@@ -4,9 +4,9 @@
     snakemake --cores 2 --configfile config/smoke.yaml    # toy sizes, minutes (used by the tests)
     snakemake --profile profiles/slurm --configfile config/paper.yaml   # the paper's settings, on a cluster
 
-Experiments in the config expand into a sparse trial grid (baselines/grid.py); each trial is one job writing one
-record (b3o run-trial, resumable); records are aggregated into one tidy table from which every figure and table is
-drawn into the paper directory.
+Experiments in the config expand into a sparse trial grid (baselines/grid.py); a job runs `trials_per_job` of its
+trials in one process, each writing one record (b3o run-trials, resumable); records are aggregated into one tidy table
+from which every figure and table is drawn into the paper directory.
 """
 
 from snakemake.utils import min_version, validate

@@ -4,7 +4,7 @@ An experiment lists problems, seeds, trial settings and methods. A method entry 
 `method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
 for the problem and the method's acquisition and temperature, `baselines.paper`) and a `grid` of parameter lists whose
 Cartesian product it spans (the lambda and sampler ablations) - so lambda and the sampler exist only where B3O is
-run, and the grid is not a full product. Identical trials in several experiments share one trial id, one job and one
+run, and the grid is not a full product. Identical trials in several experiments share one trial id and one
 record.
 """
 
