@@ -32,6 +32,7 @@ from baselines.records import (
     check_output,
     finished_copy,
     hypervolume,
+    load_record,
     read_checkpoint,
     read_record,
     save_checkpoint,
@@ -55,14 +56,22 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     record = read_record(out, spec.trial_id)  # None if absent, or unusable and moved aside
     if record is not None:
         return record
-    record = read_record(finished_copy(out), spec.trial_id)
-    if record is not None:  # finished before, then its output was deleted (a failed or rerun job of several trials)
+    record = _finished_before(out, spec.trial_id)
+    if record is not None:  # its output was deleted since (a failed or rerun job of several trials)
         atomic_write_text(out, json.dumps(record))
         return record
     # gpflow's run-time shape checks run on every eager kernel call (the inducing-point selection makes many); they
     # check, they do not compute, so the record is the same without them.
     with disable_check_shapes():
         return _Runner(trial, out).run()
+
+
+def _finished_before(out: Path, trial_id: str) -> dict[str, Any] | None:
+    """The kept copy of this trial's finished record, if there is a usable one. A copy of another trial (an --out
+    reused for another spec) or a damaged one is not an error: this trial's own copy replaces it when it finishes."""
+    copy = finished_copy(out)
+    record = load_record(copy)[0] if copy.exists() else None
+    return record if record is not None and record["trial_id"] == trial_id else None
 
 
 def _startup_seconds() -> float:

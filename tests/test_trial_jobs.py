@@ -112,3 +112,13 @@ def test_bad_trials_are_one_error_and_exit_2_before_any_trial(tmp_path, capsys, 
     err = capsys.readouterr().err
     assert err.startswith("b3o run-trials: error:") and message in err
     assert not (tmp_path / "r0.json").exists()  # the good trial before the bad one did not run
+
+
+def test_a_kept_copy_of_another_trial_is_not_used_and_gets_replaced(tmp_path):
+    first, second = _trials(tmp_path, range(2))
+    out = tmp_path / "r.json"
+    assert cli.main(["run-trials", "--trials", json.dumps([{**first, "out": str(out)}])]) == 0
+    out.unlink()  # the same --out, now for another trial
+    assert cli.main(["run-trials", "--trials", json.dumps([{**second, "out": str(out)}])]) == 0
+    record = json.loads(out.read_text())
+    assert record["spec"]["seed"] == 1 and finished_copy(out).read_text() == out.read_text()
