@@ -22,7 +22,7 @@ class B3O(Method):
         acquisition: str = "ucb",
         temperature: str = "constant",
         lam: float = 1.0,
-        sampler: str = "defer",
+        sampler: str = "defer-is",
         sampler_options: Mapping[str, Any] | None = None,
         acquisition_options: Mapping[str, Any] | None = None,
     ):

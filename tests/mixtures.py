@@ -110,3 +110,15 @@ def issue_mixture(interior: tuple[float, float, float] = (0.25, 0.75, 0.5)) -> M
     means = np.array([np.full(dim, c) for c in interior])
     means[0, 0], means[2, 1] = 0.027, 1 - 0.018
     return Mixture(means, [0.03, 0.06, 0.02], [1 / 3, 1 / 3, 1 / 3], np.zeros(dim), np.ones(dim))
+
+
+# The samplers' mode-mass targets where B3O runs them (tests/test_sampler_modes.py explains the names), shared by the
+# tests and the accuracy benchmark against the reference implementation.
+TARGETS = {
+    **{f"{d}d-hits30": (lambda d=d: boundary_mixture(d, *detectable_widths(d, hits=30))) for d in (4, 6, 9)},
+    **{f"{d}d-hits10": (lambda d=d: boundary_mixture(d, *detectable_widths(d, hits=10))) for d in (6, 9)},
+    **{f"{d}d-hits3": (lambda d=d: boundary_mixture(d, *detectable_widths(d, hits=3))) for d in (6, 9)},
+    **{f"{d}d-sd0.01": (lambda d=d: boundary_mixture(d)) for d in (4, 6, 9)},
+    "6d-issue": issue_mixture,
+    "6d-issue-off": lambda: issue_mixture((0.3, 0.7, 0.6)),
+}

@@ -10,20 +10,25 @@ within TOLERANCE of its exact mass; where a sampler cannot, PINNED holds the mea
 Which widths a budget can resolve (mixtures.visible_radius): a mode of s.d. s_n among equally weighted modes of s.d.
 s_w = 5 s_n stands out only where its density reaches that at which the wide modes hold their mass (their typical
 radius s_w sqrt(d), e^(-d/2) of their peak), i.e. within r^2 = s_n^2 d (2 ln 5 + 1) of its centre. A sampler without
-prior knowledge of where it is needs about 1 / vol(ball of radius r) evaluations to land one there. For s_n = 0.01
-that is 7.1e4 evaluations in 4-D, 1.2e7 in 6-D and 2.4e10 in 9-D: beyond a budget of 10^4 in 6-D and 9-D for any
-method, so those targets ("6d-sd0.01", "9d-sd0.01") are kept only as pinned cases. The "6d" and "9d" targets take
-the widths at which 10^4 uniformly spread evaluations land 3 times in the ball on average (P(none) = 5 %;
-mixtures.detectable_widths): s_n = 0.039 / s_w = 0.196 in 6-D and 0.058 / 0.289 in 9-D, same positions (one wide
-mode one s_w from the faces in half of the coordinates). The 4-D target keeps s_n = 0.01, which DEFER's grid happens
-to reach at that budget.
+prior knowledge of where it is needs about 1 / vol(ball of radius r) evaluations to land one there. The targets are
+named by how often 10^4 uniformly spread evaluations land in that ball on average (mixtures.detectable_widths):
+"hits30" (a sampler that spreads a third of its budget still lands there about 10 times), "hits10" and "hits3" (the
+edge: spreading the whole budget misses it with probability e^-3 = 5 %). For s_n = 0.01 ("sd0.01") it takes 7.1e4
+evaluations in 4-D, 1.2e7 in 6-D and 2.4e10 in 9-D, and the issue's mixture (narrowest s.d. 0.02 among 0.03 and
+0.06) about 4e5: beyond a budget of 10^4 for any method that does not know where the mode is. All keep the same
+positions (one wide mode one s_w from the faces in half of the coordinates), which avoid DEFER's first trisection
+centres - except "6d-issue", whose narrowest mode sits on one ("6d-issue-off" moves it off).
+
+DEFER's grid is fixed, so plain `defer` is right or wrong by where a mode sits relative to it: it finds the issue
+mixture's narrow mode on a centre and loses it off-grid, on every seed alike. `defer-is` shifts the partition's origin
+at random on every seed, so its error does not depend on the placement and pools away over seeds.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from mixtures import Mixture, boundary_mixture, detectable_widths, issue_mixture, visible_fraction
+from mixtures import TARGETS, Mixture, boundary_mixture, detectable_widths, visible_fraction
 
 from b3o import samplers
 
@@ -37,45 +42,40 @@ RUNS = {
     "mh": ({"num_chains": 1000}, 1, 1000),
     "langevin": ({"num_chains": 1000}, 1, 1000),
 }
-TARGETS = {
-    "4d": lambda: boundary_mixture(4),
-    "6d": lambda: boundary_mixture(6, *detectable_widths(6)),
-    "9d": lambda: boundary_mixture(9, *detectable_widths(9)),
-    "6d-sd0.01": lambda: boundary_mixture(6),
-    "9d-sd0.01": lambda: boundary_mixture(9),
-    "6d-issue": issue_mixture,
+# target -> measured worst mode-mass error of (defer, defer-is, dmc, mh, langevin), None where within TOLERANCE
+# (`python tests/test_sampler_modes.py`). defer-is meets the tolerance on the hits30 targets in 4-D and 6-D; at hits10
+# one seed in 20 misses the 6-D narrow mode; in 9-D it reaches 0.081 at hits30. Plain DEFER's fixed grid misses the
+# narrow mode off its centres on every seed alike (6d-hits30) and finds it on one (6d-issue). MH and Langevin chains
+# stay in the basins they start in. On the sd0.01 targets no sampler finds the narrow mode; there defer-is, which
+# divides only potentially-optimal leaves, also splits the two s.d.-0.05 modes worse than plain DEFER.
+PINNED_ERRORS: dict[str, tuple[float | None, ...]] = {
+    "4d-hits30": (None, None, None, 0.115, 0.355),
+    "6d-hits30": (0.212, None, None, 0.337, 0.543),
+    "9d-hits30": (0.708, 0.081, 0.172, 0.651, 0.811),
+    "6d-hits10": (0.367, 0.066, 0.080, 0.387, 0.508),
+    "9d-hits10": (0.777, 0.163, 0.361, 0.680, 0.768),
+    "6d-hits3": (0.462, 0.189, 0.185, 0.387, 0.460),
+    "9d-hits3": (0.702, 0.251, 0.529, 0.666, 0.700),
+    "4d-sd0.01": (0.370, 0.230, 0.260, 0.366, 0.370),
+    "6d-sd0.01": (0.386, 0.506, 0.386, 0.386, 0.386),
+    "9d-sd0.01": (0.400, 0.566, 0.527, 0.400, 0.400),
+    "6d-issue": (0.074, 0.315, 0.514, 0.562, 0.573),
+    "6d-issue-off": (0.620, 0.365, 0.619, 0.552, 0.581),
 }
-# (sampler, target) -> measured worst mode-mass error where it exceeds TOLERANCE. On the derived 6-D and 9-D targets
-# the narrow mode is within reach of 10^4 spread evaluations, but DEFER's partition spends them refining the wide
-# modes and places no leaf centre where the narrow mode is the largest component (plain and corrected alike); DMC's
-# 2^14 quasi-uniform points find it in part in 6-D, the chains never leave the wide basins. On the s.d. 0.01 targets
-# (beyond the budget) no sampler finds the narrow mode, so its whole mass (0.385, 0.40) is the error, plus any
-# misallocation between the two wide modes. In 4-D only defer-is finds it. On the issue's mixture plain DEFER finds
-# all three modes but mis-weights them; the samplers without a partition lose the narrow modes.
 PINNED: dict[tuple[str, str], float] = {
-    **{(name, "4d"): 0.369 for name in ("defer", "langevin")},
-    ("mh", "4d"): 0.365,
-    ("dmc", "4d"): 0.259,
-    ("defer", "6d"): 0.461,
-    ("defer-is", "6d"): 0.402,
-    ("dmc", "6d"): 0.184,
-    ("mh", "6d"): 0.386,
-    ("langevin", "6d"): 0.459,
-    ("defer", "9d"): 0.702,
-    ("defer-is", "9d"): 0.601,
-    ("dmc", "9d"): 0.528,
-    ("mh", "9d"): 0.665,
-    ("langevin", "9d"): 0.699,
-    **{(name, "6d-sd0.01"): 0.385 for name in RUNS},
-    **{(name, "9d-sd0.01"): 0.400 for name in ("defer", "mh", "langevin")},
-    ("defer-is", "9d-sd0.01"): 0.495,
-    ("dmc", "9d-sd0.01"): 0.526,
-    ("defer", "6d-issue"): 0.074,
-    ("dmc", "6d-issue"): 0.513,
-    ("mh", "6d-issue"): 0.561,
-    ("langevin", "6d-issue"): 0.572,
+    (name, target): error
+    for target, errors in PINNED_ERRORS.items()
+    for name, error in zip(RUNS, errors, strict=True)
+    if error is not None
 }
-DEFAULT_RUN = {("defer", "6d"), ("dmc", "6d"), ("defer-is", "4d"), ("defer", "6d-issue"), ("defer-is", "6d-issue")}
+DEFAULT_RUN = {
+    *(("defer-is", f"{d}d-hits30") for d in (4, 6, 9)),
+    ("defer", "6d-hits30"),
+    ("defer", "6d-issue"),
+    ("defer", "6d-issue-off"),
+    ("defer-is", "6d-issue"),
+    ("dmc", "6d-hits30"),
+}
 
 
 def mode_mass_errors(name: str, target: Mixture, **options) -> np.ndarray:
@@ -100,6 +100,10 @@ def test_mode_masses_within_tolerance_or_pinned(name, target):
     errors = mode_mass_errors(name, TARGETS[target]())
     allowed = PINNED[(name, target)] + 0.03 if (name, target) in PINNED else TOLERANCE
     assert np.abs(errors).max() <= allowed, f"{name} on {target}: mode-mass errors {np.round(errors, 3)}"
+
+
+def test_every_target_has_its_measured_row():
+    assert list(PINNED_ERRORS) == list(TARGETS)
 
 
 @pytest.mark.slow

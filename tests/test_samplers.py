@@ -60,16 +60,30 @@ def test_samples_match_exact_density(name, target):
         assert np.any(np.linalg.norm(x - mean, axis=1) < sd), f"{name}: no samples near mode {mean}"
 
 
+@pytest.mark.parametrize("random_origin", [False, True], ids=["fixed-grid", "random-origin"])
 @pytest.mark.parametrize("target", [ONE_D, TWO_D, TWO_D_WIDE], ids=["1d", "2d", "2d-wide"])
-def test_defer_log_z_matches_quadrature(target):
-    sampler = samplers.get("defer", budget=10_000)
+def test_defer_log_z_matches_quadrature(target, random_origin):
+    sampler = samplers.get("defer", budget=10_000, random_origin=random_origin)
     sampler.sample(target, target.space, 10, seed=0)
     partition = sampler.partition
     assert abs(partition.log_z - target.log_z()) <= 0.01 * abs(target.log_z()) + 1e-3
-    # the leaves tile the box exactly
+    # the leaves tile the box exactly (with a random origin, the box as a torus: leaves past the upper bounds wrap)
     volume = np.prod(partition.upper - partition.lower, axis=1).sum()
     assert volume == pytest.approx(np.prod(target.upper - target.lower), rel=1e-9)
     assert partition.num_evals <= 10_000 and partition.num_leaves == partition.num_evals
+    assert (partition.origin is not None) == random_origin
+
+
+def test_random_origin_moves_the_grid_and_keeps_the_points_in_the_box():
+    """defer-is draws its partition's origin from the seed: another seed, another grid of leaf centres."""
+    lower = {}
+    for seed in (0, 1):
+        sampler = samplers.get("defer-is", budget=2_000)
+        x = sampler.sample(TWO_D_WIDE, TWO_D_WIDE.space, 200, seed=seed)
+        assert np.all((x >= TWO_D_WIDE.lower) & (x <= TWO_D_WIDE.upper))
+        lower[seed] = sampler.partition.lower[0]
+        assert np.all(sampler.partition.lower[0] < sampler.partition.upper[0])
+    assert not np.allclose(lower[0], lower[1])
 
 
 def test_defer_spends_its_budget_in_one_call_per_iteration():

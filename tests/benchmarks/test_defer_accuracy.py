@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mixtures import Mixture, boundary_mixture, detectable_widths, issue_mixture
+from mixtures import TARGETS, Mixture
 
 from b3o import samplers
 
@@ -27,15 +27,7 @@ pytestmark = pytest.mark.benchmark
 OUT = Path("results/benchmarks")
 BUDGET = 10_000
 BATCH, BATCHES = 100, 20  # B3O's batch size; batches pooled so the sampling noise of the shares is ~0.01
-TARGETS = {
-    "4-D, s.d. 0.05/0.05/0.01": lambda: boundary_mixture(4),
-    "6-D, s.d. 0.05/0.05/0.01 (beyond budget)": lambda: boundary_mixture(6),
-    "9-D, s.d. 0.05/0.05/0.01 (beyond budget)": lambda: boundary_mixture(9),
-    "6-D, s.d. 0.196/0.196/0.039": lambda: boundary_mixture(6, *detectable_widths(6)),
-    "9-D, s.d. 0.289/0.289/0.058": lambda: boundary_mixture(9, *detectable_widths(9)),
-    "6-D issue, narrow mode on a centre": issue_mixture,
-    "6-D issue, narrow mode off-grid": lambda: issue_mixture((0.3, 0.7, 0.6)),
-}
+# TARGETS: those of tests/test_sampler_modes.py, named there by how often spread evaluations find the narrow mode.
 
 
 def run_ours(name: str, target: Mixture, **options) -> dict:
@@ -102,7 +94,8 @@ def write(name: str, lines: list[str]) -> None:
 
 def test_importance_candidates_curve():
     """Accuracy and cost against K, the candidates per sample, at a total budget of 10^4: plain DEFER with and without
-    high-mass refinement (K = 0), then defer-is (no high-mass refinement) for K = 1 ... 30."""
+    high-mass refinement and with a random origin (K = 0), then defer-is (no high-mass refinement, random origin) for
+    K = 1 ... 30."""
     lines = []
     for target_name, make in TARGETS.items():
         target = make()
@@ -110,6 +103,9 @@ def test_importance_candidates_curve():
         runs = {
             "defer (K = 0)": run_ours("defer", target),
             "defer, high_mass off (K = 0)": run_ours("defer", target, high_mass=False),
+            "defer, high_mass off, random origin (K = 0)": run_ours(
+                "defer", target, high_mass=False, random_origin=True
+            ),
             **{f"defer-is, K = {k}": run_ours("defer-is", target, importance=k) for k in (1, 3, 10, 30)},
         }
         for method, result in runs.items():
