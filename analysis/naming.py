@@ -13,7 +13,7 @@ VARIANT_NAMES = {setting: name for name, setting in VARIANTS.items()}
 ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
 SAMPLERS = {
     "defer": "DEFER (recursive partitioning)",
-    "defer-is": "DEFER + importance resampling",
+    "defer-is": "DEFER, random origin + importance resampling",
     "mh": "Metropolis-Hastings",
     "langevin": "Langevin (MALA)",
     "dmc": "Discretised Monte Carlo",

@@ -24,6 +24,10 @@ Importance correction (`importance` = K > 0, registered as `defer-is`): the piec
 only a proposal. K * n candidates drawn from it are weighted by p / q with the true density in one batched call and
 n are resampled by weight; the candidates come out of the same budget, and log Z becomes the importance estimate.
 
+Random origin (`random_origin`, on in `defer-is`): the partition is built on the unit torus shifted by a uniform
+offset drawn from the seed, so the grid of leaf centres falls somewhere new on every call and no mode is missed on
+every seed because of where it sits. A leaf that crosses a face wraps round to the opposite one.
+
 Linear constraints: the target is the density restricted to the feasible set, so an infeasible centre has log
 density -inf (and costs no density evaluation); such leaves are still divided as exploration, so feasible parts of
 them are found. Infeasible within-leaf draws are rejected, which keeps relative probabilities inside the feasible
