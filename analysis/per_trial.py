@@ -9,7 +9,9 @@ alone (`python -m analysis.tables.claims --table paper/tables/per_trial.csv`). C
   budget: the value after the last batch that fits, so methods with different budgets compare at the smaller one;
 * `diversity`: mean batch diversity over the BO iterations at which every B3O trial of the experiment and problem
   had λ_t > 0 (a scheduled variant's first batch, λ_1 = 0, is uniform by construction); `diversity_skipped` lists
-  the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values.
+  the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values;
+* `platform_id`: the numerical platform the trial ran on (`baselines.numerics.platform_id`; empty in tables made
+  before it was recorded). Trials of equal spec and platform id give identical values.
 
 Run as `python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv`.
 """
@@ -27,7 +29,9 @@ from analysis.tidy import GRID_COLUMNS
 
 KEYS = ("experiment", "trial_id")
 TRIAL = KEYS + tuple(c for c in GRID_COLUMNS if c not in KEYS and c != "record")
-STRINGS = ("experiment", "trial_id", "problem", "label", "method", "acquisition", "temperature", "sampler")
+STRINGS = (
+    "experiment", "trial_id", "problem", "label", "method", "acquisition", "temperature", "sampler", "platform_id",
+)
 COLUMNS = TRIAL + (
     "metric",
     "lower_is_better",
@@ -38,6 +42,7 @@ COLUMNS = TRIAL + (
     "diversity_skipped",
     "diversity_first",
     "diversity_last",
+    "platform_id",
 )
 
 
@@ -108,7 +113,7 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=list(COLUMNS))
     tidy = tidy.assign(experiment_problem=tidy["experiment"] + "/" + tidy["problem"])
     last = tidy[tidy["iteration"] == tidy.groupby(list(KEYS))["iteration"].transform("max")]
-    trials = last[list(TRIAL)].drop_duplicates(list(KEYS))
+    trials = last[[*TRIAL, "platform_id"]].drop_duplicates(list(KEYS))
     metric = _metric(last)
     table = (
         trials.merge(metric, on=list(KEYS))
@@ -124,6 +129,8 @@ def read(path: str | Path) -> pd.DataFrame:
     table = pd.read_csv(
         path, dtype={c: "str" for c in (*STRINGS, "diversity_skipped")}, keep_default_na=False, na_values=[""]
     )
+    if "platform_id" not in table.columns:  # written before platform ids were recorded
+        table["platform_id"] = ""
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")

@@ -64,6 +64,7 @@ DIAGNOSTIC_COLUMNS = {
 TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
     "sense",
     "git_sha",
+    "platform_id",
     "finished_utc",
     "startup_s",
     "wall_s",
@@ -150,6 +151,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
         path: pd.DataFrame(list(_trace_rows(record))).assign(
             sense=record["problem"]["sense"],
             git_sha=(record.get("provenance") or {}).get("git_sha"),
+            platform_id=(record.get("provenance") or {}).get("platform_id"),
             finished_utc=(record.get("provenance") or {}).get("finished_utc"),
             startup_s=_number(record.get("startup_s")),
             wall_s=_number(record.get("wall_s")),
@@ -189,7 +191,7 @@ def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.D
                 )
             )
     if not frames:
-        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in ("git_sha", "finished_utc")] + ["iteration"])
+        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in ("git_sha", "platform_id", "finished_utc")] + ["iteration"])
     table = pd.concat(frames, ignore_index=True)
     values = [c for c in table.columns if c.startswith("value_")]
     leading = [c for c in TRIAL_COLUMNS if c in table.columns] + ["iteration"]

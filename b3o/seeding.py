@@ -1,16 +1,15 @@
 """Seeds derived per purpose: every random choice of a trial comes from (trial seed, purpose, iteration t).
 
 Deriving instead of carrying generator state means a resumed trial draws what the uninterrupted one drew, and no
-checkpoint holds a generator. The derivation is NumPy's `SeedSequence` over the words [seed, *purpose, t]:
+checkpoint holds a generator. The derivation is NumPy's `SeedSequence` over the words [seed, purpose, t]:
 
-- `Purpose.METHOD` (no purpose word, [seed, t]): a method's own draws at iteration t (B3O's sampler, the
-  TensorFlow seed of a trieste acquisition, NSGA-II's generation; t = 0 is its set-up before the first iteration);
+- `Purpose.METHOD` ([seed, 3, t]): a method's own draws at iteration t (B3O's sampler, the TensorFlow seed of a
+  trieste acquisition, NSGA-II's generation; t = 0 is its set-up before the first iteration);
 - `Purpose.INITIAL_DESIGN`, `Purpose.NOISE`, `Purpose.TENSORFLOW` ([seed, 0 | 1 | 2, t]): the runner's initial
   design, observation noise and TensorFlow global seed (model building and fitting, and the ask).
 
-`SeedSequence` pads its entropy with zero words, so [seed, p] and [seed, p, 0] give the same seed: a method's stream
-at t = 0, 1, 2 coincides with the initial-design, noise and TensorFlow streams at t = 0. Recorded results depend on
-these values, so they are kept as they are.
+Every purpose has exactly one word: `SeedSequence` pads its entropy with zero words, so word lists of different
+lengths can coincide ([seed, t] would equal [seed, t, 0]), and equal lengths rule that out.
 """
 
 from __future__ import annotations
@@ -21,9 +20,9 @@ import numpy as np
 
 
 class Purpose(Enum):
-    """What a derived seed is for: the words placed between the trial seed and the iteration."""
+    """What a derived seed is for: the one word placed between the trial seed and the iteration."""
 
-    METHOD = ()
+    METHOD = (3,)
     INITIAL_DESIGN = (0,)
     NOISE = (1,)
     TENSORFLOW = (2,)

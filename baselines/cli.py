@@ -25,11 +25,23 @@ _COMMANDS: dict[str, str] = {
     "check-specs": "baselines.cli",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
+    "verify": "baselines.verify",
+    "platform": "baselines.provenance",
 }
+#: subcommands whose numbers are records: they run on the pinned numerical platform (`baselines.numerics`)
+_PINNED = {"run-trial", "run-trials", "verify", "platform"}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in _PINNED:
+        from baselines.numerics import pin_process
+
+        try:
+            pin_process(argv)  # before anything loads NumPy
+        except ValueError as err:
+            print(f"b3o: error: {err}", file=sys.stderr)
+            return 2
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # TensorFlow's start-up chatter hides our progress lines
     # On a GPU, TensorFlow takes all its memory at start-up by default: trials sharing a GPU would fail but the first.
     os.environ.setdefault("TF_FORCE_GPU_ALLOW_GROWTH", "true")

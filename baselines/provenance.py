@@ -1,9 +1,11 @@
 """Provenance stamped on every record: code revision, library versions (and those of installed b3o plugin packages:
-their code is not under our git revision), machine, devices and thread settings, and the SLURM job that ran it (if
-any)."""
+their code is not under our git revision), machine, devices, the numerical platform (`baselines.numerics`: CPU,
+BLAS kernels, threads) with its id, and the SLURM job that ran it (if any)."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import platform
 import subprocess
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from b3o.registry import plugin_versions
+from baselines.numerics import fingerprint, platform_id
 
 _PACKAGES = ("b3o", "trieste", "gpflow", "tensorflow", "tensorflow-probability", "numpy", "scipy", "pybamm", "pymoo")
 
@@ -37,19 +40,32 @@ def provenance() -> dict[str, Any]:
     import tensorflow as tf
 
     status = _git("status", "--porcelain", "--untracked-files=no")
+    versions = {"python": platform.python_version(), **{p: _version(p) for p in _PACKAGES}, **plugin_versions()}
+    numerics = fingerprint()
     return {
         "git_sha": _git("rev-parse", "HEAD"),
         "git_dirty": None if status is None else bool(status),
-        "versions": {"python": platform.python_version(), **{p: _version(p) for p in _PACKAGES}, **plugin_versions()},
+        "versions": versions,
+        "platform_id": platform_id(numerics, versions),
+        "numerics": numerics,
         "host": platform.node(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
         "gpus": [device.name for device in tf.config.list_physical_devices("GPU")],  # TensorFlow places work on these
         "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
-        "threads": {
-            "tf_intra_op": tf.config.threading.get_intra_op_parallelism_threads(),
-            "tf_inter_op": tf.config.threading.get_inter_op_parallelism_threads(),
-            **{k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
-        },
         "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    platform_cmd = subparsers.add_parser(
+        "platform", help="print the numerical platform trials run on here (pinned unless B3O_NUMERICS=native), its id"
+    )
+    platform_cmd.set_defaults(func=_print_platform)
+
+
+def _print_platform(args: argparse.Namespace) -> int:
+    record = provenance()
+    print(json.dumps({"platform_id": record["platform_id"], "numerics": record["numerics"],
+                      "versions": record["versions"]}, indent=1))
+    return 0

@@ -229,3 +229,15 @@ def _digest(payload: str, arrays: dict[str, np.ndarray]) -> str:
         sha.update(f"{name}:{value.dtype.str}:{value.shape}".encode())
         sha.update(value.tobytes())
     return sha.hexdigest()
+
+
+def stable(record: dict[str, Any]) -> dict[str, Any]:
+    """What two runs of one trial spec on one numerical platform share: spec, id, problem and trace, the trace rows
+    without `TIMING_KEYS` and their diagnostics without "*seconds*" (wall times, memory and provenance differ)."""
+    trace = []
+    for row in record["trace"]:
+        row = {k: v for k, v in row.items() if k not in TIMING_KEYS}
+        if "diagnostics" in row:
+            row["diagnostics"] = {k: v for k, v in row["diagnostics"].items() if "seconds" not in k}
+        trace.append(row)
+    return {"spec": record["spec"], "trial_id": record["trial_id"], "problem": record["problem"], "trace": trace}

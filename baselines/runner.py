@@ -24,6 +24,7 @@ from trieste.observer import OBJECTIVE
 from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
 from b3o.seeding import Purpose, derived_seed, seed_tensorflow
+from baselines import numerics
 from baselines.design import model_dataset, trial_design
 from baselines.models import build_models, fit, model_state, restore_model_state
 from baselines.provenance import provenance
@@ -60,6 +61,7 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     if record is not None:  # its output was deleted since (a failed or rerun job of several trials)
         atomic_write_text(out, json.dumps(record))
         return record
+    _warn_if_not_pinned()
     # gpflow's run-time shape checks run on every eager kernel call (the inducing-point selection makes many); they
     # check, they do not compute, so the record is the same without them.
     with disable_check_shapes():
@@ -72,6 +74,22 @@ def _finished_before(out: Path, trial_id: str) -> dict[str, Any] | None:
     copy = finished_copy(out)
     record = load_record(copy)[0] if copy.exists() else None
     return record if record is not None and record["trial_id"] == trial_id else None
+
+
+def _warn_if_not_pinned() -> None:
+    """Once per process: a trial run through the Python API in a process that did not pin its platform (the `b3o`
+    trial commands do) still runs, and its record says so (`provenance.numerics.pinned`)."""
+    global _PLATFORM_CHECKED
+    if _PLATFORM_CHECKED:
+        return
+    _PLATFORM_CHECKED = True
+    found = numerics.mismatches()
+    if found:
+        log.warning("numerical platform not pinned (%s): this record matches only runs on the same platform; "
+                    "`b3o run-trial` pins it", "; ".join(found))
+
+
+_PLATFORM_CHECKED = False
 
 
 def _startup_seconds() -> float:

@@ -1,3 +1,9 @@
 import os
 
+from baselines.numerics import PINNED, pinned
+
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# In-process trials (the regression fixtures, the runner tests) run on the pinned numerical platform, as `b3o run-trial`
+# does; set before anything imports NumPy.
+if pinned():
+    os.environ.update(PINNED)

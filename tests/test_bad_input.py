@@ -17,14 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
-from stable_record import stable
 from test_runner import TINY
 
 import baselines
 from baselines.cli import main
 from b3o.diversity import mean_pairwise_distance
 from baselines.grid import trial_grid
-from baselines.records import OutputError, atomic_write_text
+from baselines.records import OutputError, atomic_write_text, stable
 from baselines.runner import run_trial
 from baselines.spec import TrialSpec, validate
 from problems.formula_e.track import track_from_points

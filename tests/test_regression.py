@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from stable_record import stable
+
+from baselines.records import stable
 
 FIXTURES = Path(__file__).resolve().parent / "data/regression"
 _BASE = {"batch_size": 3, "iterations": 2, "n_init": 5, "seed": 7, "model": {"num_inducing": 8, "maxiter": 10}}

@@ -261,6 +261,20 @@ def test_langevin_adapts_towards_target_acceptance():
     assert 0.4 < sampler.diagnostics["acceptance_rate"] < 0.75
 
 
+@pytest.mark.parametrize("thin, chains", [(1, 200), (10, 20), (3, 7)])
+def test_langevin_counts_every_density_evaluation(thin, chains):
+    """The reported count equals the points the density actually saw, in TensorFlow and NumPy alike."""
+    seen = tf.Variable(0, dtype=tf.int64)
+
+    def counted(x):
+        seen.assign_add(tf.cast(tf.shape(x)[0], tf.int64))
+        return TWO_D(x)
+
+    sampler = samplers.get("langevin", num_chains=chains, burn_in=75, thin=thin)
+    sampler.sample(counted, TWO_D.space, 200, seed=0)
+    assert sampler.diagnostics["num_density_evals"] == int(seen.numpy())
+
+
 def test_importance_defer_spends_one_budget_and_reports_its_weights():
     calls = []
 

@@ -89,10 +89,17 @@ class Langevin(Sampler):
             rate = float(np.mean(accepted))
             step_size.assign(step_size * np.exp(2.0 * (rate - self.target_acceptance) / (1.0 + k) ** 0.5))
         states, accepted = run(state, seed(), per_chain, self.thin)  # [per_chain, chains, d], [per_chain, chains]
-        density.num_evals += chains * (-(-self.burn_in // block) * block + per_chain * self.thin)
+        blocks = -(-self.burn_in // block)
+        density.num_evals += chains * (blocks * _chain_evals(block, 1) + _chain_evals(per_chain, self.thin))
         samples = np.asarray(states).reshape(-1, lay.dim)[:num_samples]
         return samples, {
             "acceptance_rate": float(np.mean(accepted)),
             "step_size": float(step_size.numpy()),
             "num_chains": chains,
         }
+
+
+def _chain_evals(num_results: int, thin: int) -> int:
+    """Target evaluations of one chain in one `sample_chain` call: one at its initial state (the kernel's bootstrap),
+    then one per step; the first result is one step on and each later one `thin` steps after the last."""
+    return 1 + 1 + (num_results - 1) * thin

@@ -20,10 +20,10 @@ from pathlib import Path
 import yaml
 
 from baselines.grid import trial_grid
+from baselines.records import stable
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from stable_record import stable
 
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "OMP_NUM_THREADS": "1", "TF_NUM_INTRAOP_THREADS": "1",
        "TF_NUM_INTEROP_THREADS": "1"}

@@ -228,3 +228,22 @@ rule report_pdf:
         ENV
     shell:
         "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -halt-on-error report.tex > {params.log:q} 2>&1"
+
+
+rule verify:
+    """Rerun a seeded sample of the published trials and say which reproduce exactly (`b3o verify`); not part of the
+    default target: `snakemake --cores 2 verify`."""
+    input:
+        f"{PAPER}/tables/per_trial.csv",
+    output:
+        md=f"{PAPER}/verify.md",
+        csv=f"{PAPER}/verify.csv",
+    log:
+        f"{RESULTS}/logs/verify.log",
+    params:
+        sample=config["verify_sample"],
+    conda:
+        ENV
+    shell:
+        "b3o verify --published {PAPER:q} --configfile {CONFIGFILE:q} --sample {params.sample} "
+        "--work {RESULTS:q}/verify --out {output.md:q} > /dev/null 2> {log:q}"

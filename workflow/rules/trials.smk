@@ -30,8 +30,7 @@ for first, trial_ids in TRIAL_JOBS.items():
             trials=trials_param(trial_ids),
         conda:
             ENV
-        shell:
-            "OMP_NUM_THREADS={threads} TF_NUM_INTRAOP_THREADS={threads} TF_NUM_INTEROP_THREADS=1 "
+        shell:  # `b3o run-trials` pins its numerical platform, one thread included (baselines/numerics.py)
             "b3o run-trials --trials {params.trials:q} 2> {log:q}"
 
 

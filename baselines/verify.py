@@ -1,0 +1,221 @@
+"""`b3o verify`: rerun a seeded sample of published trials and say, per trial, whether it reproduced exactly.
+
+What is promised: on the pinned numerical platform (`baselines.numerics`) a trial's record is bit-identical wherever
+its platform id matches the published one. Where the ids differ (another CPU's cache sizes, other library versions)
+the per-seed values may differ - BO is chaotic - and the check is statistical instead: every seed of the trial's
+setting is rerun and the reruns are compared with the published values, paired by seed, through the verdict engine
+(`statistical`).
+
+Published trials come from a results directory (its `grid.csv` and records: whole records are compared) or from a
+paper directory (its `tables/per_trial.csv`: final values are compared; the specs are rebuilt from the config that
+made it, `--configfile`, and matched by trial id, which hashes the whole spec). Reruns are kept under `--work`, so a
+verify run that stops resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from baselines.grid import trial_grid
+from baselines.records import stable
+from baselines.spec import TrialSpec
+
+log = logging.getLogger("b3o.verify")
+
+EXACT = "exact"
+DIFFERS = "differs"
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published trial: its spec, its published final value and record (if a results directory) and where it
+    appears."""
+
+    spec: TrialSpec
+    experiment: str
+    label: str
+    metric: str
+    value: float
+    platform_id: str
+    record: dict[str, Any] | None = None
+
+    @property
+    def setting(self) -> tuple[str, str, str]:
+        return self.experiment, self.label, self.spec.problem
+
+
+def published_trials(published: Path, config: dict[str, Any] | None) -> list[Published]:
+    """The trials of a results directory (records) or a paper directory (per-trial table + the config's grid)."""
+    if (published / "grid.csv").exists():
+        return _from_results(published)
+    table = published / "tables" / "per_trial.csv"
+    if not table.exists():
+        raise ValueError(f"{published} is neither a results directory (grid.csv) nor a paper directory "
+                         "(tables/per_trial.csv)")
+    if config is None:
+        raise ValueError("a paper directory needs --configfile, the config that made it (its trials' specs)")
+    return _from_paper(table, config)
+
+
+def _from_paper(table: Path, config: dict[str, Any]) -> list[Published]:
+    # values as text: float(repr) round-trips exactly, pandas' default float parser need not
+    rows = pd.read_csv(table, dtype=str, keep_default_na=False)
+    final = rows[rows["budget"] == rows["final_budget"]].drop_duplicates("trial_id")
+    specs = {row.spec.trial_id: row.spec for row in trial_grid(config)}
+    missing = sorted(set(final["trial_id"]) - set(specs))
+    if missing:
+        raise ValueError(f"{len(missing)} published trial(s) are not in the config's grid (first: {missing[0]}); "
+                         "pass the --configfile that made this directory")
+    return [
+        Published(specs[r.trial_id], r.experiment, r.label, r.metric, float(r.value), r.get("platform_id", ""))
+        for r in (pd.Series(row) for row in final.to_dict("records"))
+    ]
+
+
+def _from_results(results: Path) -> list[Published]:
+    grid = pd.read_csv(results / "grid.csv").drop_duplicates("trial_id")
+    trials = []
+    for row in grid.to_dict("records"):
+        listed = Path(row["record"]) if isinstance(row.get("record"), str) else None
+        path = listed if listed is not None and listed.exists() else results / "trials" / f"{row['trial_id']}.json"
+        if not path.exists():
+            continue  # not run (yet): nothing published to check
+        record = json.loads(path.read_text())
+        metric = _metric(record)
+        trials.append(Published(
+            TrialSpec.from_dict(record["spec"]), row["experiment"], row["label"], metric,
+            record["trace"][-1][metric], (record.get("provenance") or {}).get("platform_id") or "", record,
+        ))
+    return trials
+
+
+def _metric(record: dict[str, Any]) -> str:
+    last = record["trace"][-1]
+    return next(m for m in ("simple_regret", "hypervolume", "best_value") if last.get(m) is not None)
+
+
+def sample(trials: list[Published], k: int, seed: int) -> list[Published]:
+    """k trials drawn with `seed`, spread over methods: the methods take turns (in name order), each giving its
+    trials in a seeded random order, so a small sample still covers B3O, TS, random search and the others."""
+    rng = np.random.default_rng(seed)
+    by_method: dict[str, list[Published]] = {}
+    for trial in sorted(trials, key=lambda t: t.spec.trial_id):
+        by_method.setdefault(trial.spec.method, []).append(trial)
+    queues = {m: [by_method[m][i] for i in rng.permutation(len(by_method[m]))] for m in sorted(by_method)}
+    chosen: list[Published] = []
+    while len(chosen) < k and any(queues.values()):
+        for queue in queues.values():
+            if queue and len(chosen) < k:
+                chosen.append(queue.pop(0))
+    return chosen
+
+
+def rerun(trial: Published, work: Path) -> dict[str, Any]:
+    from baselines.runner import run_trial
+
+    return run_trial(trial.spec, work / f"{trial.spec.trial_id}.json")
+
+
+def compare(trial: Published, record: dict[str, Any]) -> dict[str, Any]:
+    """One line of the report: the published and rerun values and platform ids, and whether the rerun is identical
+    (the whole record without times where a record was published, else the final value to the last bit)."""
+    value = record["trace"][-1][trial.metric]
+    same = stable(record) == stable(trial.record) if trial.record is not None else value == trial.value
+    rerun_platform = record["provenance"]["platform_id"]
+    return {
+        "trial_id": trial.spec.trial_id,
+        "experiment": trial.experiment,
+        "label": trial.label,
+        "problem": trial.spec.problem,
+        "seed": trial.spec.seed,
+        "metric": trial.metric,
+        "published": trial.value,
+        "rerun": value,
+        "result": EXACT if same else DIFFERS,
+        "published_platform": trial.platform_id or "unrecorded",
+        "rerun_platform": rerun_platform,
+        "same_platform": trial.platform_id == rerun_platform,
+    }
+
+
+def report(lines: list[dict[str, Any]], published: Path) -> str:
+    """The verify report as Markdown: a summary sentence and one row per rerun trial."""
+    table = pd.DataFrame(lines)
+    exact = int((table["result"] == EXACT).sum())
+    text = [
+        f"# `b3o verify` of `{published}`",
+        "",
+        f"{exact} of {len(table)} sampled trials reproduced exactly "
+        f"({int(table['same_platform'].sum())} of them were rerun on their published platform id).",
+        "",
+        "| trial | experiment | method | problem | seed | metric | published | rerun | result | published platform "
+        "| rerun platform |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in lines:
+        text.append(
+            f"| {row['trial_id']} | {row['experiment']} | {row['label']} | {row['problem']} | {row['seed']} | "
+            f"{row['metric']} | {row['published']!r} | {row['rerun']!r} | {row['result']} | "
+            f"{row['published_platform']} | {row['rerun_platform']} |"
+        )
+    return "\n".join(text) + "\n"
+
+
+def verify(published: Path, config: dict[str, Any] | None, k: int, seed: int, work: Path) -> list[dict[str, Any]]:
+    """Rerun a sample of k published trials (records kept under `work`) and compare each with its publication."""
+    chosen = sample(published_trials(published, config), k, seed)
+    if not chosen:
+        raise ValueError(f"{published} holds no finished trials to verify")
+    work.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for trial in chosen:
+        lines.append(compare(trial, rerun(trial, work)))
+        log.info("%s %s: %s", trial.spec.trial_id, trial.label, lines[-1]["result"])
+    return lines
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "verify", help="rerun a seeded sample of published trials and report which reproduce exactly"
+    )
+    parser.add_argument("--published", required=True, help="a results directory (grid.csv) or a paper directory "
+                        "(tables/per_trial.csv)")
+    parser.add_argument("--configfile", help="the config that made a paper directory (its trials' specs)")
+    parser.add_argument("--sample", type=int, default=8, help="trials to rerun, spread over methods (default 8)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    parser.add_argument("--work", default="results/verify", help="where the reruns' records are kept")
+    parser.add_argument("--out", help="write the Markdown report here (and its table as CSV beside it)")
+    parser.set_defaults(func=_main)
+
+
+def _main(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    try:
+        if args.sample < 1:
+            raise ValueError(f"--sample must be >= 1, got {args.sample}")
+        config = yaml.safe_load(Path(args.configfile).read_text()) if args.configfile else None
+        published = Path(args.published)
+        published_trials(published, config)  # every check before the first rerun
+    except (ValueError, OSError, yaml.YAMLError) as err:
+        print(f"b3o verify: error: {err}", file=sys.stderr)
+        return 2
+    lines = verify(published, config, args.sample, args.seed, Path(args.work))
+    text = report(lines, published)
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+        pd.DataFrame(lines).to_csv(out.with_suffix(".csv"), index=False)
+    print(text)
+    differs_on_same_platform = [r for r in lines if r["result"] == DIFFERS and r["same_platform"]]
+    return 1 if differs_on_same_platform else 0
