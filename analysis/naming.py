@@ -6,19 +6,13 @@ relabelled method is still found; labels are only what a reader sees.
 
 from __future__ import annotations
 
+from b3o.samplers import titles
 from baselines.paper import VARIANTS  # noqa: F401 (the paper's variants, owned with its Table 2)
 
 #: (acquisition, temperature) -> the variant's suffix
 VARIANT_NAMES = {setting: name for name, setting in VARIANTS.items()}
 ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
-SAMPLERS = {
-    "defer": "DEFER (recursive partitioning)",
-    "defer-is": "DEFER, random origin + importance resampling",
-    "mh": "Metropolis-Hastings",
-    "langevin": "Langevin (MALA)",
-    "dmc": "Discretised Monte Carlo",
-    "mixed-mh": "Mixed-space Metropolis-Hastings",
-}
+SAMPLERS = titles()  # sampler name -> display title, from the samplers' registry
 PROBLEMS = {
     "shekel4": "Shekel (4D)",
     "ackley5": "Ackley (5D)",

@@ -19,7 +19,7 @@ from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.space import SearchSpace
 
-from b3o.options import check_options
+from b3o.options import check_options, lookup
 
 
 class UpperConfidenceBound(taf.NegativeLowerConfidenceBound):
@@ -141,10 +141,9 @@ def names() -> list[str]:
 
 def get(name: str, **kwargs: Any) -> SingleModelAcquisitionBuilder:
     """The acquisition builder registered under `name`, with its options."""
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown acquisition {name!r}; valid acquisitions: {', '.join(names())}")
-    check_options(f"acquisition {name!r} option", kwargs, _REGISTRY[name])
+    factory = lookup("acquisition", _REGISTRY, name)
+    check_options(f"acquisition {name!r} option", kwargs, factory)
     try:
-        return _REGISTRY[name](**kwargs)
+        return factory(**kwargs)
     except TypeError as err:
         raise ValueError(f"bad options for acquisition {name!r}: {err}") from None

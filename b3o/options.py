@@ -40,3 +40,15 @@ def _mismatch(hint: Any, value: Any) -> str | None:
     if hint is str:
         return None if isinstance(value, str) else "a string"
     return None
+
+
+T = typing.TypeVar("T")
+
+
+def lookup(kind: str, table: Mapping[str, T], name: str) -> T:
+    """`table[name]`, or ValueError "unknown <kind> 'x'; valid <kind>s: a, b" (in the table's order): the one
+    name -> factory look-up of every registry."""
+    if name not in table:
+        raise ValueError(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(table)}")
+    return table[name]
+

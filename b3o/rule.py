@@ -86,6 +86,13 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             f"{self.num_query_points})"
         )
 
+    def resume(self, completed: int) -> None:
+        """Continue after `completed` acquisitions (a resumed run): the next is BO iteration t = completed + 1, and
+        lambda_t and the sampler's seed follow t, so the batches are those of an uninterrupted run."""
+        if completed < 0:
+            raise ValueError(f"completed acquisitions must be >= 0, got {completed}")
+        self.step = completed
+
     def acquire(
         self,
         search_space: SearchSpace,

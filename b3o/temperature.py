@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from b3o.options import lookup
+
 
 def _check_lambda(value: float, name: str) -> float:
     if isinstance(value, bool):  # float(True) == 1: `lam: true` is a typo, not lambda = 1
@@ -99,9 +101,7 @@ _KINDS = {"constant": Constant, "scheduled": Scheduled, "normalised": Normalised
 
 def get(kind: str, lam: float) -> Temperature:
     """Temperature by name (`constant`, `scheduled`, `normalised`) with its lambda (lambda0 when scheduled)."""
-    if kind not in _KINDS:
-        raise ValueError(f"unknown temperature {kind!r}; valid temperatures: {', '.join(_KINDS)}")
-    return _KINDS[kind](lam)
+    return lookup("temperature", _KINDS, kind)(lam)
 
 
 def names() -> list[str]:

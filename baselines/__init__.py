@@ -3,7 +3,7 @@
 One module per method family; a method is a `Method` subclass whose constructor takes its parameters, so the paper's
 variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Other packages add methods through
 entry points in the group `b3o.methods`, each naming a `Method` subclass, and a config may name such a class directly
-as `package.module:Class` (`b3o.registry`). Imported lazily, and the
+as `package.module:Class` (`harness.registry`). Imported lazily, and the
 interface types too: importing any `baselines` module (the workflow's grid, say) must not import TensorFlow.
 """
 
@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from b3o.options import check_options
-from b3o.registry import PluginError, Registry
+from harness.registry import PluginError, Registry
 
 if TYPE_CHECKING:
     from baselines.base import Method, NotApplicable, TrialContext

@@ -57,8 +57,13 @@ class B3O(Method):
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert self.rule is not None and models is not None
-        self.rule.step = t - 1  # the rule derives lambda_t and its seed from t: resumes draw the same batches
+        if t != self.rule.step + 1:
+            raise RuntimeError(f"asked for iteration {t} after {self.rule.step} acquisitions; resume with `restore`")
         batch = self.rule.acquire(self.space, models, {OBJECTIVE: dataset}).numpy()
         self.diagnostics = dict(self.rule.diagnostics)
         return batch
+
+    def restore(self, history: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        assert self.rule is not None
+        self.rule.resume(len(history))  # the rule derives lambda_t and its seed from t: resumes draw the same batches
 

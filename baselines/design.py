@@ -13,9 +13,9 @@ import tensorflow as tf
 from scipy.stats import qmc
 from trieste.data import Dataset
 
-from b3o.seeding import Purpose, derived_seed
 from b3o.space import layout
 from baselines.standardise import OutputScale
+from harness.seeding import Purpose, derived_seed
 
 if TYPE_CHECKING:
     from problems import Problem

@@ -26,6 +26,7 @@ from trieste.models.optimizer import Optimizer
 from trieste.space import SearchSpace, TaggedProductSearchSpace, one_hot_encoded_space, one_hot_encoder
 
 from b3o.options import check_options
+from harness.keys import check_keys
 
 KINDS = ("svgp", "gpr", "deep-ensemble")
 FITS = ("lbfgs", "collapsed")
@@ -45,9 +46,7 @@ class ModelSpec:
     def from_dict(cls, spec: dict[str, Any]) -> "ModelSpec":
         if not isinstance(spec, dict):
             raise ValueError(f"model must be a mapping of model settings, e.g. {{kind: svgp}}, got {spec!r}")
-        unknown = set(spec) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown model keys {sorted(unknown)}; valid: {sorted(cls.__dataclass_fields__)}")
+        check_keys("model", spec, cls)
         check_options("model", spec, cls)
         model = cls(**spec)
         if model.kind not in KINDS:
@@ -121,9 +120,9 @@ class CollapsedFit(Optimizer):
 
 
 def _deep_ensemble(spec: ModelSpec, data: Dataset, encoder) -> TrainableProbabilisticModel:
+    import tf_keras
     from trieste.models.keras import DeepEnsemble, KerasPredictor, build_keras_ensemble  # noqa: F401 (tf-keras)
     from trieste.models.optimizer import KerasOptimizer
-    import tf_keras
 
     network = build_keras_ensemble(data, spec.ensemble_size, num_hidden_layers=2, units=50)
     fit_args = {"batch_size": 32, "epochs": spec.ensemble_epochs, "verbose": 0}

@@ -14,8 +14,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from b3o.registry import plugin_versions
 from baselines.numerics import fingerprint, platform_id
+from harness.registry import plugin_versions
 
 _PACKAGES = ("b3o", "trieste", "gpflow", "tensorflow", "tensorflow-probability", "numpy", "scipy", "pybamm", "pymoo")
 

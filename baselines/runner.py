@@ -23,7 +23,6 @@ from trieste.observer import OBJECTIVE
 
 from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
-from b3o.seeding import Purpose, derived_seed, seed_tensorflow
 from baselines import numerics
 from baselines.design import model_dataset, trial_design
 from baselines.models import build_models, fit, model_state, restore_model_state
@@ -40,6 +39,7 @@ from baselines.records import (
 )
 from baselines.spec import Trial, TrialSpec, validate
 from baselines.standardise import OutputScale
+from harness.seeding import Purpose, derived_seed, seed_tensorflow
 from problems import Problem
 
 if TYPE_CHECKING:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from harness.keys import check_keys
+
 if TYPE_CHECKING:
     from baselines.base import Method, TrialContext
     from baselines.models import ModelSpec
@@ -40,9 +42,7 @@ class TrialSpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "TrialSpec":
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown spec keys {sorted(unknown)}; valid: {sorted(cls.__dataclass_fields__)}")
+        check_keys("spec", data, cls)
         missing = {"problem", "method", "batch_size", "iterations", "n_init", "seed"} - set(data)
         if missing:
             raise ValueError(f"spec is missing {sorted(missing)}")

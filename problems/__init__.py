@@ -1,7 +1,7 @@
 """Registry of benchmark problems: `problems.get(name, **overrides)`, `problems.names()`.
 
 Adding a problem = one module with a factory returning a `Problem`, plus one line in `_BUILTIN`; or, without editing
-this package, an entry point in the group `b3o.problems` of a package of one's own (`b3o.registry`), naming such a
+this package, an entry point in the group `b3o.problems` of a package of one's own (`harness.registry`), naming such a
 factory (or a `Problem` subclass whose fields all have defaults), or that factory named in a config as
 `package.module:factory`. Factories are imported lazily so that asking for a synthetic function never imports PyBaMM.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from b3o.registry import PluginError, Registry
+from harness.registry import PluginError, Registry
 from problems.base import Problem  # no TensorFlow import: `b3o lap` stays quick
 
 # name -> (module, factory)

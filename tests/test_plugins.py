@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 import problems
-from b3o.registry import PluginError
+from harness.registry import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "tests/data/b3o-example-sphere"

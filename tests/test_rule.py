@@ -80,7 +80,7 @@ def test_same_seed_same_batch_and_resume_by_step():
 
     def batch(step: int, seed: int) -> np.ndarray:
         rule = BoltzmannBatch(acquisitions.get("logei"), samplers.get("defer", budget=300), Constant(1.0), 5, seed=seed)
-        rule.step = step
+        rule.resume(step)
         return rule.acquire_single(space, model, data).numpy()
 
     np.testing.assert_array_equal(batch(4, 3), batch(4, 3))

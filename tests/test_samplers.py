@@ -300,3 +300,20 @@ def test_importance_option_is_checked():
         samplers.get("defer", importance=-1)
     with pytest.raises(ValueError, match="plain DEFER is the sampler 'defer'"):
         samplers.get("defer-is", importance=0)
+
+
+def test_a_sampler_is_registered_in_one_place(monkeypatch):
+    """The registry entry is all the harness needs: names, titles, the scaling benchmark's list and `get` see a new
+    sampler (a renamed MH here), and every built-in class carries its registry name."""
+    from b3o.samplers import Registered, _REGISTRY
+
+    for name in samplers.names():
+        assert samplers.sampler_class(name).name == name
+    monkeypatch.setitem(_REGISTRY, "my-mh", Registered("b3o.samplers.mh", "MetropolisHastings", "My MH"))
+    assert "my-mh" in samplers.names() and samplers.titles()["my-mh"] == "My MH"
+    assert "my-mh" in samplers.continuous() and "mixed-mh" not in samplers.continuous()
+    assert samplers.get("my-mh", burn_in=10).sample(TWO_D, TWO_D.space, 5, seed=0).shape == (5, 2)
+
+    from baselines.scaling import ScalingSpec
+
+    assert "my-mh" in ScalingSpec().samplers

@@ -1,4 +1,5 @@
-"""Per-purpose seed streams are independent: no two (purpose, t) of a trial share a seed, at any iteration."""
+"""Seed streams are independent: no two streams of a trial (the method's and the runner's) share a seed, at any
+iteration."""
 
 from __future__ import annotations
 
@@ -6,29 +7,29 @@ import itertools
 
 import numpy as np
 
-from b3o.seeding import Purpose, derived_rng, derived_seed, seed_sequence
+from b3o.seeding import METHOD, derived_rng, seed_sequence
+from b3o.seeding import derived_seed as method_seed
+from harness.seeding import Purpose, derived_seed
+
+#: every stream word a trial draws from: the method's and the runner's
+WORDS = (METHOD, *(int(p) for p in Purpose))
 
 
-def test_no_two_purposes_or_iterations_share_a_stream():
+def test_no_two_streams_or_iterations_share_a_seed():
     for seed in (0, 1, 7, 123):
-        states = {
-            (purpose, t): tuple(seed_sequence(seed, t, purpose).generate_state(4))
-            for purpose in Purpose
-            for t in range(0, 60)
-        }
+        states = {(word, t): tuple(seed_sequence(seed, t, word).generate_state(4)) for word in WORDS for t in range(60)}
         assert len(set(states.values())) == len(states), f"seed {seed}: two streams coincide"
 
 
 def test_the_method_stream_differs_from_the_runners_at_the_first_iterations():
-    """The padded-entropy trap: [seed, t] equals [seed, t, 0], so a purpose-less method stream at t = 0, 1, 2 would be
+    """The padded-entropy trap: [seed, t] equals [seed, t, 0], so a word-less method stream at t = 0, 1, 2 would be
     the initial-design, noise and TensorFlow streams at t = 0."""
     for seed, t in itertools.product(range(5), range(3)):
-        runner = {derived_seed(seed, 0, purpose) for purpose in Purpose if purpose is not Purpose.METHOD}
-        assert derived_seed(seed, t) not in runner
-        assert not np.array_equal(derived_rng(seed, t).random(4), derived_rng(seed, 0, list(Purpose)[1 + t]).random(4))
+        runner = {derived_seed(seed, 0, purpose) for purpose in Purpose}
+        assert method_seed(seed, t) not in runner
+        assert not np.array_equal(derived_rng(seed, t).random(4), derived_rng(seed, 0, int(Purpose(t))).random(4))
 
 
-def test_every_purpose_has_exactly_one_word():
-    """Equal lengths are what rule out zero-padding coincidences."""
-    assert {len(p.value) for p in Purpose} == {1}
-    assert len({p.value for p in Purpose}) == len(Purpose)
+def test_the_runner_words_are_not_the_methods():
+    assert METHOD not in {int(p) for p in Purpose}
+    assert len(set(WORDS)) == len(WORDS)

@@ -47,7 +47,7 @@ def measure(out: str) -> pd.DataFrame:
             start = time.perf_counter()
             result = model.optimize(data)
             per_iteration_s = (time.perf_counter() - start) / max(int(result.nit), 1)
-            rule.step = 1
+            rule.resume(1)
             rule.acquire(problem.search_space, {OBJECTIVE: model}, {OBJECTIVE: data})  # traces at a new N
             start = time.perf_counter()
             rule.acquire(problem.search_space, {OBJECTIVE: model}, {OBJECTIVE: data})
