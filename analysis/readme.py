@@ -10,6 +10,7 @@ paper/tables/density.csv) and `cost` (where the run's time went, from paper/tabl
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -17,8 +18,9 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number
-from analysis.tables.claims import cell, paper_and_beyond
+from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 from analysis.tables.run_times import PROFILE_NAMES
+
 
 def markers(name: str) -> tuple[str, str]:
     return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
@@ -41,10 +43,11 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
     if len(beyond):
         counts += f"; {len(beyond)} beyond the paper: {_tally(beyond['verdict'])}"
     needed = table["seeds_needed"].astype("Int64") if "seeds_needed" in table else pd.Series(pd.NA, index=table.index)
+    binding = table["binding"] if "binding" in table else pd.Series("", index=table.index)
     rows = [
-        f"| {n} | {cell(claim)} ({cell(where)}) | {cell(run)} | {verdict} | {'' if pd.isna(k) else k} |"
-        for n, claim, where, run, verdict, k in zip(
-            table["number"], table["claim"], table["source"], table["run"], table["verdict"], needed
+        f"| {n} | {cell(claim)} ({cell(where)}) | {cell(run)} | {verdict} | {cell(seeds_text(k, b))} |"
+        for n, claim, where, run, verdict, k, b in zip(
+            table["number"], table["claim"], table["source"], table["run"], table["verdict"], needed, binding
         )
     ]
     return _generated(
@@ -55,7 +58,7 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
             "",
             f"Verdicts, {counts} (`{source}` has every comparison).",
             "",
-            "| # | claim (where in the paper) | run | verdict | seeds to decide |",
+            "| # | claim (where in the paper) | run | verdict | seeds to decide (binding comparison) |",
             "|---|---|---|---|---|",
             *rows,
         ],
@@ -74,8 +77,10 @@ def density_block(table: pd.DataFrame, source: str) -> str:
         "density",
         source,
         [
-            "| experiment | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
-            "| collapsed | uniform |",
+            (
+                "| experiment | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
+                "| collapsed | uniform |"
+            ),
             "|---|---|---|---|---|---|---|---|",
             *rows,
         ],
@@ -101,9 +106,14 @@ def cost_block(table: pd.DataFrame, source: str) -> str:
         "|---" * (4 + len(parts)) + "|",
         *rows,
     ]
-    if span == span:
-        lines += ["", f"The trials ran from the first one's start to the last one's finish in {number(span)} min of wall "
-                  "time (a resumed run counts its pauses too)."]
+    if not math.isnan(span):
+        lines += [
+            "",
+            (
+                f"The trials ran from the first one's start to the last one's finish in {number(span)} min of wall "
+                "time (a resumed run counts its pauses too)."
+            ),
+        ]
     return _generated("cost", source, lines)
 
 
@@ -118,7 +128,7 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
 
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
-    "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims"),
+    "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
     "density": (density_block, {"experiment", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
 }

@@ -12,8 +12,8 @@ from analysis.report.experiments import ablations, applications, synthetic
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
-from analysis.tables.claims import paper_and_beyond
 from analysis.tables import run_times as run_times_table
+from analysis.tables.claims_table import paper_and_beyond
 
 
 def method(run: Run) -> Section:
