@@ -1,10 +1,12 @@
 """Rewrite the README's generated sections from the workflow's tables, so no number in them is copied by hand.
 
-A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md; everything else is left as
-it is. Sections: `claims` (from paper/claims.csv), `density` (B3O's density diagnostics, from
-paper/tables/density.csv) and `cost` (where the run's time went, from paper/tables/run_times.csv). Run as
+A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md; everything else is left
+as it is. Sections: `claims` (from paper/claims.csv), `verdict_size` (the verdict rule's size and power, from
+paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from paper/tables/density.csv) and `cost`
+(where the run's time went, from paper/tables/run_times.csv). Run as
 `python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
---cost paper/tables/run_times.csv` (any table may be left out; its section is then kept).
+--cost paper/tables/run_times.csv --verdict-size paper/tables/verdict_size.csv` (any table may be left out; its
+section is then kept).
 """
 
 from __future__ import annotations
@@ -60,6 +62,36 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
             "",
             "| # | claim (where in the paper) | run | verdict | seeds to decide (binding comparison) |",
             "|---|---|---|---|---|",
+            *rows,
+        ],
+    )
+
+
+def verdict_size_block(table: pd.DataFrame, source: str) -> str:
+    """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
+    percentile-bootstrap rule it replaced, from `python -m analysis.verdict_size`."""
+    ns = sorted(table["n"].unique())
+    rules = list(dict.fromkeys(table["rule"]))
+    rows = []
+    for (kind, distribution, sigma, effect), group in table.groupby(
+        ["kind", "distribution", "sigma", "effect"], dropna=False, sort=False
+    ):
+        name = f"{distribution}" + (f" σ = {sigma:g}" if not math.isnan(sigma) else "")
+        name = f"power, {name}, effect {effect:.2f} SD" if kind == "power" else f"size, {name}"
+        rate = group.set_index(["rule", "n"])["rate"]
+        rows.append(f"| {name} | " + " | ".join(" / ".join(f"{rate[r, n]:.3f}" for r in rules) for n in ns) + " |")
+    replications = int(table["replications"].iloc[0])
+    return _generated(
+        "verdict_size",
+        source,
+        [
+            (
+                f"Share of {replications:,} simulated comparisons decided (p < α = {verdicts.ALPHA:g}), "
+                f"{' / '.join(rules)}:"
+            ),
+            "",
+            "| per-seed differences | " + " | ".join(f"n = {n}" for n in ns) + " |",
+            "|---" * (1 + len(ns)) + "|",
             *rows,
         ],
     )
@@ -130,6 +162,11 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
     "density": (density_block, {"experiment", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
+    "verdict_size": (
+        verdict_size_block,
+        {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
+        "python -m analysis.verdict_size",
+    ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
 }
 
@@ -138,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
     cli.add_argument("--readme", default="README.md", help="README to rewrite in place")
     for name in SECTIONS:
-        cli.add_argument(f"--{name}", help=f"the table (CSV) of the {name} section")
+        cli.add_argument(f"--{name.replace('_', '-')}", dest=name, help=f"the table (CSV) of the {name} section")
     args = cli.parse_args(argv)
     try:
         readme = Path(args.readme)

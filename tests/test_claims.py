@@ -407,7 +407,10 @@ def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
     assert readme_claims.main(args) == 0
     text = readme.read_text()
     assert text.startswith("intro\n") and text.endswith("\nafter\n") and "old verdicts" not in text
-    assert "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |  |" in text and "| inconclusive | 12 (hartmann6: A vs B) |" in text
+    assert (
+        "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |  |" in text
+        and "| inconclusive | 12 (hartmann6: A vs B) |" in text
+    )
     assert verdicts.RULES[0] in text
     readme.write_text("no markers\n")
     assert readme_claims.main(args) == 2
@@ -461,4 +464,25 @@ def test_probability_of_improvement_pairs_by_seed_and_stratifies_by_problem():
     assert found.problems == ("hartmann6", "ackley5") and found.seeds == (8, 8)
     assert found.lo <= found.probability <= found.hi < 1.0 + 1e-12
     catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_beats_ts_b100")
-    assert "probability of improvement P(a B3O variant better than TS) = 0.88" in checking.check(catalogued, table).measured
+    assert (
+        "probability of improvement P(a B3O variant better than TS) = 0.88"
+        in checking.check(catalogued, table).measured
+    )
+
+
+def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
+    from analysis import readme as readme_claims
+
+    rows = [
+        ("size", "lognormal", 0.5, 0.0, n, rule, rate)
+        for n, (new, old) in {5: (0.0, 0.19), 10: (0.05, 0.12)}.items()
+        for rule, rate in (("new", new), ("old", old))
+    ]
+    table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
+    table.assign(replications=10_000).to_csv(tmp_path / "size.csv", index=False)
+    begin, end = readme_claims.markers("verdict_size")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{begin}\n{end}\n")
+    assert readme_claims.main(["--readme", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
+    text = readme.read_text()
+    assert "| size, lognormal σ = 0.5 | 0.000 / 0.190 | 0.050 / 0.120 |" in text and "10,000 simulated" in text

@@ -157,8 +157,8 @@ def table_2_reproduced(table: pd.DataFrame) -> Result:
         problem, name = list(TABLE_2_CELLS)[c.unit[1]]
         verdict_of[c.unit[1]] = TABLE_2_VERDICT[c.stat.verdict]
         lines.append(
-            f"{problem} {name}: selected {wording.comparison_text(c)} (pick against the paper's λ → "
-            f"{TABLE_2_VERDICT[c.stat.verdict]})"
+            f"{problem} {name}: selected {wording.comparison_text(c)} (\"the pick is better than the paper's λ\" "
+            f"{c.stat.verdict.split(':')[0]} → the cell {TABLE_2_VERDICT[c.stat.verdict]})"
         )
     if missing:
         lines.append(f"missing ({len(missing)} of {len(TABLE_2_CELLS)} cells): " + "; ".join(missing))
