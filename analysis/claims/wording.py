@@ -49,7 +49,7 @@ def comparison_text(c: Compared) -> str:
     if s.n < 2:
         return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} ({s.n} seed{'' if s.n == 1 else 's'}) → {s.verdict}"
     margin = f", margin {number(c.margin)}" if c.margin is not None else ""
-    needs = f"; ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
+    needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
     return (
         f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, {s.n} seeds "
         f"→ {s.verdict}: {reason(c)}{needs}"
