@@ -56,12 +56,16 @@ def sign_flip(d: np.ndarray, alternative: str) -> np.ndarray:
     `scipy.stats.permutation_test(..., permutation_type="samples")` counts them, ties within its tolerance)."""
     n = d.shape[1]
     flips = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)  # [2^n, n] of ±1
-    null = d @ flips.T / n  # [R, 2^n]
-    observed = d.mean(axis=1, keepdims=True)
-    gamma = np.abs(np.finfo(np.float64).eps * 100 * observed)
-    if alternative == "greater":
-        return np.mean(null >= observed - gamma, axis=1)
-    return np.mean(null <= observed + gamma, axis=1)
+    out = np.empty(len(d))
+    chunk = max(1, 2**22 // 2**n)  # rows per block: about 32 MB of flipped means at a time
+    for start in range(0, len(d), chunk):
+        rows = d[start : start + chunk]
+        null = rows @ flips.T / n  # [rows, 2^n]
+        observed = rows.mean(axis=1, keepdims=True)
+        gamma = np.abs(np.finfo(np.float64).eps * 100 * observed)
+        beyond = null >= observed - gamma if alternative == "greater" else null <= observed + gamma
+        out[start : start + chunk] = beyond.mean(axis=1)
+    return out
 
 
 def new_rule(d: np.ndarray, resamples: int = NUM_RESAMPLES) -> np.ndarray:
