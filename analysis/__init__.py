@@ -1,10 +1,10 @@
 """Trial records -> one tidy table -> summaries with 95% CIs -> the paper's figures and tables.
 
 `analysis.tidy` flattens the JSON records listed in the workflow's grid table into one long parquet table (one row
-per experiment, trial and iteration) and the multi-objective points into a pareto table; `analysis.summary` turns
+per experiment, trial and iteration) and the multi-objective points into a pareto table; `analysis.aggregate` turns
 them into means with seeded bootstrap CIs over seeds; `analysis.figures.<name>` and `analysis.tables.<name>` each
 draw one figure or write one table from those tables, so changing a plot never touches a trial. `analysis.per_trial`
-keeps what the claims need (one row per trial and budget, committed with every run); `analysis.claims` is the
+keeps what the claims need (one row per trial and budget, committed with every run); `analysis.claims` holds the
 catalogue of the paper's quantitative claims and `analysis.verdicts` decides them (paired by seed, Holm-corrected);
 `analysis.theory` measures Theorem 1; `analysis.illustrations` computes Figs. 1-2 from the method itself. Every
 script has `--help`:
@@ -16,7 +16,7 @@ script has `--help`:
     python -m analysis.figures.<illustration_1d|lambda_effect|theorem1> --seed 0 --out paper/figures/<name>
     python -m analysis.tables.<best_lambda|summary> --table TIDY.parquet --out paper/tables/<name>
     python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv
-    python -m analysis.tables.claims --table paper/tables/per_trial.csv --out paper/claims
+    python -m analysis.tables.claims_table --table paper/tables/per_trial.csv --out paper/claims
     python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
     python -m analysis.report --paper paper [--scaling SCALING.csv]   # paper/report.tex from all of the above
 """

@@ -26,8 +26,9 @@ CAPTIONS = {
     ),
     "paired_b100": (
         "Paired advantage of each B3O variant over TS with large batches: per-seed difference of final regret (same "
-        "initial design), mean and unadjusted 95% bootstrap CI at the common budget; right of zero, the variant is "
-        "better. The claims Holm-correct these comparisons."
+        "initial design), mean and unadjusted 95% BCa bootstrap CI at the common budget; right of zero, the variant is "
+        "better. The claims decide these comparisons by tests, Holm-corrected. Title: the probability that one of the "
+        "paper's four variants beats TS on a random problem and seed, with its stratified bootstrap CI."
     ),
     "diversity_b100": (
         "Batch diversity (mean pairwise distance in the scaled space) against BO iteration with large batches, "

@@ -1,7 +1,7 @@
 """The per-trial table: the values the claims need, one row per (experiment, trial, budget), small enough to commit.
 
 `paper/tables/per_trial.csv` is written with every run, so the claims table can be regenerated from the repository
-alone (`python -m analysis.tables.claims --table paper/tables/per_trial.csv`). Columns:
+alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.csv`). Columns:
 * the trial's grid columns (experiment, trial_id, problem, label, method, acquisition, temperature, lam, sampler,
   batch_size, iterations, n_init, seed) and its headline `metric` with `lower_is_better`;
 * `final_budget`, the trial's last evaluation count, and `budget`: one row for each final evaluation count reached by
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.summary import HEADLINE_METRICS
+from analysis.aggregate import HEADLINE_METRICS
 from analysis.tidy import GRID_COLUMNS
 
 KEYS = ("experiment", "trial_id")

@@ -1,15 +1,18 @@
 """Rewrite the README's generated sections from the workflow's tables, so no number in them is copied by hand.
 
-A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md; everything else is left as
-it is. Sections: `claims` (from paper/claims.csv), `density` (B3O's density diagnostics, from
-paper/tables/density.csv) and `cost` (where the run's time went, from paper/tables/run_times.csv). Run as
+A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md; everything else is left
+as it is. Sections: `claims` (from paper/claims.csv), `verdict_size` (the verdict rule's size and power, from
+paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from paper/tables/density.csv) and `cost`
+(where the run's time went, from paper/tables/run_times.csv). Run as
 `python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
---cost paper/tables/run_times.csv` (any table may be left out; its section is then kept).
+--cost paper/tables/run_times.csv --verdict-size paper/tables/verdict_size.csv` (any table may be left out; its
+section is then kept).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -17,8 +20,9 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number
-from analysis.tables.claims import cell, paper_and_beyond
+from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 from analysis.tables.run_times import PROFILE_NAMES
+
 
 def markers(name: str) -> tuple[str, str]:
     return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
@@ -41,10 +45,11 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
     if len(beyond):
         counts += f"; {len(beyond)} beyond the paper: {_tally(beyond['verdict'])}"
     needed = table["seeds_needed"].astype("Int64") if "seeds_needed" in table else pd.Series(pd.NA, index=table.index)
+    binding = table["binding"] if "binding" in table else pd.Series("", index=table.index)
     rows = [
-        f"| {n} | {cell(claim)} ({cell(where)}) | {cell(run)} | {verdict} | {'' if pd.isna(k) else k} |"
-        for n, claim, where, run, verdict, k in zip(
-            table["number"], table["claim"], table["source"], table["run"], table["verdict"], needed
+        f"| {n} | {cell(claim)} ({cell(where)}) | {cell(run)} | {verdict} | {cell(seeds_text(k, b))} |"
+        for n, claim, where, run, verdict, k, b in zip(
+            table["number"], table["claim"], table["source"], table["run"], table["verdict"], needed, binding
         )
     ]
     return _generated(
@@ -55,8 +60,38 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
             "",
             f"Verdicts, {counts} (`{source}` has every comparison).",
             "",
-            "| # | claim (where in the paper) | run | verdict | seeds to decide |",
+            "| # | claim (where in the paper) | run | verdict | seeds to decide (binding comparison) |",
             "|---|---|---|---|---|",
+            *rows,
+        ],
+    )
+
+
+def verdict_size_block(table: pd.DataFrame, source: str) -> str:
+    """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
+    percentile-bootstrap rule it replaced, from `python -m analysis.verdict_size`."""
+    ns = sorted(table["n"].unique())
+    rules = list(dict.fromkeys(table["rule"]))
+    rows = []
+    for (kind, distribution, sigma, effect), group in table.groupby(
+        ["kind", "distribution", "sigma", "effect"], dropna=False, sort=False
+    ):
+        name = f"{distribution}" + (f" σ = {sigma:g}" if not math.isnan(sigma) else "")
+        name = f"power, {name}, effect {effect:.2f} SD" if kind == "power" else f"size, {name}"
+        rate = group.set_index(["rule", "n"])["rate"]
+        rows.append(f"| {name} | " + " | ".join(" / ".join(f"{rate[r, n]:.3f}" for r in rules) for n in ns) + " |")
+    replications = int(table["replications"].iloc[0])
+    return _generated(
+        "verdict_size",
+        source,
+        [
+            (
+                f"Share of {replications:,} simulated comparisons decided (p < α = {verdicts.ALPHA:g}), "
+                f"{' / '.join(rules)}:"
+            ),
+            "",
+            "| per-seed differences | " + " | ".join(f"n = {n}" for n in ns) + " |",
+            "|---" * (1 + len(ns)) + "|",
             *rows,
         ],
     )
@@ -74,8 +109,10 @@ def density_block(table: pd.DataFrame, source: str) -> str:
         "density",
         source,
         [
-            "| experiment | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
-            "| collapsed | uniform |",
+            (
+                "| experiment | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
+                "| collapsed | uniform |"
+            ),
             "|---|---|---|---|---|---|---|---|",
             *rows,
         ],
@@ -101,9 +138,14 @@ def cost_block(table: pd.DataFrame, source: str) -> str:
         "|---" * (4 + len(parts)) + "|",
         *rows,
     ]
-    if span == span:
-        lines += ["", f"The trials ran from the first one's start to the last one's finish in {number(span)} min of wall "
-                  "time (a resumed run counts its pauses too)."]
+    if not math.isnan(span):
+        lines += [
+            "",
+            (
+                f"The trials ran from the first one's start to the last one's finish in {number(span)} min of wall "
+                "time (a resumed run counts its pauses too)."
+            ),
+        ]
     return _generated("cost", source, lines)
 
 
@@ -118,8 +160,13 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
 
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
-    "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims"),
+    "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
     "density": (density_block, {"experiment", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
+    "verdict_size": (
+        verdict_size_block,
+        {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
+        "python -m analysis.verdict_size",
+    ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
 }
 
@@ -128,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
     cli.add_argument("--readme", default="README.md", help="README to rewrite in place")
     for name in SECTIONS:
-        cli.add_argument(f"--{name}", help=f"the table (CSV) of the {name} section")
+        cli.add_argument(f"--{name.replace('_', '-')}", dest=name, help=f"the table (CSV) of the {name} section")
     args = cli.parse_args(argv)
     try:
         readme = Path(args.readme)

@@ -1,71 +1,88 @@
-"""The verdict engine: paired per-seed comparisons, Holm's correction, coverage, and the seeds a comparison needs.
+"""The verdict engine: paired per-seed comparisons, their tests, Holm's correction, coverage and the seeds to decide.
 
-Independent of which claims are checked (`analysis.claims` is the catalogue) and of how they are printed
-(`analysis.tables.claims`). Every method shares its initial design with the others for a given (problem, seed), so
-two methods are compared through their per-seed differences, never through two independent intervals.
+Independent of which claims are checked (`analysis.claims.catalogue`) and of how they are printed
+(`analysis.tables.claims_table`). Every method shares its initial design with the others for a given (problem,
+seed), so two methods are compared through their per-seed differences d (A's advantage over B, positive = A better).
 
-A comparison tests the mean per-seed advantage of A over B (positive = A better) against a threshold: 0 for
-"better", minus a margin for "matches or beats". Its p-value is two-sided from the percentile bootstrap of the mean
-(`scipy.stats.bootstrap`, 9999 resamples, `default_rng(0)`): twice the smaller share of resampled means on either
-side of the threshold. The comparisons of one claim are one family: their p-values are Holm-adjusted, and a
-comparison is decided when its adjusted p is below 0.05 (it holds when the mean lies on A's side of the threshold,
-else it does not hold) and it has at least MIN_SEEDS seeds.
+Each one-sided test of the mean of d against a value θ is the most conservative of three: the one-sample t-test
+(`scipy.stats.ttest_1samp`), the sign-flip permutation test of the mean (`scipy.stats.permutation_test`), exact
+(all 2^n sign flips) for n ≤ EXACT_MAX seeds, else NUM_RESAMPLES random flips, and the studentised (bootstrap-t)
+bootstrap. The sign-flip test's size is exact for any distribution of d symmetric about θ whatever its tails; the
+bootstrap-t corrects for skewness; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed
+here is below what the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds
+(Bahadur and Savage, 1956); `analysis.verdict_size` measures how far this one does. Every decision is at two-sided level α (each one-sided test at
+α/2), Holm-adjusted over a claim's comparisons:
+- "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given an equivalence
+  margin δ, equivalent (does not hold: equivalent) if both d > −δ and d < δ are shown (two one-sided tests, TOST);
+  else inconclusive;
+- "matches or beats": holds if d > −δ is shown (non-inferiority), does not hold if d < −δ is shown.
+The interval shown is the BCa bootstrap interval of the mean (`scipy.stats.bootstrap`); it is for display only.
+`analysis.verdict_size` measures the rule's size and power by simulation.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats
 
-ALPHA = 0.05
+from analysis.resampling import LEVEL, NUM_RESAMPLES, SEED
+
+ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
-NUM_RESAMPLES = 9999
-SEED = 0
-#: default equivalence margin: this fraction of the range of the compared quantity's means across methods
-MARGIN_FRACTION = 0.10
+#: the sign-flip test enumerates all 2^n flips up to this many seeds, and draws NUM_RESAMPLES random ones above
+EXACT_MAX = 16
 
 HOLDS = "holds"
 FAILS = "does not hold"
+EQUIVALENT = "does not hold: equivalent"
 INCONCLUSIVE = "inconclusive"
-#: fewest seeds for a decision: the percentile bootstrap decides whenever all per-seed differences share a sign, which
-#: with n seeds happens by chance with probability 2^(1-n) (50 % at n = 2, 6 % at n = 5)
-MIN_SEEDS = 5
-FEW = f"inconclusive (fewer than {MIN_SEEDS} seeds)"
+#: a comparison whose seeds cannot reach p < α whatever the data (2^(1−n) ≥ α: n ≤ 5)
+FEW = "inconclusive (too few seeds to decide)"
 NOT_MEASURED = "not measured"
 
 #: relation -> how it is decided; the rules as data, printed with the claims table
 RELATIONS = {
-    "better": "A better than B: the mean advantage of A over B is tested against 0",
+    "better": (
+        "A better than B: holds if the mean advantage of A over B is shown above 0; does not hold if it is shown "
+        "below 0, or shown inside ±margin (equivalent: two one-sided tests)"
+    ),
     "matches_or_beats": (
-        "A matches or beats B: the mean advantage is tested against −margin, i.e. A holds if it is not worse than B "
-        "by more than the margin (an equivalence margin, not a failure to tell them apart)"
+        "A matches or beats B: holds if the mean advantage is shown above −margin (non-inferiority); does not hold "
+        "if it is shown below −margin"
     ),
 }
 
 #: how the verdicts are decided, in the words printed with the claims table and in the README
 RULES = (
     (
-        "Each comparison pairs two methods by seed (they share the initial design) and takes the per-seed advantage "
-        f"of A over B at a common budget; it is decided when the {1 - ALPHA:.0%} percentile-bootstrap test of the "
-        f"mean advantage ({NUM_RESAMPLES} resamples, seed {SEED}), Holm-corrected over the claim's comparisons, "
-        'separates it from 0 ("better") or from minus the margin ("matches or beats"), and is inconclusive otherwise '
-        f"or with fewer than {MIN_SEEDS} seeds."
+        "Each comparison pairs two methods by seed (they share the initial design) and tests the mean per-seed "
+        "advantage of A over B at a common budget with the most conservative of a paired t-test, an exact "
+        f"sign-flip permutation test (all 2^n flips up to n = {EXACT_MAX} seeds) and a studentised bootstrap, "
+        f"two-sided at α = {ALPHA:g}, "
+        "Holm-corrected over the claim's comparisons; with n ≤ 5 seeds no comparison can be decided "
+        f"(the smallest attainable p is 2^(1−n) ≥ {ALPHA:g})."
     ),
     (
         "A claim holds only if every comparison it names was run and holds; it does not hold if any comparison does "
-        'not; if some of its problems or methods were not run it says "holds on k of n" at best, and it is '
-        "inconclusive otherwise."
+        "not (worse, or equivalent within the problem's margin); if some of its problems or methods were not run it "
+        'says "holds on k of n" at best, and it is inconclusive otherwise.'
     ),
 )
 
 
 @dataclass(frozen=True)
 class Paired:
-    """One paired comparison of A with B: statistics of the per-seed advantage of A (positive = A better)."""
+    """One paired comparison of A with B: statistics of the per-seed advantage of A (positive = A better).
+
+    `lo`, `hi`: the BCa bootstrap interval of the mean; `threshold`: 0 ("better") or −margin ("matches or beats");
+    `p`: two-sided p of the mean against the threshold; `p_equivalent`: the TOST p against ±margin (NaN without a
+    margin or for "matches or beats"); `p_floor`: the smallest two-sided p the sign-flip test attains with n seeds.
+    """
 
     left: str
     right: str
@@ -77,7 +94,11 @@ class Paired:
     sd: float
     threshold: float
     p: float
+    margin: float | None = None
+    p_equivalent: float = math.nan
+    p_floor: float = math.nan
     p_holm: float = math.nan
+    p_equivalent_holm: float = math.nan
     verdict: str = ""
     seeds_needed: int | None = None
 
@@ -88,27 +109,125 @@ def advantage(a: np.ndarray, b: np.ndarray, lower_is_better: bool) -> np.ndarray
     return b - a if lower_is_better else a - b
 
 
-def paired(left: str, right: str, unit: str, diffs: Sequence[float], threshold: float = 0.0) -> Paired:
-    """Mean advantage with its 95% percentile-bootstrap CI and the two-sided bootstrap p-value against `threshold`."""
+def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(x, axis=axis)
+
+
+def _resample_counts(n: int, resamples: int = NUM_RESAMPLES) -> np.ndarray:
+    """[resamples, n]: how often each of n values appears in each seeded bootstrap resample."""
+    index = np.random.default_rng(SEED).integers(0, n, size=(resamples, n))
+    counts = np.zeros((resamples, n))
+    np.add.at(counts, (np.arange(resamples)[:, None], index), 1.0)
+    return counts
+
+
+def studentised(x: np.ndarray, alternative: str, resamples: int = NUM_RESAMPLES, chunk: int = 256) -> np.ndarray:
+    """One-sided p of "mean of x `alternative` 0" by the studentised (bootstrap-t) bootstrap, for each row of
+    `x` [R, n]: the share of resampled t* = (mean* − mean) / (sd*/√n) at least as extreme as the observed t, with
+    `resamples` seeded resamples shared by every row (resamples with sd* = 0 left out; (1 + k)/(1 + B))."""
+    n = x.shape[-1]
+    counts = _resample_counts(n, resamples)
+    out = np.empty(len(x))
+    for start in range(0, len(x), chunk):
+        rows = x[start : start + chunk]
+        mean = rows.mean(axis=1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = mean / (rows.std(axis=1, ddof=1, keepdims=True) / np.sqrt(n))
+            m1 = rows @ counts.T / n
+            sd = np.sqrt(np.maximum(rows**2 @ counts.T / n - m1**2, 0.0) * n / (n - 1))
+            resampled = (m1 - mean) / (sd / np.sqrt(n))
+        valid = np.isfinite(resampled) & (sd > 1e-9 * rows.std(axis=1, keepdims=True))  # sd* = 0 up to rounding
+        beyond = (resampled >= t) if alternative == "greater" else (resampled <= t)
+        out[start : start + chunk] = (1 + np.sum(beyond & valid, axis=1)) / (1 + np.sum(valid, axis=1))
+    return out
+
+
+def one_sided(d: np.ndarray, theta: float, alternative: str) -> np.ndarray:
+    """p of "mean of d `alternative` θ" ("greater" or "less"): the largest of three tests' one-sided p's, the
+    t-test (exact for normal d), the sign-flip test (exact for d symmetric about θ, any tails) and the studentised
+    bootstrap (which corrects for skewness to second order).
+
+    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.verdict_size` passes them); every
+    sample of a batch shares the flips and the resamples."""
+    x = np.atleast_2d(np.asarray(d, dtype=np.float64) - theta)
+    n = x.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # nearly constant samples: the sign flips decide those
+        t = stats.ttest_1samp(x, 0.0, axis=-1, alternative=alternative).pvalue
+    exact = n <= EXACT_MAX
+    flips = stats.permutation_test(
+        (x,),
+        _mean,
+        permutation_type="samples",
+        vectorized=True,
+        axis=-1,
+        alternative=alternative,
+        n_resamples=np.inf if exact else NUM_RESAMPLES,
+        rng=None if exact else np.random.default_rng(SEED),
+    ).pvalue
+    boot = studentised(x, alternative)
+    # a constant sample (sd 0) has no t-test and no bootstrap-t: the sign-flip test alone decides it
+    constant = np.ptp(x, axis=-1) == 0
+    p = np.where(constant | np.isnan(t), flips, np.maximum.reduce([t, flips, boot]))
+    return p if np.ndim(d) > 1 else p[0]
+
+
+def two_sided(d: np.ndarray, theta: float) -> np.ndarray:
+    """Two-sided p of "mean of d ≠ θ": twice the smaller one-sided p (at most 1)."""
+    return np.minimum(1.0, 2 * np.minimum(one_sided(d, theta, "greater"), one_sided(d, theta, "less")))
+
+
+def equivalence(d: np.ndarray, margin: float) -> np.ndarray:
+    """Two-sided-level p of "−margin < mean of d < margin" (TOST): twice the larger of the two one-sided p's."""
+    return np.minimum(1.0, 2 * np.maximum(one_sided(d, -margin, "greater"), one_sided(d, margin, "less")))
+
+
+def p_floor(n: int) -> float:
+    """The smallest two-sided p the sign-flip test can give with n seeds (exact: 2^(1−n); sampled: 2/(R+1))."""
+    return 2.0 ** (1 - n) if n <= EXACT_MAX else 2.0 / (NUM_RESAMPLES + 1)
+
+
+def fewest_seeds(family: int = 1) -> int:
+    """The fewest seeds at which a comparison in a family of `family` can reach Holm's first step, 2^(1−n) < α/m."""
+    return 1 + math.floor(math.log2(family / ALPHA)) + 1
+
+
+def bca(d: np.ndarray) -> tuple[float, float]:
+    """The BCa bootstrap interval of the mean at LEVEL (NaN for fewer than two distinct values)."""
+    if len(d) < 2 or np.all(d == d[0]):
+        return math.nan, math.nan
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a degenerate sample gives a NaN interval, shown as such
+        ci = stats.bootstrap(
+            (d,),
+            _mean,
+            n_resamples=NUM_RESAMPLES,
+            confidence_level=LEVEL,
+            method="BCa",
+            vectorized=True,
+            rng=np.random.default_rng(SEED),
+        ).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def paired(
+    left: str, right: str, unit: str, diffs: Sequence[float], threshold: float = 0.0, margin: float | None = None
+) -> Paired:
+    """Mean advantage with its BCa CI, its two-sided p against `threshold` and, for a "better" comparison with an
+    equivalence `margin` (threshold 0), the TOST p against ±margin."""
     d = np.asarray(diffs, dtype=np.float64)
     d = d[~np.isnan(d)]
     n = len(d)
     if n < 2:
         mean = float(d.mean()) if n else math.nan
-        return Paired(left, right, unit, n, mean, math.nan, math.nan, math.nan, threshold, math.nan)
-    result = stats.bootstrap(
-        (d,),
-        np.mean,
-        n_resamples=NUM_RESAMPLES,
-        confidence_level=1 - ALPHA,
-        method="percentile",
-        vectorized=True,
-        rng=np.random.default_rng(SEED),
+        return Paired(left, right, unit, n, mean, math.nan, math.nan, math.nan, threshold, math.nan, margin)
+    lo, hi = bca(d)
+    p = float(two_sided(d, threshold))
+    tost = margin is not None and threshold == 0.0 and margin > 0
+    p_eq = float(equivalence(d, margin)) if tost else math.nan
+    return Paired(
+        left, right, unit, n, float(d.mean()), lo, hi, float(d.std(ddof=1)), threshold, p, margin, p_eq, p_floor(n)
     )
-    means = result.bootstrap_distribution
-    p = min(1.0, 2 * min(np.mean(means <= threshold), np.mean(means >= threshold)))
-    lo, hi = result.confidence_interval
-    return Paired(left, right, unit, n, float(d.mean()), float(lo), float(hi), float(d.std(ddof=1)), threshold, p)
 
 
 def holm(p: Sequence[float]) -> np.ndarray:
@@ -122,47 +241,58 @@ def holm(p: Sequence[float]) -> np.ndarray:
     return out
 
 
-def seeds_needed(mean: float, sd: float, threshold: float, family: int) -> int | None:
-    """Seeds for 80% power to separate the observed mean from `threshold`, by the normal approximation
-    n = ((z_{1-α/(2m)} + z_{0.8}) s / |mean − threshold|)², at the Bonferroni level α/m (never less strict than
-    Holm), and at least MIN_SEEDS; None when undefined (a single seed, or a mean exactly on the threshold)."""
-    effect = abs(mean - threshold)
-    if math.isnan(sd) or math.isnan(effect) or effect == 0:
+def seeds_needed(c: Paired, family: int) -> int | None:
+    """Seeds for 80% power to decide an undecided comparison if its observed mean and paired SD held: by the normal
+    approximation n = ((z_(1−α/2m) + z_0.8) s / gap)², at the Bonferroni level α/m (no less strict than Holm), where
+    the gap is |Δ − θ| to be shown different from θ or, with a margin, δ − |Δ| to be shown equivalent (whichever
+    needs fewer), and at least the seeds at which the sign-flip test can decide at all (`fewest_seeds`); None when
+    undefined (fewer than two seeds, a zero gap)."""
+    if c.n < 2 or math.isnan(c.sd):
+        return None
+    gaps = [abs(c.mean - c.threshold)]
+    if c.margin is not None and c.threshold == 0.0:
+        gaps.append(c.margin - abs(c.mean))
+    gaps = [g for g in gaps if g > 0]
+    if not gaps:
         return None
     z = stats.norm.ppf(1 - ALPHA / (2 * family)) + stats.norm.ppf(POWER)
-    return max(MIN_SEEDS, math.ceil((z * sd / effect) ** 2))
+    return max(fewest_seeds(family), c.n + 1, math.ceil((z * c.sd / max(gaps)) ** 2))
 
 
 def decide(family: Sequence[Paired]) -> list[Paired]:
     """Holm-adjust one claim's comparisons and give each its verdict (and, if undecided, the seeds it needs).
 
-    Comparisons with fewer than MIN_SEEDS seeds are never decided, so they are left out of Holm's family.
+    A comparison whose seeds cannot reach p < α at all (`p_floor` ≥ α) is left out of Holm's family (it could never
+    be rejected, Tarone's argument); the difference tests and the equivalence tests are adjusted as two families.
     """
-    adjusted = holm([c.p if c.n >= MIN_SEEDS else math.nan for c in family])
+    testable = [c.n >= 2 and c.p_floor < ALPHA for c in family]
+    adjusted = holm([c.p if ok else math.nan for c, ok in zip(family, testable)])
+    adjusted_eq = holm([c.p_equivalent if ok else math.nan for c, ok in zip(family, testable)])
     out = []
-    for c, p in zip(family, adjusted):
-        if c.n < MIN_SEEDS:
+    for c, ok, p, p_eq in zip(family, testable, adjusted, adjusted_eq):
+        if not ok:
             verdict = FEW
         elif p < ALPHA:
             verdict = HOLDS if c.mean > c.threshold else FAILS
+        elif p_eq < ALPHA:
+            verdict = EQUIVALENT
         else:
             verdict = INCONCLUSIVE
-        undecided = verdict in (INCONCLUSIVE, FEW)
-        needed = seeds_needed(c.mean, c.sd, c.threshold, len(family)) if undecided else None
-        out.append(replace(c, p_holm=float(p), verdict=verdict, seeds_needed=needed))
+        needed = seeds_needed(c, len(family)) if verdict in (INCONCLUSIVE, FEW) else None
+        out.append(replace(c, p_holm=float(p), p_equivalent_holm=float(p_eq), verdict=verdict, seeds_needed=needed))
     return out
 
 
 def combine(verdicts: Sequence[str], expected: int | None = None) -> str:
     """A claim's verdict from its units' verdicts, `expected` units in all (default: as many as given).
 
-    Any unit that does not hold -> does not hold; all expected units present and holding -> holds; all present
-    units holding but some missing -> "holds on k of n"; otherwise inconclusive.
+    Any unit that does not hold (worse or equivalent) -> does not hold; all expected units present and holding ->
+    holds; all present units holding but some missing -> "holds on k of n"; otherwise inconclusive.
     """
     expected = len(verdicts) if expected is None else expected
     if not verdicts:
         return NOT_MEASURED
-    if FAILS in verdicts:
+    if any(v.startswith(FAILS) for v in verdicts):
         return FAILS
     holding = sum(v == HOLDS for v in verdicts)
     if holding == len(verdicts):

@@ -1,7 +1,7 @@
 """What the paper fixes for B3O: its four variants and its Table 2 of tuned λ (λ0 for a scheduled temperature).
 
 One owner for the configs, where `lam: table2` names Table 2 (`baselines.grid` resolves it before any trial spec
-exists), and for the analysis, whose claims compare a λ-ablation with it (`analysis.claims`). Whole numbers stay
+exists), and for the analysis, whose claims compare a λ-ablation with it (`analysis.claims.checking`). Whole numbers stay
 integers: a trial id hashes the spec's JSON, where 5 and 5.0 differ, and the configs have always written them so.
 """
 
@@ -21,6 +21,8 @@ TABLE_2 = {
     "ackley5": (0.1, 1, 5, 10),
     "hartmann6": (0.1, 0.1, 5, 10),
 }
+#: Table 2 by cell: (problem, variant suffix) -> λ (λ0 for a scheduled temperature)
+TABLE_2_CELLS = {(problem, name): lam for problem, row in TABLE_2.items() for name, lam in zip(VARIANTS, row)}
 #: the config value that stands for Table 2
 TABLE_2_NAME = "table2"
 

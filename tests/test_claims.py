@@ -1,5 +1,7 @@
-"""The verdict engine and the claims on small fixtures with known answers: pairing, equivalence margins, equal
-budgets, coverage, the λ_1 = 0 batches of scheduled variants, Holm and the seeds needed, and the README block."""
+"""The verdict engine and the claims on small fixtures with known answers: pairing, the four outcomes of a "better"
+comparison (better, worse, equivalent within the problem's margin, inconclusive), non-inferiority, equal budgets,
+coverage, the λ_1 = 0 batches of scheduled variants, Holm, the seeds to decide, the probability of improvement and
+the README block."""
 
 from __future__ import annotations
 
@@ -8,10 +10,15 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
-from analysis import claims, per_trial, verdicts
-from analysis.claims import Claim, Slot, where
-from analysis.verdicts import FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
+from analysis import per_trial, verdicts
+from analysis.claims import catalogue, checking, comparisons, wording
+from analysis.claims import selection as claims
+from analysis.claims.catalogue import Claim
+from analysis.claims.selection import Slot, where
+from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
+from problems.margins import margin
 
 SEEDS = range(8)
 #: seed-to-seed spread (how lucky the initial design was) far larger than the differences between methods
@@ -101,11 +108,11 @@ def one(relation: str = "better", left=("B3O-UCB-c",), right="TS", problems=("ha
 def test_paired_better_decides_where_the_unpaired_cis_overlap():
     ts = 10 + LUCK
     table = pd.concat([b3o("UCB-c", ts - 1.0 + 0.1 * np.sin(SEEDS)), trials("TS", ts)])
-    result = claims.check(one(), table)
+    result = checking.check(one(), table)
     assert result.verdict == HOLDS
     assert f"Δ +{1 - 0.1 * np.sin(SEEDS).mean():.3g} [" in result.measured and "8 seeds" in result.measured
     # the same numbers, unpaired: the two 95% bootstrap CIs overlap, the old rule could not tell
-    from analysis.summary import bootstrap_ci
+    from analysis.aggregate import bootstrap_ci
 
     _, _, hi_a = bootstrap_ci(ts - 1.0)
     _, lo_b, _ = bootstrap_ci(ts)
@@ -115,49 +122,94 @@ def test_paired_better_decides_where_the_unpaired_cis_overlap():
 def test_paired_worse_does_not_hold():
     ts = 10 + LUCK
     table = pd.concat([b3o("UCB-c", ts + 0.5 + 0.05 * np.cos(SEEDS)), trials("TS", ts)])
-    assert claims.check(one(), table).verdict == FAILS
+    assert checking.check(one(), table).verdict == FAILS
 
 
 def test_noisy_difference_is_inconclusive_and_says_how_many_seeds_would_decide():
     ts = 10 + LUCK
     noise = np.array([1.0, -1.2, 0.9, -0.8, 1.1, -1.0, 0.7, -0.5])
-    table = pd.concat([b3o("UCB-c", ts - 0.1 + noise), trials("TS", ts)])
-    result = claims.check(one(), table)
+    table = pd.concat([b3o("UCB-c", ts - 0.3 + noise), trials("TS", ts)])
+    result = checking.check(one(), table)
     assert result.verdict == INCONCLUSIVE
-    diffs = 0.1 - noise  # TS − B3O per seed
+    diffs = 0.3 - noise  # TS − B3O per seed; |Δ| > the margin, so only a difference could decide it
+    assert abs(diffs.mean()) > margin("hartmann6")
     z = 1.959964 + 0.841621
     assert result.seeds_needed == math.ceil((z * diffs.std(ddof=1) / abs(diffs.mean())) ** 2)
     assert f"≈{result.seeds_needed} seeds would decide it" in result.measured
+    assert result.binding == "hartmann6: B3O-UCB-c vs TS"
 
 
-def test_fewer_than_five_seeds_never_decide():
-    ts = 10 + LUCK[:3]
-    table = pd.concat([b3o("UCB-c", ts - 1.0), trials("TS", ts)])
-    assert claims.check(one(), table).verdict == FEW
+def test_five_seeds_never_decide_even_when_every_seed_agrees():
+    """With 5 seeds the sign-flip test's smallest two-sided p is 2^(1−5) = 0.0625 > α: the rule before said "holds"
+    (its percentile bootstrap gave p = 0); no valid test can."""
+    ts = 10 + LUCK[:5]
+    table = pd.concat([b3o("UCB-c", ts - 1.0 - 0.01 * np.arange(5)), trials("TS", ts)])
+    result = checking.check(one(), table)
+    assert result.verdict == FEW
+    assert "the smallest attainable p is 0.063 ≥ α" in result.measured  # 0.0625, rounded up
+    assert result.seeds_needed == verdicts.fewest_seeds(1) == 6
+    three = pd.concat([b3o("UCB-c", ts[:3] - 1.0), trials("TS", ts[:3])])
+    assert checking.check(one(), three).verdict == FEW
 
 
 def test_higher_is_better_metrics_flip_the_sign():
     hv = 100 + LUCK
     table = pd.concat([b3o("UCB-c", hv + 2.0, lower_is_better=False), trials("TS", hv, lower_is_better=False)])
-    assert claims.check(one(), table).verdict == HOLDS
+    assert checking.check(one(), table).verdict == HOLDS
 
 
-# --- equivalence ---------------------------------------------------------------------------------------------------
+# --- ties and equivalence ------------------------------------------------------------------------------------------
 
 
-def _matches(gap: float, noise: float = 0.01) -> str:
-    """B3O worse than TS by `gap` per seed; Random sets the range (10) and so the margin (1)."""
+def _better(gap: float, noise: float) -> checking.Result:
+    """B3O better than TS by `gap` per seed (in units of hartmann6's margin), with per-seed noise."""
+    ts = 1 + 0.1 * LUCK
+    wiggle = noise * margin("hartmann6") * np.sin(np.arange(8) * 1.7)
+    return checking.check(one(), pd.concat([b3o("UCB-c", ts - gap * margin("hartmann6") + wiggle), trials("TS", ts)]))
+
+
+def test_a_better_comparison_has_four_outcomes():
+    assert _better(2.0, 0.1).verdict == HOLDS
+    assert _better(-2.0, 0.1).verdict == FAILS
+    tie = _better(0.05, 0.1)
+    assert tie.verdict == FAILS and f"→ {EQUIVALENT}: shown inside ±margin" in tie.measured
+    assert tie.seeds_needed is None and "would decide it" not in tie.measured  # a tie is decided: no seeds
+    open_ = _better(0.5, 3.0)
+    assert open_.verdict == INCONCLUSIVE and "nor inside ±margin" in open_.measured and open_.seeds_needed
+
+
+def test_seeds_to_decide_a_near_tie_use_the_margin_not_the_tiny_difference():
+    """A near-zero mean once asked for 366,913 seeds (to separate it from 0); it is decided sooner as a tie."""
+    c = verdicts.Paired("a", "b", "u", 5, -0.0006, -0.1, 0.1, 0.05, 0.0, 1.0, margin=0.08, p_floor=0.0625)
+    (decided,) = verdicts.decide([c])
+    z = 1.959964 + 0.841621
+    assert decided.seeds_needed == max(6, math.ceil((z * 0.05 / (0.08 - 0.0006)) ** 2))
+    assert decided.seeds_needed < 10
+
+
+def _matches(gap: float, noise: float = 0.01) -> checking.Result:
+    """B3O worse than TS by `gap` margins per seed."""
     ts = 1 + 0.1 * LUCK
     wiggle = noise * np.sin(np.arange(8) * 1.7)
-    table = pd.concat([b3o("UCB-c", ts + gap + wiggle), trials("TS", ts), trials("Random", ts + 10)])
-    return claims.check(one("matches_or_beats"), table)
+    table = pd.concat([b3o("UCB-c", ts + gap * margin("hartmann6") + wiggle), trials("TS", ts)])
+    return checking.check(one("matches_or_beats"), table)
 
 
 def test_matches_holds_inside_the_margin_and_fails_outside():
     inside, outside, edge = _matches(0.3), _matches(3.0), _matches(1.0, noise=1.0)
-    assert inside.verdict == HOLDS and "margin 1," in inside.measured  # 10% of the range of the means (Random − TS)
+    assert inside.verdict == HOLDS and f"margin {margin('hartmann6'):.3g}," in inside.measured  # problems.margins
     assert outside.verdict == FAILS
     assert edge.verdict == INCONCLUSIVE  # the CI straddles the margin: neither equivalent nor clearly worse
+
+
+def test_margins_do_not_depend_on_the_methods_run():
+    """The margin is the problem's (problems.margins), not a share of this run's method means: adding a far worse
+    method changes nothing."""
+    ts = 1 + 0.1 * LUCK
+    base = [b3o("UCB-c", ts + 0.3 * margin("hartmann6")), trials("TS", ts)]
+    alone = checking.check(one("matches_or_beats"), pd.concat(base))
+    beside = checking.check(one("matches_or_beats"), pd.concat(base + [trials("Random", ts + 100)]))
+    assert alone.measured == beside.measured
 
 
 # --- equal budgets -------------------------------------------------------------------------------------------------
@@ -168,7 +220,7 @@ def test_methods_with_unequal_budgets_compare_at_the_smaller_one():
     # at 30 evaluations the batch method is worse than Seq-EI; at its own final 100 it would be better
     batch = b3o("UCB-c", seq - 3.0, budgets={30: seq + 1.0})
     seq_ei = trials("Seq-EI", seq, method="seq-ei", final_budget=30, batch_size=1, iterations=20)
-    result = claims.check(one(right="Seq-EI"), pd.concat([batch, seq_ei]))
+    result = checking.check(one(right="Seq-EI"), pd.concat([batch, seq_ei]))
     assert result.verdict == FAILS
     assert "at 30 evals" in result.measured and "compared at 30 evals" in result.run
     assert "Seq-EI: B = 1, T = 20" in result.run and "B = 10, T = 9" in result.run
@@ -181,13 +233,19 @@ def test_partial_coverage_is_never_plain_holds_and_lists_what_is_missing():
     ts = 10 + LUCK
     parts = [trials("TS", ts, problem=p) for p in ("ackley5", "hartmann6")]
     parts += [b3o(v, ts - 1.0, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
-    catalogued = next(c for c in claims.CATALOGUE if c.name == "b3o_beats_ts_b100")
-    result = claims.check(catalogued, pd.concat(parts))
+    catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_beats_ts_b100")
+    result = checking.check(catalogued, pd.concat(parts))
     assert result.verdict == "holds on 6 of 12"
     assert "not run: shekel4; ackley5: B3O-UCB-s; hartmann6: B3O-UCB-s" in result.measured
     worse = pd.concat(parts + [b3o("UCB-s", ts + 1.0, problem="ackley5")])
-    assert claims.check(catalogued, worse).verdict == FAILS
-    assert claims.check(catalogued, worse[worse["problem"] == "nowhere"]).verdict == NOT_MEASURED
+    # 7 comparisons: 8 seeds cannot reach Holm's first step (2^(1−8) · 7 > α), 9 can
+    assert checking.check(catalogued, worse).verdict == INCONCLUSIVE and verdicts.fewest_seeds(7) == 9
+    ts = 10 + np.append(LUCK, [0.7, -2.2])
+    parts = [trials("TS", ts, problem=p) for p in ("ackley5", "hartmann6")]
+    parts += [b3o(v, ts - 1.0, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
+    worse = pd.concat(parts + [b3o("UCB-s", ts + 1.0, problem="ackley5")])
+    assert checking.check(catalogued, worse).verdict == FAILS
+    assert checking.check(catalogued, worse[worse["problem"] == "nowhere"]).verdict == NOT_MEASURED
 
 
 def test_table_2_counts_the_cells_it_could_check():
@@ -196,7 +254,7 @@ def test_table_2_counts_the_cells_it_could_check():
     for frame, lam in zip(cell, (0.1, 1.0, 10.0)):
         frame["lam"] = lam
         frame["trial_id"] += f"-{lam}"
-    result = claims.table_2_reproduced(pd.concat(cell))
+    result = checking.table_2_reproduced(pd.concat(cell))
     assert result.verdict == "holds on 1 of 12" and "hartmann6 UCB-c: selected λ=10 = paper's" in result.measured
     assert "missing (11 of 12 cells)" in result.measured
 
@@ -258,8 +316,8 @@ def test_diversity_leaves_out_the_iterations_with_lambda_zero_for_every_method()
     assert final.loc[("TS", 2), "diversity"] == pytest.approx((0.32 + 0.3) / 2)  # t = 1 left out for TS too
     assert set(final["diversity_skipped"]) == {"1"}
     assert final.loc[("TS", 0), "diversity_first"] == 0.9 and final.loc[("TS", 0), "diversity_last"] == 0.3
-    catalogued = next(c for c in claims.CATALOGUE if c.name == "b3o_more_diverse_than_ts")
-    result = claims.check(catalogued, table)
+    catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_more_diverse_than_ts")
+    result = checking.check(catalogued, table)
     assert "(iterations t = 1 skipped: λ_t = 0)" in result.measured
     assert result.verdict == "holds on 1 of 12"
 
@@ -283,17 +341,36 @@ def test_holm_adjusts_step_down():
 
 
 def test_comparisons_too_small_to_decide_stay_out_of_holms_family():
-    enough = verdicts.Paired("a", "b", "u", 6, 1.0, 0.5, 1.5, 0.5, 0.0, 0.03)
-    few = verdicts.Paired("c", "d", "u", 3, 1.0, 0.5, 1.5, 0.5, 0.0, 0.01)
+    enough = verdicts.Paired("a", "b", "u", 6, 1.0, 0.5, 1.5, 0.5, 0.0, 0.03, p_floor=verdicts.p_floor(6))
+    few = verdicts.Paired("c", "d", "u", 5, 1.0, 0.5, 1.5, 0.5, 0.0, 0.0625, p_floor=verdicts.p_floor(5))
     decided, undecided = verdicts.decide([enough, few])
-    assert decided.verdict == HOLDS and decided.p_holm == pytest.approx(0.03)
-    assert undecided.verdict == FEW and undecided.seeds_needed == verdicts.MIN_SEEDS
+    assert decided.verdict == HOLDS and decided.p_holm == pytest.approx(0.03)  # m = 1: the 5-seed one cannot count
+    assert undecided.verdict == FEW and undecided.seeds_needed == verdicts.fewest_seeds(2) == 7
 
 
-def test_bootstrap_is_seeded_and_brackets_the_mean():
+def test_no_p_is_printed_below_what_the_test_attains():
+    d = np.array([0.3, 0.1, 0.5, 0.2, 0.4, 0.15, 0.35])  # every seed agrees: the exact sign-flip p is 2^(1−7)
+    c = verdicts.paired("a", "b", "u", d)
+    assert c.p == pytest.approx(2.0**-6) and c.p_floor == pytest.approx(2.0**-6)
+    assert wording.p_text(c.p) == "0.016"  # 0.015625 rounded up, never down
+    assert wording.p_text(0.0625) == "0.063" and wording.p_text(1.0) == "1"
+
+
+def test_the_decision_is_the_most_conservative_of_the_three_tests():
+    d = np.array([2.1, 1.8, 2.4, 2.0, 1.9, 2.2, -0.5, 2.3])
+    p = verdicts.one_sided(d, 0.0, "greater")
+    t = stats.ttest_1samp(d, 0.0, alternative="greater").pvalue
+    flips = stats.permutation_test((d,), np.mean, permutation_type="samples", alternative="greater").pvalue
+    assert p == pytest.approx(max(t, flips, verdicts.studentised(d[None, :], "greater")[0]))
+    assert p >= flips > t  # the t-test alone would claim more than the sign flips allow
+
+
+def test_bca_interval_is_seeded_and_brackets_the_mean():
     d = np.array([0.3, -0.1, 0.5, 0.2, 0.4, 0.1])
     a, b = verdicts.paired("a", "b", "u", d), verdicts.paired("a", "b", "u", d)
     assert a == b and a.lo < a.mean < a.hi and a.mean == pytest.approx(d.mean())
+    bca = stats.bootstrap((d,), np.mean, method="BCa", n_resamples=9999, rng=np.random.default_rng(0))
+    assert (a.lo, a.hi) == pytest.approx(tuple(bca.confidence_interval))
 
 
 def test_combine_with_coverage():
@@ -301,6 +378,7 @@ def test_combine_with_coverage():
     assert verdicts.combine([HOLDS, HOLDS], 3) == "holds on 2 of 3"
     assert verdicts.combine([HOLDS, INCONCLUSIVE], 2) == INCONCLUSIVE
     assert verdicts.combine([HOLDS, FAILS], 5) == FAILS
+    assert verdicts.combine([HOLDS, EQUIVALENT], 2) == FAILS  # a tie refutes "better"
     assert verdicts.combine([], 3) == NOT_MEASURED
 
 
@@ -318,6 +396,7 @@ def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
             "run": ["B = 50, T = 6; 5 seeds", "–"],
             "verdict": [HOLDS, INCONCLUSIVE],
             "seeds_needed": [None, 12],
+            "binding": ["", "hartmann6: A vs B"],
         }
     )
     table.to_csv(tmp_path / "claims.csv", index=False)
@@ -328,7 +407,10 @@ def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
     assert readme_claims.main(args) == 0
     text = readme.read_text()
     assert text.startswith("intro\n") and text.endswith("\nafter\n") and "old verdicts" not in text
-    assert "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |  |" in text and "| inconclusive | 12 |" in text
+    assert (
+        "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |  |" in text
+        and "| inconclusive | 12 (hartmann6: A vs B) |" in text
+    )
     assert verdicts.RULES[0] in text
     readme.write_text("no markers\n")
     assert readme_claims.main(args) == 2
@@ -343,19 +425,64 @@ def test_the_scale_free_lambda_row_is_not_one_of_the_papers_batch_methods():
     table = pd.concat([b3o("LogEI-c", 1.0 + LUCK), trials("TS", 2.0 + LUCK), normalised])
     selected = table.loc[claims.batch_method(table), "label"].unique()
     assert set(selected) == {"B3O-LogEI-c", "TS"}
-    best = claims.check(next(c for c in claims.CATALOGUE if c.name == "logei_c_best_batch"), table)
+    best = checking.check(next(c for c in catalogue.CATALOGUE if c.name == "logei_c_best_batch"), table)
     assert best.verdict.startswith("holds on")  # ackley5 not run; the far worse B3O-LogEI-n is not compared
-    tuned = claims.check(next(c for c in claims.CATALOGUE if c.name == "normalised_lambda_matches_tuned"), table)
+    tuned = checking.check(next(c for c in catalogue.CATALOGUE if c.name == "normalised_lambda_matches_tuned"), table)
     assert tuned.verdict == FAILS and tuned.beyond_paper
 
 
 def test_counts_keep_the_papers_claims_apart_from_ours():
     results = [
-        claims.Result("a", "", "", "", "", "", HOLDS),
-        claims.Result("b", "", "", "", "", "", INCONCLUSIVE),
-        claims.Result("c", "", "", "", "", "", HOLDS, beyond_paper=True),
+        checking.Result("a", "", "", "", "", "", HOLDS),
+        checking.Result("b", "", "", "", "", "", INCONCLUSIVE),
+        checking.Result("c", "", "", "", "", "", HOLDS, beyond_paper=True),
     ]
-    assert claims.counts(results) == "the paper's 2 claims: holds: 1, inconclusive: 1; 1 beyond the paper: holds: 1"
-    names = list(claims.CLAIMS)
-    beyond = [c.name for c in claims.CATALOGUE if c.beyond_paper]
+    assert wording.counts(results) == "the paper's 2 claims: holds: 1, inconclusive: 1; 1 beyond the paper: holds: 1"
+    names = list(checking.CLAIMS)
+    beyond = [c.name for c in catalogue.CATALOGUE if c.beyond_paper]
     assert beyond and names[-len(beyond) :] == beyond  # ours come after all of the paper's
+
+
+# --- across problems -----------------------------------------------------------------------------------------------
+
+
+def test_probability_of_improvement_pairs_by_seed_and_stratifies_by_problem():
+    ts = 10 + LUCK
+    wins = np.array([1, 1, 1, 1, 1, 1, -1, -1])  # B3O better on 6 of 8 seeds on hartmann6, on all 8 on ackley5
+    table = pd.concat(
+        [
+            b3o("UCB-c", ts - 0.5 * wins),
+            trials("TS", ts),
+            b3o("UCB-c", ts - 0.5, problem="ackley5"),
+            trials("TS", ts, problem="ackley5"),
+        ]
+    )
+    found = comparisons.improvement(
+        table, "synthetic_b100", claims.PAPER_VARIANTS, where(method="ts"), ("a B3O variant", "TS")
+    )
+    assert found.probability == pytest.approx((6 / 8 + 1) / 2)
+    assert found.problems == ("hartmann6", "ackley5") and found.seeds == (8, 8)
+    assert found.lo <= found.probability <= found.hi < 1.0 + 1e-12
+    catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_beats_ts_b100")
+    assert (
+        "probability of improvement P(a B3O variant better than TS) = 0.88"
+        in checking.check(catalogued, table).measured
+    )
+
+
+def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
+    from analysis import readme as readme_claims
+
+    rows = [
+        ("size", "lognormal", 0.5, 0.0, n, rule, rate)
+        for n, (new, old) in {5: (0.0, 0.19), 10: (0.05, 0.12)}.items()
+        for rule, rate in (("new", new), ("old", old))
+    ]
+    table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
+    table.assign(replications=10_000).to_csv(tmp_path / "size.csv", index=False)
+    begin, end = readme_claims.markers("verdict_size")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{begin}\n{end}\n")
+    assert readme_claims.main(["--readme", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
+    text = readme.read_text()
+    assert "| size, lognormal σ = 0.5 | 0.000 / 0.190 | 0.050 / 0.120 |" in text and "10,000 simulated" in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -166,3 +167,22 @@ def test_noise_variance_is_on_the_standardised_scale(name: str, noise_variance: 
     residuals = problem.observe(x, np.random.default_rng(0)) - problem.standardise(problem.evaluate(x))
     assert abs(residuals.mean()) < 0.02
     assert residuals.var() == pytest.approx(noise_variance, rel=0.03)
+
+
+@pytest.mark.parametrize("name", ["ackley5", "hartmann6", "shekel4"])
+def test_equivalence_margins_are_what_their_rule_derives_from_the_problem_alone(name):
+    """`problems.margins`: 5 % of the median initial-design regret, written down before any result was read; the
+    stored number is the rule's output (three significant figures), not a share of some run's method means."""
+    from problems import margins
+
+    assert margins.MARGINS[name].value == pytest.approx(margins.derive(name), rel=5e-3)
+
+
+def test_every_problem_of_the_default_config_has_an_equivalence_margin():
+    import yaml
+
+    from problems import margins
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "config/config.yaml").read_text())
+    run = {p for experiment in config["experiments"].values() for p in experiment["problems"]}
+    assert run <= set(margins.MARGINS) and all(m.value > 0 and m.reason for m in margins.MARGINS.values())

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis.aggregate import curves, final
 from analysis.figures import common
-from analysis.summary import curves, final
 from problems.base import minimisation_sign
 
 EXPERIMENT = "battery"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis.aggregate import summarise
 from analysis.figures import common
-from analysis.summary import summarise
 
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
 FIGURES = {

@@ -9,9 +9,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis.aggregate import curves
 from analysis.figures import common
 from analysis.naming import ACQUISITIONS
-from analysis.summary import curves
 
 EXPERIMENT = "lambda_ablation"
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)

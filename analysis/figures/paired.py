@@ -1,10 +1,12 @@
 """Paired differences: each B3O variant's advantage over TS per seed, one panel per problem, with 95% CIs.
 
-This is what the claims decide on (`analysis.claims`): every method shares its initial design with TS for a given
+This is what the claims decide on (`analysis.claims.comparisons`, without the catalogue): every method shares its initial design with TS for a given
 (problem, seed), so the per-seed difference of final values removes how lucky the design was. The advantage is
 TS's final value minus the variant's for regret (and for a minimised objective), the variant's minus TS's for
-hypervolume: right of zero, the variant is better. Bars are the unadjusted 95% percentile-bootstrap CIs of the mean
-difference (the claims Holm-correct them); a point without a bar had fewer than two seeds.
+hypervolume: right of zero, the variant is better. Bars are the unadjusted 95% BCa bootstrap CIs of the mean
+difference (the claims decide by tests, Holm-corrected); a point without a bar had fewer than two seeds. The title
+gives the probability that one of the paper's four B3O variants beats TS on a random problem and seed, with its 95% stratified-bootstrap
+CI over problems (rliable's probability of improvement, paired by seed here).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import per_trial
-from analysis.claims import differences, where
+from analysis.claims.comparisons import differences, improvement
+from analysis.claims.selection import PAPER_VARIANTS, where
 from analysis.figures import common
 
 EXPERIMENTS = ("synthetic_b100", "synthetic_b5", "formula_e")
@@ -22,9 +25,16 @@ FIGURES = {"paired_b100": ("synthetic_b100", "--experiment synthetic_b100")}
 
 
 def figure_title(table: pd.DataFrame, experiment: str) -> str:
-    return (
+    title = (
         f"Paired advantage of each B3O variant over TS ({experiment}, {common.batch_size_text(table, experiment)}): "
-        "mean and 95% bootstrap CI of the per-seed difference"
+        "mean and 95% BCa bootstrap CI of the per-seed difference"
+    )
+    found = improvement(table, experiment, PAPER_VARIANTS, where(method="ts"), ("a paper B3O variant", "TS"))
+    if found is None:
+        return title
+    return (
+        f"{title}\nP(one of the paper's four B3O variants better than TS on a random problem and seed) = {found.probability:.2f} "
+        + (f"[{found.lo:.2f}, {found.hi:.2f}] (stratified bootstrap over problems)")
     )
 
 
@@ -53,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = common.parser("paired", __doc__.splitlines()[0])
     cli.add_argument("--experiment", choices=EXPERIMENTS, default="synthetic_b100")
     args = cli.parse_args(argv)
-    table = per_trial.per_trial(common.load_table(args.table))
+    table = per_trial.load(args.table)  # a tidy parquet table, or the per-trial CSV it makes
     diffs = differences(table, args.experiment, where(method="b3o"), where(method="ts"))
     missing = f"No B3O and TS runs on a common problem in '{args.experiment}' ({args.table})." if diffs.empty else None
     return common.publish(args.out, lambda: draw(diffs, figure_title(table, args.experiment)), missing)

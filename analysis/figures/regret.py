@@ -12,8 +12,8 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
+from analysis.aggregate import HEADLINE_METRICS, curves
 from analysis.figures import common
-from analysis.summary import HEADLINE_METRICS, curves
 
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
 FIGURES = {

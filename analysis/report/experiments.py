@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.claims import PAPER_TABLE_2
+from analysis.aggregate import bootstrap_ci
 from analysis.formatting import number, with_ci
 from analysis.naming import SAMPLERS, VARIANT_NAMES, ordered_problems, problem_title
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
-from analysis.summary import bootstrap_ci
 from analysis.tables import summary as summary_table
+from baselines.paper import TABLE_2_CELLS as PAPER_TABLE_2
 
 CLAIMS_REF = r"Table~\ref{tab:claims}"
 

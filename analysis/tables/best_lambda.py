@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.aggregate import final, summarise
 from analysis.naming import VARIANT_NAMES, VARIANTS, ordered_problems
-from analysis.summary import final, summarise
 from analysis.tables import common
 
 EXPERIMENT = "lambda_ablation"

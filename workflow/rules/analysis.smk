@@ -120,7 +120,7 @@ rule claims:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.claims --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
+        "python -m analysis.tables.claims_table --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule readme:

@@ -1,0 +1,10 @@
+"""The paper's claims, checked against the per-trial table.
+
+- `selection`: which methods a claim compares (`where`, `variant`, `but`, `Slot`, display names);
+- `comparisons`: a paired comparison of two settings on one problem, the paired figure's table and the probability
+  of improvement, with no claim in sight (the figures read these without importing the catalogue);
+- `catalogue`: the claims as data (`CATALOGUE`);
+- `checking`: every claim's comparisons and verdicts (`check`, `check_all`, `CLAIMS`, Table 2);
+- `wording`: how a checked claim reads.
+The verdict rules are in `analysis.verdicts`, the claims table in `analysis.tables.claims_table`.
+"""

@@ -1,0 +1,306 @@
+"""The paper's quantitative claims (Sec. 6 and the appendices), and the questions beyond it, as data.
+
+Each claim names an experiment, the problems it covers, pairs of method groups ("slots", `analysis.claims.selection`)
+and a relation from `analysis.verdicts.RELATIONS`; `analysis.claims.checking` checks them against the per-trial
+table. A claim says what it compares, never how it is decided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis.claims.selection import (
+    B3O,
+    TS,
+    VARIANT_SLOTS,
+    Slot,
+    against,
+    batch_method,
+    but,
+    everything,
+    variant,
+    where,
+)
+from analysis.naming import VARIANTS
+
+SYNTHETIC = ("shekel4", "ackley5", "hartmann6")
+SMOOTH = ("ackley5", "hartmann6")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim: `relation` between the slots of each pair, on each problem (None: every problem run).
+
+    `quantity` names the per-trial columns compared on the left and the right: "value" is the headline metric at
+    the matched budget, decided against the problem's equivalence margin (`problems.margins`); "diversity",
+    "diversity_first", "diversity_last" are compared as higher-is-better, without a margin (no "equivalent").
+    `improvement` (the left side's name in words) adds the probability that a left method beats the right one on a
+    random problem and seed (`analysis.claims.comparisons.improvement`), with its stratified bootstrap CI.
+    `beyond_paper` marks a question the paper does not state as a claim; it is checked the same way, counted apart.
+    """
+
+    name: str
+    text: str
+    source: str
+    experiment: str
+    relation: str
+    pairs: tuple[tuple[Slot, Slot], ...]
+    problems: tuple[str, ...] | None = None
+    quantity: tuple[str, str] = ("value", "value")
+    improvement: str = ""
+    beyond_paper: bool = False
+
+
+CATALOGUE = (
+    Claim(
+        "b3o_beats_ts_b100",
+        "All four B3O variants reach a lower final regret than TS on every benchmark",
+        "Sec. 6.1 (B = 100)",
+        "synthetic_b100",
+        "better",
+        against(VARIANT_SLOTS, (TS,)),
+        SYNTHETIC,
+        improvement="a B3O variant",
+    ),
+    Claim(
+        "batch_beats_random_b100",
+        "All batch methods reach a lower final regret than random search",
+        "Sec. 6.1 (B = 100)",
+        "synthetic_b100",
+        "better",
+        ((Slot("batch methods", batch_method), Slot("Random", where(method="random"))),),
+        SYNTHETIC,
+    ),
+    Claim(
+        "batch_matches_seq_ei",
+        "On Ackley and Hartmann the batch methods (B3O, TS) match or beat Seq-EI's regret",
+        "Sec. 6.1 (B = 100)",
+        "synthetic_b100",
+        "matches_or_beats",
+        ((Slot("batch methods", batch_method), Slot("Seq-EI", where(method="seq-ei"))),),
+        SMOOTH,
+    ),
+    Claim(
+        "logei_c_best_batch",
+        "B3O-LogEI-c reaches the lowest final regret among batch methods on Ackley and Hartmann",
+        "Fig. 3 caption (B = 100)",
+        "synthetic_b100",
+        "better",
+        (
+            (
+                Slot("B3O-LogEI-c", variant("LogEI-c")),
+                Slot("other batch methods", but(batch_method, variant("LogEI-c"))),
+            ),
+        ),
+        SMOOTH,
+    ),
+    Claim(
+        "seq_ei_best_on_shekel",
+        "On Shekel, Seq-EI reaches the lowest regret of all methods",
+        "Sec. 6.1 (B = 100)",
+        "synthetic_b100",
+        "better",
+        ((Slot("Seq-EI", where(method="seq-ei")), Slot("all other methods", but(everything, where(method="seq-ei")))),),
+        ("shekel4",),
+    ),
+    Claim(
+        "ucb_s_best_parallel_on_shekel",
+        "On Shekel, B3O-UCB-s is the best parallel method",
+        "Sec. 6.1 (B = 100)",
+        "synthetic_b100",
+        "better",
+        ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("other batch methods", but(batch_method, variant("UCB-s")))),),
+        ("shekel4",),
+    ),
+    Claim(
+        "constant_beats_ts",
+        "A constant temperature suffices to beat TS: B3O-UCB-c and B3O-LogEI-c reach a lower final regret than TS "
+        "on all three benchmarks",
+        "Sec. 6.1 (B = 100)",
+        "synthetic_b100",
+        "better",
+        against((Slot("B3O-UCB-c", variant("UCB-c")), Slot("B3O-LogEI-c", variant("LogEI-c"))), (TS,)),
+        SYNTHETIC,
+    ),
+    Claim(
+        "b3o_matches_qei_lp_b5",
+        "At B = 5 every B3O variant matches or beats q-EI and LP on Ackley and Hartmann",
+        "Sec. 6.1 (B = 5)",
+        "synthetic_b5",
+        "matches_or_beats",
+        against(VARIANT_SLOTS, (Slot("q-EI", where(method="qei")), Slot("LP", where(method="lp")))),
+        SMOOTH,
+    ),
+    Claim(
+        "ucb_s_best_on_shekel_b5",
+        "At B = 5 on Shekel, B3O-UCB-s reaches the lowest final regret",
+        "Sec. 6.1 (B = 5)",
+        "synthetic_b5",
+        "better",
+        ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("all other methods", but(everything, variant("UCB-s")))),),
+        ("shekel4",),
+    ),
+    Claim(
+        "lp_second_on_shekel_b5",
+        "At B = 5 on Shekel, LP is the next best after B3O-UCB-s",
+        "Sec. 6.1 (B = 5)",
+        "synthetic_b5",
+        "better",
+        (
+            (
+                Slot("LP", where(method="lp")),
+                Slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s"))),
+            ),
+        ),
+        ("shekel4",),
+    ),
+    Claim(
+        "ucb_s_beats_ucb_c_b5",
+        "At B = 5 on Shekel, B3O-UCB-c is weaker than B3O-UCB-s",
+        "Sec. 6.1 (B = 5)",
+        "synthetic_b5",
+        "better",
+        ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("B3O-UCB-c", variant("UCB-c"))),),
+        ("shekel4",),
+    ),
+    Claim(
+        "battery_constant_beats_scheduled",
+        "Battery: constant-λ B3O-EHVI reaches a higher final hypervolume than scheduled",
+        "Sec. 6.2 (B = 50)",
+        "battery",
+        "better",
+        (
+            (
+                Slot("B3O constant", where(method="b3o", temperature="constant")),
+                Slot("B3O scheduled", where(method="b3o", temperature="scheduled")),
+            ),
+        ),
+        ("battery",),
+    ),
+    Claim(
+        "battery_matches_seq_ehvi",
+        "Battery: B3O-EHVI matches sequential EHVI's hypervolume with the same budget",
+        "Sec. 6.2 (B = 50)",
+        "battery",
+        "matches_or_beats",
+        ((B3O, Slot("Seq-EHVI", where(method="seq-ehvi"))),),
+        ("battery",),
+    ),
+    Claim(
+        "formula_e_b3o_best",
+        "Formula E: all four B3O variants reach a lower final objective than TS and LogEI-MV",
+        "Sec. 6.3",
+        "formula_e",
+        "better",
+        against(VARIANT_SLOTS, (TS, Slot("LogEI-MV", where(method="logei-mv")))),
+        ("formula-e",),
+    ),
+    Claim(
+        "b3o_more_diverse_than_ts",
+        "B3O keeps a higher batch diversity than TS (mean over the BO iterations with λ_t > 0 for every B3O trial)",
+        "App. E (B = 100)",
+        "synthetic_b100",
+        "better",
+        against(VARIANT_SLOTS, (TS,)),
+        SYNTHETIC,
+        ("diversity", "diversity"),
+    ),
+    Claim(
+        "ts_diversity_drops",
+        "TS batch diversity drops between the first and the last BO iteration",
+        "App. E (B = 100)",
+        "synthetic_b100",
+        "better",
+        ((TS, TS),),
+        SYNTHETIC,
+        ("diversity_first", "diversity_last"),
+    ),
+    Claim(
+        "ucb_c_low_lambda_worse",
+        "Constant UCB degrades at low λ: λ ∈ {5, 10} reach a lower final regret than λ = 0.1",
+        "App. C.1, Fig. 9",
+        "lambda_ablation",
+        "better",
+        against(
+            (Slot("UCB-c λ=5", variant("UCB-c", lam=5.0)), Slot("UCB-c λ=10", variant("UCB-c", lam=10.0))),
+            (Slot("UCB-c λ=0.1", variant("UCB-c", lam=0.1)),),
+        ),
+        SYNTHETIC,
+    ),
+    Claim(
+        "logei_s_high_lambda_worse",
+        "Scheduled LogEI deteriorates with large λ0: λ0 = 0.1 reaches a lower final regret than λ0 ∈ {5, 10} on "
+        "Ackley and Hartmann",
+        "App. C.1, Fig. 10",
+        "lambda_ablation",
+        "better",
+        against(
+            (Slot("LogEI-s λ0=0.1", variant("LogEI-s", lam=0.1)),),
+            (Slot("LogEI-s λ0=5", variant("LogEI-s", lam=5.0)), Slot("LogEI-s λ0=10", variant("LogEI-s", lam=10.0))),
+        ),
+        SMOOTH,
+    ),
+    Claim(
+        "defer_best_sampler",
+        "DEFER gives the lowest final regret of the samplers, for every variant, on Ackley and Hartmann",
+        "App. D",
+        "sampler_ablation",
+        "better",
+        tuple(
+            (
+                Slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
+                # defer-is (importance-corrected DEFER) is beyond the paper: not one of the "other samplers"
+                Slot(f"B3O-{v} other samplers", but(variant(v), where(sampler="defer"), where(sampler="defer-is"))),
+            )
+            for v in VARIANTS
+        ),
+        SMOOTH,
+    ),
+    Claim(
+        "normalised_lambda_matches_tuned",
+        "One scale-free λ for every problem (B3O-LogEI with the `normalised` temperature, λ = 2 on α standardised over "
+        "a fixed reference set) matches or beats B3O-LogEI-c with Table 2's per-function λ",
+        "Beyond the paper (Sec. 7 asks for a λ that needs no tuning)",
+        "synthetic_b100",
+        "matches_or_beats",
+        (
+            (
+                Slot("B3O-LogEI-n", where(method="b3o", acquisition="logei", temperature="normalised")),
+                Slot("B3O-LogEI-c (Table 2 λ)", variant("LogEI-c")),
+            ),
+        ),
+        beyond_paper=True,
+    ),
+    Claim(
+        "battery_b3o_beats_random",
+        "Battery: every B3O variant reaches a higher final hypervolume than random search at equal evaluations",
+        "Beyond the paper (a floor for Sec. 6.2)",
+        "battery",
+        "better",
+        ((B3O, Slot("Random", where(method="random"))),),
+        ("battery",),
+        beyond_paper=True,
+    ),
+    Claim(
+        "formula_e_b3o_beats_random",
+        "Formula E: every B3O variant reaches a lower final objective than random search at equal evaluations",
+        "Beyond the paper (a floor for Sec. 6.3)",
+        "formula_e",
+        "better",
+        against(VARIANT_SLOTS, (Slot("Random", where(method="random")),)),
+        ("formula-e",),
+        beyond_paper=True,
+    ),
+)
+
+
+ABLATIONS = ("lambda_ablation", "sampler_ablation")
+PAPER = tuple(c for c in CATALOGUE if not c.beyond_paper)
+
+
+def claim(name: str) -> Claim:
+    """The catalogued claim called `name`."""
+    found = [c for c in CATALOGUE if c.name == name]
+    if not found:
+        raise KeyError(f"no claim {name!r}; the catalogue has {', '.join(c.name for c in CATALOGUE)}")
+    return found[0]

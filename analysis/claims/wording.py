@@ -1,0 +1,118 @@
+"""How a checked claim reads: one line per comparison with its outcome and the reason for it, what was run and
+what is missing, and the tally of verdicts."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pandas as pd
+
+from analysis.claims.comparisons import Compared
+from analysis.claims.selection import SETTING
+from analysis.formatting import number, signed
+from analysis.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE
+
+
+def p_text(p: float) -> str:
+    """p rounded up to two significant figures (so never printed below what the test attained)."""
+    if math.isnan(p):
+        return "–"
+    if p >= 1:
+        return "1"
+    digits = 1 - math.floor(math.log10(p))
+    return f"{math.ceil(p * 10**digits) / 10**digits:.{max(digits, 0)}f}".rstrip("0").rstrip(".")
+
+
+def reason(c: Compared) -> str:
+    """Why the comparison got its verdict, in words and numbers."""
+    s = c.stat
+    if s.verdict == FEW:
+        return f"with {s.n} seeds the smallest attainable p is {p_text(s.p_floor)} ≥ α = {ALPHA:g}"
+    if s.threshold != 0.0:  # matches or beats
+        side = "above" if s.mean > s.threshold else "below"
+        shown = "shown" if s.verdict != INCONCLUSIVE else "not shown"
+        return f"{shown} {side} −margin (p_Holm {p_text(s.p_holm)})"
+    if s.verdict == HOLDS:
+        return f"shown above 0 (p_Holm {p_text(s.p_holm)})"
+    if s.verdict == FAILS:
+        return f"shown below 0, A worse (p_Holm {p_text(s.p_holm)})"
+    if s.verdict == EQUIVALENT:
+        return f"shown inside ±margin (TOST p_Holm {p_text(s.p_equivalent_holm)})"
+    tie = f", nor inside ±margin (TOST p_Holm {p_text(s.p_equivalent_holm)})" if c.margin is not None else ""
+    return f"not shown different from 0 (p_Holm {p_text(s.p_holm)}){tie}"
+
+
+def comparison_text(c: Compared) -> str:
+    s = c.stat
+    at = f" at {c.budget} evals" if c.budget is not None else ""
+    if s.n < 2:
+        return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} ({s.n} seed{'' if s.n == 1 else 's'}) → {s.verdict}"
+    margin = f", margin {number(c.margin)}" if c.margin is not None else ""
+    needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
+    return (
+        f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, {s.n} seeds "
+        f"→ {s.verdict}: {reason(c)}{needs}"
+    )
+
+
+def lines(compared: list[Compared], data: pd.DataFrame, quantity: tuple[str, str]) -> list[str]:
+    """One line per problem: its comparisons; diversity lines say which iterations were skipped."""
+    out = []
+    for problem in dict.fromkeys(c.unit[0] for c in compared):
+        note = ""
+        if "diversity" in quantity:
+            skipped = set(data.loc[data["problem"] == problem, "diversity_skipped"]) - {""}
+            note = f" (iterations t = {', '.join(sorted(skipped))} skipped: λ_t = 0)" if skipped else ""
+        out.append(f"{problem}{note}: " + "; ".join(comparison_text(c) for c in compared if c.unit[0] == problem))
+    return out
+
+
+def missing_text(missing: list[str]) -> str:
+    """ "shekel4; ackley5: B3O-UCB-s, TS" from ["shekel4", "ackley5: B3O-UCB-s", "ackley5: TS"]."""
+    by_problem: dict[str, list[str]] = {}
+    for item in missing:
+        problem, _, what = item.partition(": ")
+        by_problem.setdefault(problem, [])
+        if what and what not in by_problem[problem]:
+            by_problem[problem].append(what)
+    return "; ".join(f"{p}: {', '.join(w)}" if w else p for p, w in by_problem.items())
+
+
+def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
+    """What was run: B × T of the compared methods (exceptions by label), their seeds, the budgets compared."""
+    if rows.empty:
+        return "–"
+    trials = rows.drop_duplicates(["trial_id"])
+    settings = trials.groupby(["batch_size", "iterations"])["label"].agg(lambda s: sorted(set(s)))
+    size = trials.groupby(["batch_size", "iterations"]).size()
+    common = max(size.index, key=lambda key: (size[key], key))  # the most trials; on a tie, the larger batch
+    parts = [f"B = {common[0]}, T = {common[1]}"]
+    parts += [f"{', '.join(labels)}: B = {b}, T = {t}" for (b, t), labels in settings.items() if (b, t) != common]
+    seeds = sorted(set(trials.groupby(SETTING, dropna=False)["seed"].nunique()))
+    parts.append(f"{seeds[0]}{'–' + str(seeds[-1]) if len(seeds) > 1 else ''} seed{'' if seeds == [1] else 's'}")
+    budgets = sorted({c.budget for c in compared if c.budget is not None})
+    if budgets:
+        parts.append("compared at " + ", ".join(map(str, budgets)) + " evals")
+    return "; ".join(parts)
+
+
+def binding(compared: list[Compared]) -> tuple[int | None, str]:
+    """(seeds, comparison) of the undecided comparison that needs the most seeds: the one that binds its claim."""
+    needing = [c for c in compared if c.stat.seeds_needed is not None]
+    if not needing:
+        return None, ""
+    c = max(needing, key=lambda c: c.stat.seeds_needed)
+    return c.stat.seeds_needed, f"{c.unit[0]}: {c.stat.left} vs {c.stat.right}"
+
+
+def tally(chosen: list[str]) -> str:
+    return ", ".join(f"{v}: {n}" for v, n in Counter(chosen).most_common())
+
+
+def counts(results: list) -> str:
+    """ "holds: 3, inconclusive: 5, ..." in decreasing order, the paper's claims and those beyond it apart."""
+    paper = [r.verdict for r in results if not r.beyond_paper]
+    beyond = [r.verdict for r in results if r.beyond_paper]
+    text = f"the paper's {len(paper)} claims: {tally(paper)}"
+    return text + (f"; {len(beyond)} beyond the paper: {tally(beyond)}" if beyond else "")

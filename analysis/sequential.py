@@ -1,0 +1,99 @@
+"""Group-sequential decisions: α spent over planned looks at growing numbers of seeds (issue 24, item 3, first part).
+
+Adding seeds to a comparison after looking at it and testing again at α each time inflates the false-decision
+rate. Planned looks at n_1 < n_2 < … < n_K seeds (`looks`: an experiment's `seeds: {start, step, max}`) instead
+spend α over the looks with the Lan–DeMets spending function of O'Brien–Fleming type,
+
+    α(t) = 2 − 2 Φ(z_(1−α/2) / √t),   t = n_k / n_K (the share of the planned seeds seen),
+
+so that almost nothing is spent at the first looks and nearly the full α is left for the last. The two-sided
+boundary c_k on the standardised statistic at look k is the one whose crossing probability under the null, given no
+earlier crossing, is α(t_k) − α(t_(k−1)); it is computed by the recursive numerical integration of Armitage,
+McPherson and Rowe (1969) for a statistic with independent increments (`boundaries`). A comparison is decided at the
+first look at which its two-sided p (`analysis.verdicts`, on the seeds seen so far) is below that look's nominal
+level 2(1 − Φ(c_k)) (`nominal`); if no look decides it, it stays undecided at n_K seeds. The size of this plan with
+the engine's test is checked by simulation in `tests/test_sequential.py`.
+
+Not here yet: the workflow side (a checkpoint that reads the verdicts after each look and plans the next seeds) and
+Holm across a claim's comparisons within a look.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import optimize, stats
+
+from analysis.verdicts import ALPHA
+
+#: grid points per unit of the score scale in the numerical integration
+GRID_DENSITY = 40
+
+
+def looks(start: int, step: int, maximum: int) -> tuple[int, ...]:
+    """The planned seed counts: start, start + step, … up to and including `maximum`."""
+    if not (0 < start <= maximum and step > 0):
+        raise ValueError(f"seeds: need 0 < start <= max and step > 0, got start={start}, step={step}, max={maximum}")
+    counts = list(range(start, maximum + 1, step))
+    return tuple(counts if counts[-1] == maximum else counts + [maximum])
+
+
+def spent(t: np.ndarray | float, alpha: float = ALPHA) -> np.ndarray:
+    """α spent by information fraction t (O'Brien–Fleming-type Lan–DeMets function); 0 at t = 0, α at t = 1."""
+    t = np.asarray(t, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        return np.where(t > 0, 2 - 2 * stats.norm.cdf(stats.norm.ppf(1 - alpha / 2) / np.sqrt(t)), 0.0)
+
+
+def _excess(c: float, info: float, sd: float, grid: np.ndarray, mass: np.ndarray, target: float) -> float:
+    """P(no earlier crossing, |S_k| ≥ c √I_k) − target, from the previous look's sub-density (times its weights)."""
+    edge = c * np.sqrt(info)
+    tails = stats.norm.cdf((-edge - grid) / sd) + stats.norm.sf((edge - grid) / sd)
+    return float(np.sum(mass * tails)) - target
+
+
+def boundaries(seeds: Sequence[int], alpha: float = ALPHA) -> np.ndarray:
+    """Two-sided critical values c_k of the standardised statistic Z_k at each planned look (see module docstring)."""
+    info = np.asarray(seeds, dtype=np.float64)
+    if np.any(np.diff(info) <= 0):
+        raise ValueError(f"looks must grow: {list(seeds)}")
+    budget = np.diff(np.concatenate([[0.0], spent(info / info[-1], alpha)]))
+    out = []
+    grid = weights = density = None  # the sub-density of the score S_k = Z_k √I_k on the continuation region
+    previous = 0.0
+    for k, (i, a) in enumerate(zip(info, budget)):
+        if k == 0:
+            c = stats.norm.isf(a / 2)
+        else:
+            sd = np.sqrt(i - previous)
+            args = (i, sd, grid, weights * density, a)
+            bracketed = _excess(0.0, *args) > 0 > _excess(40.0, *args)
+            c = optimize.brentq(_excess, 0.0, 40.0, args=args, xtol=1e-10) if bracketed else np.inf
+        out.append(c)
+        # the continuation region's grid and sub-density for the next look (Simpson weights)
+        edge = min(c, 12.0) * np.sqrt(i)
+        points = 2 * int(np.ceil(GRID_DENSITY * edge)) + 1
+        new_grid = np.linspace(-edge, edge, points)
+        new_weights = np.full(points, 2.0)
+        new_weights[1::2] = 4.0
+        new_weights[[0, -1]] = 1.0
+        new_weights *= (new_grid[1] - new_grid[0]) / 3
+        if k == 0:
+            density = stats.norm.pdf(new_grid / np.sqrt(i)) / np.sqrt(i)
+        else:
+            kernel = stats.norm.pdf((new_grid[:, None] - grid[None, :]) / sd) / sd
+            density = kernel @ (weights * density)
+        grid, weights, previous = new_grid, new_weights, i
+    return np.array(out)
+
+
+def nominal(seeds: Sequence[int], alpha: float = ALPHA) -> np.ndarray:
+    """The two-sided nominal p-value level of each look: a comparison is decided at look k if its p < level_k."""
+    return 2 * stats.norm.sf(boundaries(seeds, alpha))
+
+
+def first_decision(p_by_look: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """Index of the first look whose p is below its level, per row of `p_by_look` [R, K]; −1 where none is."""
+    below = np.asarray(p_by_look) < np.asarray(levels)[None, :]
+    return np.where(below.any(axis=1), below.argmax(axis=1), -1)
