@@ -25,7 +25,7 @@ _COMMANDS: dict[str, str] = {
     "check-specs": "baselines.cli",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
-    "verify": "baselines.verify",
+    "verify": "analysis.verify",
     "platform": "baselines.provenance",
 }
 #: subcommands whose numbers are records: they run on the pinned numerical platform (`baselines.numerics`)

@@ -12,11 +12,11 @@ import yaml
 
 from analysis.per_trial import per_trial
 from analysis.tidy import load, tidy_table
+from analysis.verify import Published, sample
 from baselines.cli import main
 from baselines.grid import trial_grid
 from baselines.runner import run_trial
 from baselines.spec import TrialSpec
-from baselines.verify import Published, sample
 
 CONFIG = {
     "results": "unused",
@@ -120,3 +120,67 @@ def test_the_sample_takes_methods_in_turn_and_follows_its_seed():
     assert [t.spec.trial_id for t in sample(trials, 6, seed=0)] == [t.spec.trial_id for t in chosen]
     assert [t.spec.trial_id for t in sample(trials, 6, seed=1)] != [t.spec.trial_id for t in chosen]
     assert len(sample(trials, 100, seed=0)) == 30
+
+
+def test_off_its_platform_a_differing_trial_sends_its_setting_to_the_statistical_check(published, tmp_path):
+    """Published on another platform (its id differs) with other values: not a failure, but every seed of the
+    setting is rerun and compared; two seeds cannot decide equivalence, and the report says so."""
+    results = tmp_path / "results"
+    (results / "trials").mkdir(parents=True)
+    grid = pd.read_csv(published / "results/grid.csv")
+    for trial_id in grid["trial_id"]:
+        record = json.loads((published / "results/trials" / f"{trial_id}.json").read_text())
+        record["provenance"]["platform_id"] = "another-cpu"
+        record["trace"][-1]["simple_regret"] += 1e-6
+        (results / "trials" / f"{trial_id}.json").write_text(json.dumps(record))
+    grid.assign(record="").to_csv(results / "grid.csv", index=False)
+    code, table = _verify("--published", str(results), "--sample", "1", "--work", str(tmp_path / "work"),
+                          "--out", str(tmp_path / "verify.md"))
+    assert code == 0 and list(table["result"]) == ["differs"] and not table["same_platform"].any()
+    text = (tmp_path / "verify.md").read_text()
+    assert "every seed rerun" in text and "| 2 |" in text and "| inconclusive |" in text
+
+
+def _setting(offsets: list[float], margin_units: float = 1.0) -> tuple[list[Published], list[dict]]:
+    """Published Ackley-5 trials (one per offset) and the records their reruns would give: published + offset."""
+    from problems.margins import margin
+
+    trials, records = [], {}
+    for seed, offset in enumerate(offsets):
+        spec = TrialSpec(problem="ackley5", method="ts", batch_size=2, iterations=1, n_init=3, seed=seed)
+        trials.append(Published(spec, "e", "TS", "simple_regret", 1.0 + 0.1 * seed, "published-platform"))
+        records[spec.trial_id] = {"trace": [{"num_evals": 5, "simple_regret": 1.0 + 0.1 * seed
+                                             + offset * margin("ackley5") * margin_units}]}
+    lines = [{"experiment": "e", "label": "TS", "problem": "ackley5", "result": "differs", "same_platform": False}]
+    return trials, lines, records
+
+
+@pytest.mark.parametrize(
+    "offsets, expected",
+    [
+        ([0.01 * (-1) ** s for s in range(10)], "consistent (equivalent within the margin)"),
+        ([3.0 + 0.01 * (-1) ** s for s in range(10)], "inconsistent"),
+        ([0.01 * (-1) ** s for s in range(5)], "inconclusive"),  # five seeds cannot decide anything
+    ],
+)
+def test_the_statistical_check_decides_by_the_problems_margin(monkeypatch, tmp_path, offsets, expected):
+    import analysis.verify as verify
+
+    trials, lines, records = _setting(offsets)
+    monkeypatch.setattr(verify, "rerun", lambda trial, work: records[trial.spec.trial_id])
+    (setting,) = verify.statistical(trials, lines, tmp_path)
+    assert setting["seeds"] == len(offsets) and setting["result"] == expected
+
+
+def test_claims_whose_verdict_reruns_would_change_are_named():
+    """On the committed per-trial table: reruns that make TS far better on Ackley-5 overturn the headline claim."""
+    from analysis.per_trial import read
+    from analysis.verify import claims_changed
+
+    table = read(Path(__file__).resolve().parents[1] / "paper/tables/per_trial.csv")
+    ts = table[(table["experiment"] == "synthetic_b100") & (table["label"] == "TS") & (table["problem"] == "ackley5")]
+    reruns = {trial_id: {"trace": [{"num_evals": 350, "simple_regret": 0.0}]} for trial_id in ts["trial_id"]}
+    changed = claims_changed(table, [{"reruns": reruns}])
+    headline = {c["claim"]: c for c in changed}["b3o_beats_ts_b100"]
+    assert headline["published"] != headline["rerun"] == "does not hold"
+    assert claims_changed(table, []) == []

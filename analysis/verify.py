@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,14 +27,20 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from analysis.claims.checking import check_all
+from analysis.per_trial import load as load_per_trial
+from analysis.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
 from baselines.grid import trial_grid
 from baselines.records import stable
 from baselines.spec import TrialSpec
+from problems.margins import margin
 
 log = logging.getLogger("b3o.verify")
 
 EXACT = "exact"
 DIFFERS = "differs"
+CONSISTENT = "consistent (equivalent within the margin)"
+INCONSISTENT = "inconsistent"
 
 
 @dataclass(frozen=True)
@@ -148,32 +155,76 @@ def compare(trial: Published, record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def report(lines: list[dict[str, Any]], published: Path) -> str:
-    """The verify report as Markdown: a summary sentence and one row per rerun trial."""
-    table = pd.DataFrame(lines)
-    exact = int((table["result"] == EXACT).sum())
-    text = [
-        f"# `b3o verify` of `{published}`",
-        "",
-        f"{exact} of {len(table)} sampled trials reproduced exactly "
-        f"({int(table['same_platform'].sum())} of them were rerun on their published platform id).",
-        "",
-        "| trial | experiment | method | problem | seed | metric | published | rerun | result | published platform "
-        "| rerun platform |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+def value_at(record: dict[str, Any], metric: str, budget: int) -> float:
+    """The metric's value after the last batch within `budget` evaluations (as the per-trial table has it)."""
+    within = [row for row in record["trace"] if row["num_evals"] <= budget]
+    return within[-1][metric] if within else math.nan
+
+
+def statistical(trials: list[Published], lines: list[dict[str, Any]], work: Path) -> list[dict[str, Any]]:
+    """For each setting (experiment, label, problem) with a trial that differs off its published platform: rerun
+    every seed and test, paired by seed, whether the reruns are equivalent to the published values within the
+    problem's pre-set margin (`problems.margins`, two one-sided tests at the verdict engine's level)."""
+    differing = {(r["experiment"], r["label"], r["problem"]) for r in lines if r["result"] == DIFFERS
+                 and not r["same_platform"]}
+    out = []
+    for setting in sorted(differing):
+        members = sorted((t for t in trials if t.setting == setting), key=lambda t: t.spec.seed)
+        reruns = [rerun(t, work) for t in members]
+        diffs = [record["trace"][-1][t.metric] - t.value for t, record in zip(members, reruns)]
+        delta = margin(setting[2])
+        compared = decide([paired("rerun", "published", members[0].metric, diffs, 0.0, delta)])[0]
+        out.append({
+            "experiment": setting[0], "label": setting[1], "problem": setting[2], "seeds": compared.n,
+            "mean_difference": compared.mean, "ci_low": compared.lo, "ci_high": compared.hi, "margin": delta,
+            "p_equivalent": compared.p_equivalent, "result": _consistency(compared.verdict),
+            "reruns": {t.spec.trial_id: record for t, record in zip(members, reruns)},
+        })
+    return out
+
+
+def _consistency(verdict: str) -> str:
+    if verdict == EQUIVALENT:
+        return CONSISTENT
+    return INCONSISTENT if verdict in (HOLDS, FAILS) else "inconclusive"
+
+
+def claims_changed(table: pd.DataFrame, settings: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The claims whose verdict changes when the published per-trial table takes the reruns' values."""
+    trials = {trial_id: record for s in settings for trial_id, record in s["reruns"].items()}
+    if not trials:
+        return []
+    rerun = table.copy()
+    rows = rerun["trial_id"].isin(list(trials))
+    rerun.loc[rows, "value"] = [
+        value_at(trials[r.trial_id], r.metric, int(r.budget)) for r in rerun[rows].itertuples()
     ]
-    for row in lines:
-        text.append(
-            f"| {row['trial_id']} | {row['experiment']} | {row['label']} | {row['problem']} | {row['seed']} | "
-            f"{row['metric']} | {row['published']!r} | {row['rerun']!r} | {row['result']} | "
-            f"{row['published_platform']} | {row['rerun_platform']} |"
+    before, after = check_all(table), check_all(rerun)
+    return [{"claim": b.name, "published": b.verdict, "rerun": a.verdict}
+            for b, a in zip(before, after) if b.verdict != a.verdict]
+
+
+@dataclass
+class Verification:
+    lines: list[dict[str, Any]]  # one per sampled trial
+    settings: list[dict[str, Any]]  # one per setting rerun in full (statistical mode)
+    claims: list[dict[str, str]]  # claims whose verdict the reruns would change
+
+    @property
+    def failed(self) -> bool:
+        """A trial that differs on its own published platform, or a setting whose reruns are shown to differ."""
+        return any(r["result"] == DIFFERS and r["same_platform"] for r in self.lines) or any(
+            s["result"] == INCONSISTENT for s in self.settings
         )
-    return "\n".join(text) + "\n"
 
 
-def verify(published: Path, config: dict[str, Any] | None, k: int, seed: int, work: Path) -> list[dict[str, Any]]:
-    """Rerun a sample of k published trials (records kept under `work`) and compare each with its publication."""
-    chosen = sample(published_trials(published, config), k, seed)
+def verify(
+    published: Path, config: dict[str, Any] | None, k: int, seed: int, work: Path, statistical_mode: bool = True
+) -> Verification:
+    """Rerun a sample of k published trials (records kept under `work`), compare each with its publication and,
+    where one differs off its platform, check its whole setting statistically and the claims it enters."""
+    trials = published_trials(published, config)
+    chosen = sample(trials, k, seed)
     if not chosen:
         raise ValueError(f"{published} holds no finished trials to verify")
     work.mkdir(parents=True, exist_ok=True)
@@ -181,7 +232,57 @@ def verify(published: Path, config: dict[str, Any] | None, k: int, seed: int, wo
     for trial in chosen:
         lines.append(compare(trial, rerun(trial, work)))
         log.info("%s %s: %s", trial.spec.trial_id, trial.label, lines[-1]["result"])
-    return lines
+    settings = statistical(trials, lines, work) if statistical_mode else []
+    table = _per_trial_table(published)
+    changed = claims_changed(table, settings) if table is not None else []
+    return Verification(lines, settings, changed)
+
+
+def _per_trial_table(published: Path) -> pd.DataFrame | None:
+    for path in (published / "tables" / "per_trial.csv", published / "tidy.parquet"):
+        if path.exists():
+            return load_per_trial(path)
+    return None
+
+
+def report(found: Verification, published: Path) -> str:
+    """The verify report as Markdown: a summary, one row per rerun trial, the settings checked statistically and the
+    claims whose verdict would change."""
+    table = pd.DataFrame(found.lines)
+    exact = int((table["result"] == EXACT).sum())
+    text = [
+        f"# `b3o verify` of `{published}`",
+        "",
+        f"{exact} of {len(table)} sampled trials reproduced exactly "
+        f"({int(table['same_platform'].sum())} of the {len(table)} were rerun on their published platform id).",
+        "",
+        "| trial | experiment | method | problem | seed | metric | published | rerun | result | published platform "
+        "| rerun platform |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    text += [
+        f"| {r['trial_id']} | {r['experiment']} | {r['label']} | {r['problem']} | {r['seed']} | {r['metric']} | "
+        f"{r['published']!r} | {r['rerun']!r} | {r['result']} | {r['published_platform']} | {r['rerun_platform']} |"
+        for r in found.lines
+    ]
+    if found.settings:
+        text += [
+            "",
+            "Settings with a trial that differs off its published platform, every seed rerun and compared with the "
+            "published values, paired by seed (two one-sided tests against the problem's margin):",
+            "",
+            "| experiment | method | problem | seeds | mean rerun − published [95 % CI] | margin | p (equivalent) | "
+            "result |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        text += [
+            f"| {s['experiment']} | {s['label']} | {s['problem']} | {s['seeds']} | {s['mean_difference']:.4g} "
+            f"[{s['ci_low']:.4g}, {s['ci_high']:.4g}] | {s['margin']} | {s['p_equivalent']:.3g} | {s['result']} |"
+            for s in found.settings
+        ]
+        text += ["", "Claims whose verdict the reruns would change: " + (
+            "; ".join(f"{c['claim']} ({c['published']} → {c['rerun']})" for c in found.claims) or "none") + "."]
+    return "\n".join(text) + "\n"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -195,6 +296,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     parser.add_argument("--work", default="results/verify", help="where the reruns' records are kept")
     parser.add_argument("--out", help="write the Markdown report here (and its table as CSV beside it)")
+    parser.add_argument("--exact-only", action="store_true",
+                        help="skip the statistical check of settings that differ off their published platform")
     parser.set_defaults(func=_main)
 
 
@@ -209,13 +312,12 @@ def _main(args: argparse.Namespace) -> int:
     except (ValueError, OSError, yaml.YAMLError) as err:
         print(f"b3o verify: error: {err}", file=sys.stderr)
         return 2
-    lines = verify(published, config, args.sample, args.seed, Path(args.work))
-    text = report(lines, published)
+    found = verify(published, config, args.sample, args.seed, Path(args.work), not args.exact_only)
+    text = report(found, published)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text)
-        pd.DataFrame(lines).to_csv(out.with_suffix(".csv"), index=False)
+        pd.DataFrame(found.lines).to_csv(out.with_suffix(".csv"), index=False)
     print(text)
-    differs_on_same_platform = [r for r in lines if r["result"] == DIFFERS and r["same_platform"]]
-    return 1 if differs_on_same_platform else 0
+    return 1 if found.failed else 0
