@@ -10,8 +10,8 @@ Each one-sided test of the mean of d against a value θ is the most conservative
 bootstrap. The sign-flip test's size is exact for any distribution of d symmetric about θ whatever its tails; the
 bootstrap-t corrects for skewness; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed
 here is below what the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds
-(Bahadur and Savage, 1956); `analysis.verdict_size` measures how far this one does. Every decision is at two-sided level α (each one-sided test at
-α/2), Holm-adjusted over a claim's comparisons:
+(Bahadur and Savage, 1956); `analysis.verdict_size` measures how far this one does. Every decision is at two-sided
+level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given an equivalence
   margin δ, equivalent (does not hold: equivalent) if both d > −δ and d < δ are shown (two one-sided tests, TOST);
   else inconclusive;
@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
+from analysis import resampling
 from analysis.resampling import LEVEL, NUM_RESAMPLES, SEED
 
 ALPHA = round(1 - LEVEL, 10)
@@ -194,20 +195,7 @@ def fewest_seeds(family: int = 1) -> int:
 
 def bca(d: np.ndarray) -> tuple[float, float]:
     """The BCa bootstrap interval of the mean at LEVEL (NaN for fewer than two distinct values)."""
-    if len(d) < 2 or np.all(d == d[0]):
-        return math.nan, math.nan
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a degenerate sample gives a NaN interval, shown as such
-        ci = stats.bootstrap(
-            (d,),
-            _mean,
-            n_resamples=NUM_RESAMPLES,
-            confidence_level=LEVEL,
-            method="BCa",
-            vectorized=True,
-            rng=np.random.default_rng(SEED),
-        ).confidence_interval
-    return float(ci.low), float(ci.high)
+    return resampling.bca((d,), _mean)
 
 
 def paired(

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from analysis import verdicts
 from analysis.claims.selection import Predicate, member_names
-from analysis.resampling import LEVEL, NUM_RESAMPLES, SEED
+from analysis.resampling import bca
 from analysis.verdicts import Paired
 from problems.margins import margin as problem_margin
 
@@ -142,17 +141,5 @@ def improvement(
         return None
     data = tuple(samples.values())
     estimate = float(_average(*data))
-    lo = hi = np.nan
-    if all(len(s) >= 2 for s in data) and any(np.ptp(s) > 0 for s in data):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ci = stats.bootstrap(
-                data,
-                _average,
-                n_resamples=NUM_RESAMPLES,
-                confidence_level=LEVEL,
-                method="BCa",
-                vectorized=True,
-                rng=np.random.default_rng(SEED),
-            ).confidence_interval
-        lo, hi = float(ci.low), float(ci.high)
+    lo, hi = bca(data, _average)
     return Improvement(*names, estimate, lo, hi, tuple(samples), tuple(len(s) for s in data))
