@@ -54,6 +54,7 @@ DIAGNOSTIC_COLUMNS = {
     "ess": "ess",
     "ess_fraction": "ess_fraction",
     "alpha_range": "alpha_range",
+    "alpha_scale": "alpha_scale",
     "alpha_p10_p90": "alpha_p10_p90",
     "relative_diversity": "relative_diversity",
     "density_seconds": "density_seconds",
@@ -191,7 +192,8 @@ def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.D
                 )
             )
     if not frames:
-        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in ("git_sha", "platform_id", "finished_utc")] + ["iteration"])
+        per_record = ("git_sha", "platform_id", "finished_utc")
+        return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in per_record] + ["iteration"])
     table = pd.concat(frames, ignore_index=True)
     values = [c for c in table.columns if c.startswith("value_")]
     leading = [c for c in TRIAL_COLUMNS if c in table.columns] + ["iteration"]

@@ -3,8 +3,9 @@
 Collapsed (B3O samples one point B times): ESS/N of the Boltzmann weights over the rule's uniform reference set below
 1e-3 *and* a batch less than a tenth as spread as a uniform one. The ESS alone cannot tell: in 5-9 dimensions a
 4096-point reference set reads a density concentrated on a region of side ~0.3 (diverse batches, e.g. Table 2's
-UCB-c lambda = 10 on Hartmann-6) as ESS/N ~5e-4. Uniform (B3O is random search): lambda_t times alpha's range over the
-reference set below 1e-6, or ESS/N above 0.95.
+UCB-c lambda = 10 on Hartmann-6) as ESS/N ~5e-4. Uniform (B3O is random search): the density's lambda times alpha's
+range over the reference set below 1e-6, or ESS/N above 0.95. The density's lambda is the iteration's lambda_t divided
+by the temperature's scale of alpha (`density_lambda`; 1 except for a standardising temperature).
 """
 
 from __future__ import annotations
@@ -21,8 +22,17 @@ def collapsed(ess_fraction: float, relative_diversity: float) -> bool:
     return ess_fraction < COLLAPSE_ESS_FRACTION and relative_diversity < COLLAPSE_RELATIVE_DIVERSITY
 
 
+def density_lambda(lam_t: float, alpha_scale: float | None) -> float:
+    """The lambda the density applies to alpha itself: lambda_t over the temperature's scale of alpha (recorded as
+    `alpha_scale`; absent or NaN in records of temperatures that do not standardise, meaning 1)."""
+    if alpha_scale is None or (isinstance(alpha_scale, float) and math.isnan(alpha_scale)):
+        return lam_t
+    return lam_t / alpha_scale
+
+
 def uniform(ess_fraction: float, lam: float, alpha_range: float) -> bool:
-    """lambda = 0 (a scheduled first batch) is uniform by design, not by accident: not reported."""
+    """`lam` is the density's lambda (`density_lambda`). lambda = 0 (a scheduled first batch) is uniform by design,
+    not by accident: not reported."""
     return lam > 0 and (ess_fraction > UNIFORM_ESS_FRACTION or lam * alpha_range < UNIFORM_LAMBDA_SPREAD)
 
 
@@ -31,7 +41,8 @@ def describe(diagnostics: dict) -> str | None:
     ess = diagnostics.get("ess_fraction")
     if ess is None or (isinstance(ess, float) and math.isnan(ess)):
         return None
-    lam, spread, diversity = diagnostics["lam"], diagnostics["alpha_range"], diagnostics["relative_diversity"]
+    lam = density_lambda(diagnostics["lam"], diagnostics.get("alpha_scale"))
+    spread, diversity = diagnostics["alpha_range"], diagnostics["relative_diversity"]
     if collapsed(ess, diversity):
         return (
             f"has collapsed to a point mass (ESS/N = {ess:.2g}, batch diversity {diversity:.2g} of a uniform batch's)"

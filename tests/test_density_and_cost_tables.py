@@ -23,6 +23,7 @@ def _b3o_rows(label: str, lam: list[float], ess: list[float], diversity: list[fl
             "ess_fraction": ess,
             "relative_diversity": diversity,
             "alpha_range": 1.0,
+            "alpha_scale": np.nan,  # a temperature that does not standardise
             "alpha_p10_p90": 0.5,
         }
     )
@@ -46,6 +47,19 @@ def test_density_summary_skips_uniform_by_design_batches_and_counts_degenerate_o
     assert (rows.loc[("s", 1.0), "collapsed"], rows.loc[("s", 1.0), "uniform"]) == (1, 0)
     assert (rows.loc[("c", 1.0), "collapsed"], rows.loc[("c", 1.0), "uniform"]) == (0, 1)
     assert set(rows.index) == {("s", 1.0), ("c", 1.0), ("c", 3.0)}
+
+
+def test_a_standardising_temperature_is_judged_uniform_on_the_density_s_own_lambda() -> None:
+    """lambda_t * alpha range = 2e-6 reads as not uniform; the density applies lambda_t / scale = 2e-8 to alpha."""
+    from b3o import degeneracy
+
+    rows = _b3o_rows("n", [2.0], [0.5], [0.9]).assign(alpha_range=1e-6, alpha_scale=100.0)
+    assert density_summary(rows)["uniform"].tolist() == [1]
+    assert density_summary(rows.assign(alpha_scale=np.nan))["uniform"].tolist() == [0]
+    diagnostics = {"ess_fraction": 0.5, "lam": 2.0, "alpha_scale": 100.0, "alpha_range": 1e-6,
+                   "relative_diversity": 0.9}
+    assert "is uniform" in degeneracy.describe(diagnostics)
+    assert degeneracy.describe({**diagnostics, "alpha_scale": 1.0}) is None
 
 
 def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:

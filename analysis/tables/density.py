@@ -23,7 +23,8 @@ def density_summary(table: pd.DataFrame) -> pd.DataFrame:
     rows = rows.assign(
         collapsed=[degeneracy.collapsed(e, d) for e, d in zip(rows["ess_fraction"], rows["relative_diversity"])],
         uniform=[
-            degeneracy.uniform(e, lam, a) for e, lam, a in zip(rows["ess_fraction"], rows["lam_t"], rows["alpha_range"])
+            degeneracy.uniform(e, degeneracy.density_lambda(lam, s), a)
+            for e, lam, s, a in zip(rows["ess_fraction"], rows["lam_t"], rows["alpha_scale"], rows["alpha_range"])
         ],
     )
     grouped = rows.groupby(KEYS, sort=False)
