@@ -105,9 +105,8 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self._update_acquisition(models, datasets)
         acquisition_seconds = time.perf_counter() - start
 
-        lam = self.temperature(t)
         reference_alpha = self._alpha(self._reference_points(search_space))
-        offset, scale = self.temperature.standardisation(reference_alpha)
+        lam, offset, scale = self.temperature.choose(t, reference_alpha, self.num_query_points)
         self._lam.assign(lam / scale)
         self._offset.assign(offset)
         seed = derived_seed(self.seed, t)

@@ -3,6 +3,12 @@
 Convention for t: t counts BO iterations (acquisitions) from t = 1, as in the paper. The schedule
 lambda_t = lambda0 * sqrt(t) * log(t) is therefore 0 at t = 1: the first batch is drawn uniformly (the paper's meaning,
 kept deliberately - the initial design has just been fitted, and a uniform batch is pure exploration).
+
+Names: the configured `lam` (lambda, or lambda0 when scheduled); the iteration's lambda_t (`choose`, recorded as the
+diagnostics' "lam"); and the density's own lambda, lambda_t / scale, which a standardising temperature applies to
+alpha itself (`b3o.degeneracy.density_lambda`). The automatic temperatures take no configured lambda: they choose
+lambda_t from alpha over the rule's fixed reference set at every iteration, so multiplying alpha by a constant leaves
+the density unchanged.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ import math
 from abc import ABC, abstractmethod
 
 import numpy as np
+from scipy import optimize
+from scipy.special import logsumexp
 
 from b3o.options import lookup
 
@@ -37,6 +45,11 @@ class Temperature(ABC):
         """(offset, scale) such that the density uses (alpha - offset) / scale, from alpha over the rule's fixed
         reference set; identity by default."""
         return 0.0, 1.0
+
+    def choose(self, t: int, reference_values: np.ndarray, num_samples: int) -> tuple[float, float, float]:
+        """(lambda_t, offset, scale) at iteration t: the density is lambda_t * (alpha - offset) / scale, given alpha
+        over the rule's fixed reference set and the batch size."""
+        return (self(t), *self.standardisation(reference_values))
 
 
 class Constant(Temperature):
@@ -96,13 +109,89 @@ class Normalised(Temperature):
         return f"Normalised({self.lam})"
 
 
+class _Automatic(Temperature):
+    """lambda_t chosen from alpha over the reference set; the density is lambda_t * (alpha - max alpha)."""
+
+    def __call__(self, t: int) -> float:
+        raise TypeError(f"{self!r} chooses lambda_t from the acquisition at each iteration: use `choose`")
+
+    def choose(self, t: int, reference_values: np.ndarray, num_samples: int) -> tuple[float, float, float]:
+        finite = reference_values[np.isfinite(reference_values)]
+        spread = float(np.ptp(finite)) if len(finite) else 0.0
+        if spread <= 0:  # alpha constant on the reference set: every lambda gives the uniform density
+            return 0.0, 0.0, 1.0
+        return self._lambda(finite, spread, num_samples), float(finite.max()), 1.0
+
+    def _lambda(self, finite: np.ndarray, spread: float, num_samples: int) -> float: ...
+
+
+class EffectiveSampleSize(_Automatic):
+    """lambda_t such that the Boltzmann weights exp(lambda_t * alpha) over the reference set have an effective
+    sample size of `per_sample` x B (bisection on log lambda_t), as sequential Monte Carlo samplers choose their next
+    temperature. The ESS falls from N (lambda = 0, uniform) to the number of reference points tied at the maximum
+    (lambda -> inf), so the target is met exactly unless it is below that (then lambda_t is the one at which every
+    point below the maximum has lost all weight)."""
+
+    def __init__(self, per_sample: float = 1.0):
+        self.per_sample = _check_lambda(per_sample, "per_sample")
+
+    def _lambda(self, finite: np.ndarray, spread: float, num_samples: int) -> float:
+        target = math.log(min(self.per_sample * num_samples, len(finite)))
+        centred = finite - finite.max()
+
+        def excess(log_lam: float) -> float:
+            log_w = math.exp(log_lam) * centred
+            return float(2 * logsumexp(log_w) - logsumexp(2 * log_w)) - target
+
+        below_top = -centred[centred < 0]
+        # at `low` every weight is within 1e-6 of 1 (ESS = N); at `high` every point below the maximum weighs less
+        # than e^-1e6 (ESS = the number tied at the maximum)
+        low, high = math.log(1e-6 / spread), math.log(1e6 / below_top.min())
+        if excess(high) >= 0:
+            return math.exp(high)
+        if excess(low) <= 0:
+            return math.exp(low)
+        return math.exp(optimize.brentq(excess, low, high, xtol=1e-10))
+
+    def __repr__(self) -> str:
+        return f"EffectiveSampleSize({self.per_sample})"
+
+
+class UpperTail(_Automatic):
+    """lambda_t = ratio / (max alpha - its 90th percentile) over the reference set: the best reference point is e^ratio
+    times as likely as the 90th-percentile one, whatever the spread of alpha's lower tail (LogEI's is long)."""
+
+    def __init__(self, ratio: float = 4.6):
+        self.ratio = _check_lambda(ratio, "ratio")
+
+    def _lambda(self, finite: np.ndarray, spread: float, num_samples: int) -> float:
+        tail = float(finite.max() - np.quantile(finite, 0.9))
+        return self.ratio / (tail if tail > 0 else spread)
+
+    def __repr__(self) -> str:
+        return f"UpperTail({self.ratio})"
+
+
 _KINDS = {"constant": Constant, "scheduled": Scheduled, "normalised": Normalised}
+#: temperatures that choose lambda_t themselves: name -> class (its constant has a default; see each docstring)
+_AUTOMATIC = {"auto": EffectiveSampleSize, "auto-tail": UpperTail}
+#: the configured lambda's default for the temperatures that take one
+DEFAULT_LAMBDA = 1.0
 
 
-def get(kind: str, lam: float) -> Temperature:
-    """Temperature by name (`constant`, `scheduled`, `normalised`) with its lambda (lambda0 when scheduled)."""
-    return lookup("temperature", _KINDS, kind)(lam)
+def get(kind: str, lam: float | None = None, **options: float) -> Temperature:
+    """Temperature by name: `constant`, `scheduled`, `normalised` with their lambda (lambda0 when scheduled; default
+    DEFAULT_LAMBDA), or `auto` / `auto-tail`, which take no lambda but may take their constant as an option."""
+    table = {**_KINDS, **_AUTOMATIC}
+    cls = lookup("temperature", table, kind)
+    if kind in _AUTOMATIC:
+        if lam is not None:
+            raise ValueError(f"temperature {kind!r} chooses lambda_t itself and takes no lam; got lam = {lam!r}")
+        return cls(**options)
+    if options:
+        raise ValueError(f"temperature {kind!r} takes no options, got {sorted(options)}")
+    return cls(DEFAULT_LAMBDA if lam is None else lam)
 
 
 def names() -> list[str]:
-    return list(_KINDS)
+    return [*_KINDS, *_AUTOMATIC]

@@ -21,14 +21,17 @@ class B3O(Method):
         self,
         acquisition: str = "ucb",
         temperature: str = "constant",
-        lam: float = 1.0,
+        lam: float | None = None,
         sampler: str = "defer-is",
         sampler_options: Mapping[str, Any] | None = None,
         acquisition_options: Mapping[str, Any] | None = None,
+        temperature_options: Mapping[str, float] | None = None,
     ):
         super().__init__()
         # Build everything now so a bad name or lambda fails before any model exists.
-        self.temperature = temperature_module.get(temperature, lam)
+        # lam defaults to temperature.DEFAULT_LAMBDA; the automatic temperatures take none (their constant, if set,
+        # is a temperature option)
+        self.temperature = temperature_module.get(temperature, lam, **dict(temperature_options or {}))
         self.sampler = samplers.get(sampler, **dict(sampler_options or {}))
         self.acquisition = acquisition
         self.acquisition_options = dict(acquisition_options or {})

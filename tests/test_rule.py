@@ -141,7 +141,7 @@ def test_continuous_sampler_on_mixed_space_fails_before_model_work():
 
 
 @pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), "x"])
-@pytest.mark.parametrize("kind", temperature.names())
+@pytest.mark.parametrize("kind", ["constant", "scheduled", "normalised"])
 def test_bad_lambda_is_a_clear_error(kind, bad):
     with pytest.raises(ValueError, match="finite positive number"):
         temperature.get(kind, bad)
