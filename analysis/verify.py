@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from analysis.aggregate import HEADLINE_METRICS
 from analysis.claims.checking import check_all
 from analysis.per_trial import load as load_per_trial
 from analysis.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
@@ -108,7 +109,7 @@ def _from_results(results: Path) -> list[Published]:
 
 def _metric(record: dict[str, Any]) -> str:
     last = record["trace"][-1]
-    return next(m for m in ("simple_regret", "hypervolume", "best_value") if last.get(m) is not None)
+    return next(m for m in HEADLINE_METRICS if last.get(m) is not None)
 
 
 def sample(trials: list[Published], k: int, seed: int) -> list[Published]:
