@@ -113,6 +113,8 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=list(COLUMNS))
     tidy = tidy.assign(experiment_problem=tidy["experiment"] + "/" + tidy["problem"])
     last = tidy[tidy["iteration"] == tidy.groupby(list(KEYS))["iteration"].transform("max")]
+    if "platform_id" not in last:  # a tidy table made before platform ids were recorded
+        last = last.assign(platform_id="")
     trials = last[[*TRIAL, "platform_id"]].drop_duplicates(list(KEYS))
     metric = _metric(last)
     table = (
