@@ -242,8 +242,11 @@ rule verify:
         f"{RESULTS}/logs/verify.log",
     params:
         sample=config["verify_sample"],
+        published=lambda wildcards, input: os.path.dirname(os.path.dirname(input[0])),  # the paper directory
+        configfile=CONFIGFILE,
+        work=f"{RESULTS}/verify",
     conda:
         ENV
     shell:
-        "b3o verify --published {PAPER:q} --configfile {CONFIGFILE:q} --sample {params.sample} "
-        "--work {RESULTS:q}/verify --out {output.md:q} > /dev/null 2> {log:q}"
+        "b3o verify --published {params.published:q} --configfile {params.configfile:q} --sample {params.sample} "
+        "--work {params.work:q} --out {output.md:q} > /dev/null 2> {log:q}"
