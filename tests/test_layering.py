@@ -9,17 +9,21 @@ import sys
 from pathlib import Path
 
 
-def test_the_method_library_imports_nothing_from_the_harness() -> None:
-    code = (
-        "import sys\n"
-        "import b3o\n"
-        "from b3o import BoltzmannBatch, Constant, Normalised, Scheduled, acquisitions, samplers, temperature\n"
-        "from b3o import degeneracy, density, diversity, options, space\n"
-        "print(sorted(m for m in ('baselines', 'problems', 'analysis', 'harness') if m in sys.modules))\n"
-    )
+def _loaded(imports: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of `modules` a fresh interpreter has loaded after running `imports`."""
+    code = f"import sys\n{imports}\nprint(sorted(m for m in {modules!r} if m in sys.modules))\n"
     result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    return ast.literal_eval(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_method_library_imports_nothing_from_the_harness() -> None:
+    imports = (
+        "import b3o\n"
+        "from b3o import BoltzmannBatch, Constant, Normalised, Scheduled, acquisitions, samplers, temperature\n"
+        "from b3o import degeneracy, density, diversity, options, space"
+    )
+    assert _loaded(imports, ("baselines", "problems", "analysis", "harness")) == []
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,14 +88,7 @@ def test_no_import_cycle_inside_analysis():
 
 
 def test_the_paired_figure_reads_comparisons_without_the_claims_catalogue():
-    code = (
-        "import sys\n"
-        "import analysis.figures.paired\n"
-        "print(sorted(m for m in ('analysis.claims.catalogue', 'analysis.claims.checking') if m in sys.modules))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    assert _loaded("import analysis.figures.paired", ("analysis.claims.catalogue", "analysis.claims.checking")) == []
     assert "analysis.claims.comparisons" in _analysis_graph()["analysis.figures.paired"]
 
 
