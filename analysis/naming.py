@@ -25,6 +25,11 @@ PROBLEMS = {
 PROBLEM_ORDER = ("shekel4", "ackley5", "hartmann6", "battery", "formula-e")
 
 
+def lambda_symbol(temperature: str) -> str:
+    """What a temperature's configured `lam` is: lambda₀ of lambda_t = lambda₀·√t·log t when scheduled, else lambda."""
+    return "λ₀" if temperature == "scheduled" else "λ"
+
+
 def problem_title(problem: str) -> str:
     return PROBLEMS.get(problem, problem)
 

@@ -55,7 +55,7 @@ def _metric(last: pd.DataFrame) -> pd.DataFrame:
 
 def skipped_iterations(tidy: pd.DataFrame) -> pd.Series:
     """Per (experiment, problem): the BO iterations at which some B3O trial had λ_t = 0, as "1;2" ("" if none)."""
-    zero = tidy[(tidy["method"] == "b3o") & (tidy["iteration"] >= 1) & (tidy["lam_t"] <= 0)]
+    zero = tidy[(tidy["method"] == "b3o") & (tidy["iteration"] >= 1) & (tidy["lambda_t"] <= 0)]
     skipped = zero.groupby(["experiment", "problem"])["iteration"].agg(lambda t: ";".join(map(str, sorted(set(t)))))
     pairs = tidy[["experiment", "problem"]].drop_duplicates()
     index = pd.MultiIndex.from_frame(pairs)

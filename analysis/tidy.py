@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from b3o.degeneracy import density_lambda
 from baselines.records import TRACE_SCALARS, load_record, quarantine
 
 #: columns of the workflow's grid table (one row per experiment and trial)
@@ -46,7 +47,7 @@ TRACE_COLUMNS = TRACE_SCALARS
 
 #: tidy column -> key in the trace's `diagnostics` (B3O's; absent for baselines -> NaN)
 DIAGNOSTIC_COLUMNS = {
-    "lam_t": "lam",
+    "lambda_t": "lambda_t",
     "num_acquisition_evals": "num_acquisition_evals",
     "sampler_seconds": "sampler_seconds",
     "acceptance_rate": "acceptance_rate",
@@ -71,7 +72,9 @@ TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
     "wall_s",
 )
 
-TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("num_failed",)
+#: the three lambdas: `lam` (grid: the configured lambda, or lambda0 when scheduled), `lambda_t` (the iteration's), and
+#: `lambda_density` (lambda_t over the temperature's scale of alpha: what multiplies alpha in the density)
+TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("lambda_density", "num_failed")
 
 
 def read_grid(grid_csv: str | Path) -> pd.DataFrame:
@@ -136,6 +139,10 @@ def _trace_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield {
             **{c: _number(row.get(c)) for c in TRACE_COLUMNS},
             **{c: _number(diagnostics.get(key)) for c, key in DIAGNOSTIC_COLUMNS.items()},
+            "lambda_density": _number(
+                None if "lambda_t" not in diagnostics
+                else density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
+            ),
             "num_failed": float(np.sum(row.get("failed") or [])),
         }
 

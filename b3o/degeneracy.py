@@ -41,7 +41,7 @@ def describe(diagnostics: dict) -> str | None:
     ess = diagnostics.get("ess_fraction")
     if ess is None or (isinstance(ess, float) and math.isnan(ess)):
         return None
-    lam = density_lambda(diagnostics["lam"], diagnostics.get("alpha_scale"))
+    lam = density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
     spread, diversity = diagnostics["alpha_range"], diagnostics["relative_diversity"]
     if collapsed(ess, diversity):
         return (

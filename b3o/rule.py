@@ -123,7 +123,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         diversity = mean_pairwise_distance(batch, search_space)
         self.diagnostics = {
             "t": t,
-            "lam": lam,
+            "lambda_t": lam,
             "alpha_scale": scale,
             **boltzmann_diagnostics(reference_alpha, lam / scale),
             "num_acquisition_evals": density.num_evals,

@@ -5,7 +5,7 @@ lambda_t = lambda0 * sqrt(t) * log(t) is therefore 0 at t = 1: the first batch i
 kept deliberately - the initial design has just been fitted, and a uniform batch is pure exploration).
 
 Names: the configured `lam` (lambda, or lambda0 when scheduled); the iteration's lambda_t (`choose`, recorded as the
-diagnostics' "lam"); and the density's own lambda, lambda_t / scale, which a standardising temperature applies to
+diagnostics' "lambda_t"); and the density's own lambda, lambda_t / scale, which a standardising temperature applies to
 alpha itself (`b3o.degeneracy.density_lambda`). The automatic temperatures take no configured lambda: they choose
 lambda_t from alpha over the rule's fixed reference set at every iteration, so multiplying alpha by a constant leaves
 the density unchanged.

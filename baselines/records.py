@@ -152,7 +152,20 @@ def load_record(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
         return None, f"not JSON: {err}"
     problem = record_problem(record)
-    return (None, problem) if problem else (record, None)
+    return (None, problem) if problem else (_upgraded(record), None)
+
+
+#: diagnostics keys renamed since records were first published: old name -> current name
+RENAMED_DIAGNOSTICS = {"lam": "lambda_t"}  # 2026-11-27: the iteration's lambda_t, not the configured lambda
+
+
+def _upgraded(record: dict[str, Any]) -> dict[str, Any]:
+    """The record under today's key names (values untouched), so records written before a rename stay readable."""
+    for step in record["trace"]:
+        diagnostics = step.get("diagnostics")
+        if diagnostics:
+            step["diagnostics"] = {RENAMED_DIAGNOSTICS.get(k, k): v for k, v in diagnostics.items()}
+    return record
 
 
 def read_record(out: Path, trial_id: str) -> dict[str, Any] | None:

@@ -322,8 +322,8 @@ def test_tidy_has_one_row_per_experiment_trial_and_iteration(built, table):
     assert len(shared) == 2  # the UCB-c ackley5 trials, listed under two experiments
     assert set(table.loc[table["trial_id"] == shared[0], "experiment"]) == {"synthetic_b100", "lambda_ablation"}
     b3o = table[(table["method"] == "b3o") & (table["iteration"] >= 1)]
-    assert (b3o["lam_t"] == b3o["lam"]).all() and (b3o["num_acquisition_evals"] == 1000).all()
-    assert table.loc[table["method"] != "b3o", ["lam_t", "ess"]].isna().all().all()
+    assert (b3o["lambda_t"] == b3o["lam"]).all() and (b3o["num_acquisition_evals"] == 1000).all()
+    assert table.loc[table["method"] != "b3o", ["lambda_t", "ess"]].isna().all().all()
     assert (table["git_sha"] == "abc123").all()
     assert table.loc[table["iteration"] == 0, "model_objective"].isna().all()
     seq = table[(table["label"] == "Seq-EI") & (table["problem"] == "hartmann6") & (table["seed"] == 0)]

@@ -296,7 +296,7 @@ def _tidy(
             "hypervolume": np.nan,
             "best_value": np.nan,
             "diversity": [np.nan, *diversity],
-            "lam_t": [np.nan, *lam],
+            "lambda_t": [np.nan, *lam],
         }
     )
 

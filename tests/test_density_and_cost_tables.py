@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analysis.tables.density import density_summary
 from analysis.tables.run_times import profile
@@ -18,7 +19,8 @@ def _b3o_rows(label: str, lam: list[float], ess: list[float], diversity: list[fl
             "label": label,
             "method": "b3o",
             "iteration": np.arange(1, n + 1),
-            "lam_t": lam,
+            "lambda_t": lam,
+            "lambda_density": lam,  # alpha_scale NaN: the density's lambda is lambda_t
             "lam": 1.0,
             "ess_fraction": ess,
             "relative_diversity": diversity,
@@ -36,7 +38,7 @@ def test_density_summary_skips_uniform_by_design_batches_and_counts_degenerate_o
             _b3o_rows("s", [0.0, 2.0, 4.0], [1.0, 0.2, 1e-4], [1.0, 0.6, 0.02]),
             # concentrated but diverse (low ESS only): not collapsed; one uniform iteration
             _b3o_rows("c", [10.0, 10.0], [5e-4, 0.99], [0.3, 1.0]),
-            pd.DataFrame({"method": ["ts"], "lam_t": [np.nan], "lam": [np.nan], "ess_fraction": [np.nan]}),
+            pd.DataFrame({"method": ["ts"], "lambda_t": [np.nan], "lam": [np.nan], "ess_fraction": [np.nan]}),
             # the same label at another λ (as in the λ ablation) is its own row
             _b3o_rows("c", [10.0], [0.3], [0.8]).assign(lam=3.0),
         ],
@@ -51,12 +53,15 @@ def test_density_summary_skips_uniform_by_design_batches_and_counts_degenerate_o
 
 def test_a_standardising_temperature_is_judged_uniform_on_the_density_s_own_lambda() -> None:
     """lambda_t * alpha range = 2e-6 reads as not uniform; the density applies lambda_t / scale = 2e-8 to alpha."""
+    from analysis.tidy import _trace_rows
     from b3o import degeneracy
 
-    rows = _b3o_rows("n", [2.0], [0.5], [0.9]).assign(alpha_range=1e-6, alpha_scale=100.0)
+    step = {"iteration": 1, "diagnostics": {"lambda_t": 2.0, "alpha_scale": 100.0}}
+    assert next(_trace_rows({"trace": [step]}))["lambda_density"] == pytest.approx(0.02)
+    rows = _b3o_rows("n", [2.0], [0.5], [0.9]).assign(alpha_range=1e-6, alpha_scale=100.0, lambda_density=0.02)
     assert density_summary(rows)["uniform"].tolist() == [1]
-    assert density_summary(rows.assign(alpha_scale=np.nan))["uniform"].tolist() == [0]
-    diagnostics = {"ess_fraction": 0.5, "lam": 2.0, "alpha_scale": 100.0, "alpha_range": 1e-6,
+    assert density_summary(rows.assign(lambda_density=2.0))["uniform"].tolist() == [0]
+    diagnostics = {"ess_fraction": 0.5, "lambda_t": 2.0, "alpha_scale": 100.0, "alpha_range": 1e-6,
                    "relative_diversity": 0.9}
     assert "is uniform" in degeneracy.describe(diagnostics)
     assert degeneracy.describe({**diagnostics, "alpha_scale": 1.0}) is None

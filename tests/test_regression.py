@@ -97,6 +97,18 @@ def test_differences_finds_a_changed_draw():
     assert differences(base, {"trace": [{"points": [[0.25, 0.5]], "best_value": 1, "failed": [False]}]})
 
 
+def test_a_record_written_before_the_lambda_rename_reads_as_today_s(tmp_path):
+    """Published records name the iteration's lambda_t "lam"; reading one gives today's keys and the same values."""
+    from baselines.records import load_record
+
+    today = json.loads((FIXTURES / "b3o-defer.json").read_text())
+    legacy = json.loads(json.dumps(today).replace('"lambda_t":', '"lam":'))
+    assert legacy != today
+    (tmp_path / "old.json").write_text(json.dumps(legacy))
+    record, problem = load_record(tmp_path / "old.json")
+    assert problem is None and differences(today, record) == []
+
+
 if __name__ == "__main__":
     import sys
     import tempfile

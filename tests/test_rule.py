@@ -46,7 +46,7 @@ def test_three_bo_steps_return_in_bounds_batches(acquisition, sampler):
     assert np.all(np.asarray(space.contains(new)))
     assert rule.step == 3
     d = rule.diagnostics
-    assert d["t"] == 3 and d["lam"] == 1.0 and d["num_acquisition_evals"] > 0 and d["diversity"] > 0
+    assert d["t"] == 3 and d["lambda_t"] == 1.0 and d["num_acquisition_evals"] > 0 and d["diversity"] > 0
     assert d["sampler"] == sampler and d["sampler_seconds"] > 0
     # the compiled log density is reused across steps (updated in place), not retraced every step
     assert rule._log_density_fn.experimental_get_tracing_count() <= 2
@@ -56,10 +56,10 @@ def test_scheduled_first_batch_is_uniform_and_skips_alpha():
     space, _, data = _branin_start()
     rule = BoltzmannBatch(acquisitions.get("ucb"), samplers.get("defer", budget=300), Scheduled(1.0), 50)
     batch = rule.acquire_single(space, _gpr(data, space), data)
-    assert rule.diagnostics["lam"] == 0.0 and rule.diagnostics["num_acquisition_evals"] == 0
+    assert rule.diagnostics["lambda_t"] == 0.0 and rule.diagnostics["num_acquisition_evals"] == 0
     assert batch.shape == (50, 2)
     rule.acquire_single(space, _gpr(data, space), data)
-    assert rule.diagnostics["lam"] == pytest.approx(np.sqrt(2) * np.log(2))
+    assert rule.diagnostics["lambda_t"] == pytest.approx(np.sqrt(2) * np.log(2))
 
 
 def test_batch_concentrates_as_lambda_grows():

@@ -82,7 +82,7 @@ def test_the_rule_draws_the_same_batch_for_alpha_times_a_constant_and_records_la
         rule = BoltzmannBatch(_Scaled(acquisitions.get("logei"), factor), samplers.get("dmc", num_points=1024),
                               temperature.get("auto"), 5, seed=3)
         batches.append(rule.acquire_single(space, model, data).numpy())
-        lams.append(rule.diagnostics["lam"])
+        lams.append(rule.diagnostics["lambda_t"])
         assert rule.diagnostics["alpha_scale"] == 1.0
         reference = len(rule._reference_points(space))  # ESS over the reference set = per_sample 1 x B = 5
         assert rule.diagnostics["ess_fraction"] * reference == pytest.approx(5.0, rel=1e-6)

@@ -116,7 +116,7 @@ def test_the_boltzmann_density_at_the_configured_lambda_is_neither_a_point_mass_
     diagnostics = trial.method.diagnostics
     ess, relative_diversity = diagnostics["ess_fraction"], diagnostics["relative_diversity"]
     label = f"{name} {trial.spec.params['acquisition']} lambda={trial.spec.params['lam']}"
-    lam = degeneracy.density_lambda(diagnostics["lam"], diagnostics["alpha_scale"])
+    lam = degeneracy.density_lambda(diagnostics["lambda_t"], diagnostics["alpha_scale"])
     assert not degeneracy.uniform(ess, lam, diagnostics["alpha_range"]), (
         f"{label}: uniform (ESS/N {ess:.3g})"
     )

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from analysis.aggregate import curves
 from analysis.figures import common
-from analysis.naming import ACQUISITIONS
+from analysis.naming import ACQUISITIONS, lambda_symbol
 
 EXPERIMENT = "lambda_ablation"
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
@@ -37,7 +37,7 @@ def draw(summary: pd.DataFrame, temperature: str) -> Figure:
     problems = common.ordered_problems(summary["problem"])
     lams = sorted(summary["lam"].unique())
     colours = dict(zip(lams, plt.get_cmap("viridis")([i / max(len(lams) - 1, 1) for i in range(len(lams))])))
-    symbol = "λ" if temperature == "constant" else "λ0"
+    symbol = lambda_symbol(temperature)
     fig, axes = common.grid(acquisitions, problems)
     for lam in lams:  # legend entries in order of λ, whichever panel shows each first
         next(iter(axes.values())).plot([], [], color=colours[lam], lw=1.6, label=f"{symbol} = {lam:g}")

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from analysis.aggregate import curves
 from analysis.figures import common
-from analysis.naming import SAMPLERS, VARIANTS
+from analysis.naming import SAMPLERS, VARIANTS, lambda_symbol
 
 EXPERIMENT = "sampler_ablation"
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`): one per
@@ -51,7 +51,7 @@ def draw(summary: pd.DataFrame, variant: str) -> Figure:
         ax.set_yscale("log")
         ax.set(title=common.problem_title(problem), xlabel=common.EVALUATIONS)
     next(iter(axes.values())).set_ylabel(common.REGRET)
-    symbol = "λ" if VARIANTS[variant][1] == "constant" else "λ0"
+    symbol = lambda_symbol(VARIANTS[variant][1])
     lams = ", ".join(f"{lam:g}" for lam in sorted(summary["lam"].unique()))
     return common.titled(
         fig, f"Sampler ablation, B3O-{variant} ({symbol} = {lams}): mean and 95% CI over seeds", axes.values()

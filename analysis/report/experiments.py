@@ -8,7 +8,7 @@ import pandas as pd
 
 from analysis.aggregate import bootstrap_ci
 from analysis.formatting import number, with_ci
-from analysis.naming import SAMPLERS, VARIANT_NAMES, ordered_problems, problem_title
+from analysis.naming import SAMPLERS, VARIANT_NAMES, lambda_symbol, ordered_problems, problem_title
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
@@ -175,11 +175,11 @@ def _variant_of(run: Run, experiment: str) -> dict[str, str]:
 def _lambda_values(run: Run) -> str:
     rows = _summary_rows(run, "lambda_ablation")
     trials = run.per_trial[run.per_trial["experiment"] == "lambda_ablation"]
-    scheduled = set(trials.loc[trials["temperature"] == "scheduled", "label"])
+    temperatures = trials.drop_duplicates("label").set_index("label")["temperature"]
     sentences = []
     for label, group in rows.groupby("label", sort=False):
         per_problem = []
-        symbol = "λ₀" if label in scheduled else "λ"  # a scheduled temperature's λ is its λ₀
+        symbol = lambda_symbol(temperatures[label])
         for problem in say.problems_of(group):
             here = group[group["problem"] == problem].sort_values("lam")
             values = say.series([f"{text(say.value(r))} at {symbol} = {number(r['lam'])}" for _, r in here.iterrows()])

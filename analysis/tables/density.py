@@ -19,12 +19,12 @@ KEYS = ["experiment", "problem", "label", "lam"]  # the λ ablation runs several
 
 def density_summary(table: pd.DataFrame) -> pd.DataFrame:
     """One row per (experiment, problem, B3O label, λ); see the module docstring."""
-    rows = table[(table["method"] == "b3o") & (table["lam_t"] > 0) & table["ess_fraction"].notna()]
+    rows = table[(table["method"] == "b3o") & (table["lambda_t"] > 0) & table["ess_fraction"].notna()]
     rows = rows.assign(
         collapsed=[degeneracy.collapsed(e, d) for e, d in zip(rows["ess_fraction"], rows["relative_diversity"])],
         uniform=[
-            degeneracy.uniform(e, degeneracy.density_lambda(lam, s), a)
-            for e, lam, s, a in zip(rows["ess_fraction"], rows["lam_t"], rows["alpha_scale"], rows["alpha_range"])
+            degeneracy.uniform(e, lam, a)
+            for e, lam, a in zip(rows["ess_fraction"], rows["lambda_density"], rows["alpha_range"])
         ],
     )
     grouped = rows.groupby(KEYS, sort=False)
