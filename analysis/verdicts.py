@@ -247,22 +247,24 @@ def seeds_needed(c: Paired, family: int) -> int | None:
     return max(fewest_seeds(family), c.n + 1, math.ceil((z * c.sd / max(gaps)) ** 2))
 
 
-def decide(family: Sequence[Paired]) -> list[Paired]:
+def decide(family: Sequence[Paired], alpha: float = ALPHA) -> list[Paired]:
     """Holm-adjust one claim's comparisons and give each its verdict (and, if undecided, the seeds it needs).
 
     A comparison whose seeds cannot reach p < α at all (`p_floor` ≥ α) is left out of Holm's family (it could never
     be rejected, Tarone's argument); the difference tests and the equivalence tests are adjusted as two families.
+    `alpha` is the level of this look: ALPHA for a single look, less at a planned look of a sequential plan
+    (`analysis.sequential.nominal`).
     """
-    testable = [c.n >= 2 and c.p_floor < ALPHA for c in family]
+    testable = [c.n >= 2 and c.p_floor < alpha for c in family]
     adjusted = holm([c.p if ok else math.nan for c, ok in zip(family, testable)])
     adjusted_eq = holm([c.p_equivalent if ok else math.nan for c, ok in zip(family, testable)])
     out = []
     for c, ok, p, p_eq in zip(family, testable, adjusted, adjusted_eq):
         if not ok:
             verdict = FEW
-        elif p < ALPHA:
+        elif p < alpha:
             verdict = HOLDS if c.mean > c.threshold else FAILS
-        elif p_eq < ALPHA:
+        elif p_eq < alpha:
             verdict = EQUIVALENT
         else:
             verdict = INCONCLUSIVE

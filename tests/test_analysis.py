@@ -422,6 +422,19 @@ def test_each_figure_is_declared_once_by_its_script():
     assert set(figures) <= set(CAPTIONS)
 
 
+def test_each_table_is_declared_once_by_its_script():
+    """The workflow's catalogue of tidy-table tables, read unimported, equals what the imported scripts hold."""
+    from importlib import import_module
+
+    from analysis.tables import Table, declared
+
+    tables = declared()
+    assert tables["best_lambda"] == Table("best_lambda", "lambda_ablation") and tables["summary"].experiment is None
+    assert set(tables) == {"summary", "density", "best_lambda", "horizon"}
+    for name, table in tables.items():
+        assert import_module(f"analysis.tables.{table.script}").TABLES[name] == table.experiment
+
+
 def _run_figure(name: str, args: list[str], out: Path) -> None:
     from importlib import import_module
 

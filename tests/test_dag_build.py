@@ -27,9 +27,11 @@ def _dry_run(workdir: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_dag_build_imports_no_tensorflow(tmp_path):
-    for name in ("Snakefile", "workflow", "config", "profiles", "paper"):
+    for name in ("Snakefile", "workflow", "config", "profiles", "paper", "analysis"):
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    # a table is added by adding its script: the workflow finds its declaration and builds it for its experiment
+    (tmp_path / "analysis/tables/my_count.py").write_text('TABLES = {"my_count": "my_study"}\n')
     config = yaml.safe_load((tmp_path / "config/smoke.yaml").read_text())
     config["scaling"]["enabled"] = False
     # a user's problem and method named by reference (`module:factory`), importable from the working directory
@@ -45,6 +47,7 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
     assert "snakemake" in imported and "baselines.grid" in imported  # the import log is there
     assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
     assert "progress_my_study" in good.stdout  # the referenced experiment is in the DAG, and its specs passed the check
+    assert "table=my_count" in good.stdout and "table=horizon" not in good.stdout  # smoke runs no horizon
 
 
 

@@ -9,10 +9,11 @@ cluster job's re-parse) would pay. A literal may name a constant assigned above 
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from analysis.declarations import literal
 
 
 @dataclass(frozen=True)
@@ -34,33 +35,8 @@ def declared(folder: Path = Path(__file__).parent) -> dict[str, Declared]:
     """Figure name -> its declaration, from every script in `folder` that has `FIGURES`."""
     figures: dict[str, Declared] = {}
     for path in sorted(folder.glob("*.py")):
-        for name, fields in _literal(path, "FIGURES").items():
+        for name, fields in literal(path, "FIGURES").items():
             if name in figures:
                 raise ValueError(f"figure {name!r} is declared by both {figures[name].script} and {path.stem}")
             figures[name] = Declared(path.stem, *fields)
     return figures
-
-
-class _Constants(ast.NodeTransformer):
-    def __init__(self, constants: dict[str, Any]):
-        self.constants = constants
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return ast.Constant(self.constants[node.id]) if node.id in self.constants else node
-
-
-def _literal(path: Path, name: str) -> dict[str, Any]:
-    """The value of the module-level `name = <literal>` in `path` ({} if absent), with the names of earlier literal
-    constants of the module replaced by their values."""
-    constants: dict[str, Any] = {}
-    for node in ast.parse(path.read_text()).body:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-            continue
-        target = node.targets[0].id
-        if target == name:
-            return ast.literal_eval(_Constants(constants).visit(node.value))
-        try:
-            constants[target] = ast.literal_eval(node.value)
-        except ValueError:
-            continue
-    return {}

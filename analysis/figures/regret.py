@@ -19,6 +19,7 @@ from analysis.figures import common
 FIGURES = {
     "regret_b100": ("synthetic_b100", "--experiment synthetic_b100"),
     "regret_b5": ("synthetic_b5", "--experiment synthetic_b5"),
+    "regret_horizon": ("horizon", "--experiment horizon"),
 }
 Y_LABELS = {"simple_regret": common.REGRET, "hypervolume": "Hypervolume", "best_value": "Best value (objective units)"}
 

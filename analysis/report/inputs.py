@@ -9,7 +9,7 @@ import pandas as pd
 
 from analysis.figures.common import NO_DATA
 
-TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda")
+TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon")
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class Run:
     run_times: pd.DataFrame | None
     density: pd.DataFrame | None
     best_lambda: pd.DataFrame | None
+    horizon: pd.DataFrame | None
     theorem: pd.DataFrame | None
     scaling: pd.DataFrame | None
     figures: frozenset[str]
@@ -53,7 +54,7 @@ def _has_data(pdf: Path) -> bool:
 
 
 def load(paper: str | Path, scaling: str | Path | None = None) -> Run:
-    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda}.csv,
+    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon}.csv,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)

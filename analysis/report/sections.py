@@ -8,7 +8,7 @@ import pandas as pd
 from analysis.formatting import number
 from analysis.naming import problem_title
 from analysis.report import text as say
-from analysis.report.experiments import ablations, applications, synthetic
+from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
@@ -311,4 +311,4 @@ def _tally(claims: pd.DataFrame) -> str:
     return say.series([f"{n} {say.predicate(v, n != 1)}" for v, n in claims["verdict"].value_counts().items()])
 
 
-ALL = (method, illustrations, synthetic, ablations, applications, cost, density, claims, summary)
+ALL = (method, illustrations, synthetic, horizon, ablations, applications, cost, density, claims, summary)

@@ -14,6 +14,8 @@ from analysis.naming import VARIANT_NAMES, VARIANTS, ordered_problems
 from analysis.tables import common
 
 EXPERIMENT = "lambda_ablation"
+#: the tables the workflow writes with this script: name -> the experiment it needs (read unimported)
+TABLES = {"best_lambda": EXPERIMENT}
 
 
 def candidates(table: pd.DataFrame) -> pd.DataFrame:

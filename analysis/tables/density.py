@@ -14,6 +14,8 @@ import pandas as pd
 from analysis.tables import common
 from b3o import degeneracy
 
+#: the tables the workflow writes with this script: name -> the experiment it needs (None: any; read unimported)
+TABLES = {"density": None}
 KEYS = ["experiment", "problem", "label", "lam"]  # the λ ablation runs several λ under one label
 
 

@@ -13,6 +13,8 @@ from analysis.aggregate import final_values, summarise
 from analysis.naming import ordered_problems
 from analysis.tables import common
 
+#: the tables the workflow writes with this script: name -> the experiment it needs (None: any; read unimported)
+TABLES = {"summary": None}
 KEYS = ["experiment", "problem", "label", "lam", "sampler", "metric", "lower_is_better"]
 METRIC_NAMES = {"simple_regret": "simple regret", "hypervolume": "hypervolume", "best_value": "best objective"}
 

@@ -58,39 +58,24 @@ rule illustration:
         "python -m analysis.figures.{params.module} --seed 0 --out {params.prefix:q} > {log:q} 2>&1"
 
 
-rule tidy_table:
-    """Tables computed from the tidy table alone: final values with CIs (summary), B3O's density diagnostics."""
+rule table:
+    """Tables computed from the tidy table alone, as their scripts declare them (`analysis.tables.declared`)."""
     input:
         f"{RESULTS}/tidy.parquet",
     output:
         csv=f"{PAPER}/tables/{{table}}.csv",
         tex=f"{PAPER}/tables/{{table}}.tex",
     wildcard_constraints:
-        table="summary|density",
+        table="|".join(TABLES),
     log:
         f"{RESULTS}/logs/tables/{{table}}.log",
     params:
+        script=lambda wildcards: TABLES[wildcards.table].script,
         prefix=lambda wildcards, output: output.csv[: -len(".csv")],
     conda:
         ENV
     shell:
-        "python -m analysis.tables.{wildcards.table} --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
-
-
-rule best_lambda:
-    input:
-        f"{RESULTS}/tidy.parquet",
-    output:
-        csv=f"{PAPER}/tables/best_lambda.csv",
-        tex=f"{PAPER}/tables/best_lambda.tex",
-    log:
-        f"{RESULTS}/logs/tables/best_lambda.log",
-    params:
-        prefix=lambda wildcards, output: output.csv[: -len(".csv")],
-    conda:
-        ENV
-    shell:
-        "python -m analysis.tables.best_lambda --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
+        "python -m analysis.tables.{params.script} --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule per_trial:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from analysis.captions import caption  # plain text, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
+from analysis.tables import declared as declared_tables
 from baselines.grid import trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
@@ -98,6 +99,8 @@ FIGURES.update(
         for e in sorted(experiments() - {figure.experiment for figure in FIGURES.values()})
     }
 )
+# table name -> its script and the experiment it needs, as each table script computed from the tidy table declares it
+TABLES = declared_tables()
 # illustrations computed from the method itself, not from trials
 ILLUSTRATIONS = {"illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"}
 
@@ -118,14 +121,19 @@ def _runs(experiment, when):
     )
 
 
+def table_names():
+    """The tables this config makes: those declared by the table scripts whose experiment it runs, and the three
+    with rules of their own."""
+    declared_here = [name for name, table in TABLES.items() if table.experiment in (None, *experiments())]
+    return declared_here + ["run_times", "per_trial"]
+
+
 def figure_outputs():
     wanted = [name for name, figure in FIGURES.items() if _runs(figure.experiment, figure.when)]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
-    outputs += [f"{PAPER}/tables/{t}.csv" for t in ("summary", "density", "run_times", "per_trial")]
+    outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()]
     outputs.append(f"{PAPER}/claims.md")
-    if "lambda_ablation" in experiments():
-        outputs.append(f"{PAPER}/tables/best_lambda.csv")
     outputs.append(f"{PAPER}/report.tex")
     if LATEX:
         outputs.append(f"{PAPER}/report.pdf")
@@ -143,10 +151,9 @@ def scaling_spec():
 
 def report_inputs(wildcards=None):
     """What the report is written from: the claims, the tables, every figure's PDF and, if run, the batch timings."""
-    tables = ["summary", "density", "run_times", "per_trial"] + (["best_lambda"] if "lambda_ablation" in experiments() else [])
     inputs = {
         "claims": f"{PAPER}/claims.csv",
-        "tables": [f"{PAPER}/tables/{t}.csv" for t in tables],
+        "tables": [f"{PAPER}/tables/{t}.csv" for t in table_names()],
         "figures": [f[: -len(".png")] + ".pdf" for f in figure_outputs() if f.endswith(".png")],
     }
     if SCALING.get("enabled", False):

@@ -1,0 +1,141 @@
+"""B3O's advantage over TS as the horizon grows: the `horizon` experiment (B = 50, T = 25; config/extended.yaml).
+
+Per problem, B3O variant and BO iteration t: the mean over seeds of the per-seed advantage (TS's simple regret minus
+B3O's: positive = B3O better; the two share each seed's initial design) with its BCa 95% interval. At the
+checkpoints t = 6 (the default run's horizon), 12 and 25 the comparisons are decided as claims 1 and 7 are
+(`analysis.verdicts`): "B3O-X reaches a lower regret than TS", Holm over all comparisons at that t, the problem's
+equivalence margin. The plan was written down before the run (config/extended.yaml): a look at 10 seeds and, only if
+a t = 25 comparison is open there, a second at 15, with α spent over the two looks (`analysis.sequential`); each
+checkpoint is decided at the level of the look its seed count has reached.
+
+Writes OUT.csv (every t; p, Holm p and verdict at the checkpoints), OUT.tex and OUT.md (the checkpoints).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analysis import sequential, verdicts
+from analysis.naming import problem_title
+from analysis.tables import common
+from problems.margins import margin
+
+#: the tables the workflow writes with this script: name -> the experiment it needs (read unimported)
+TABLES = {"horizon": "horizon"}
+EXPERIMENT = "horizon"
+RIVAL = "TS"
+CHECKPOINTS = (6, 12, 25)
+PLANNED_LOOKS = (10, 15)
+CLAIMS = "claim 7 (and claim 1 for its constant-temperature variants)"
+
+
+def level(seeds: int) -> float:
+    """The two-sided level of the planned look that `seeds` seeds have reached (the first look's below it)."""
+    reached = sum(n <= seeds for n in PLANNED_LOOKS)
+    return float(sequential.nominal(PLANNED_LOOKS)[max(reached, 1) - 1])
+
+
+def _regret(tidy: pd.DataFrame) -> pd.DataFrame:
+    data = tidy[(tidy["experiment"] == EXPERIMENT) & (tidy["iteration"] >= 1) & tidy["simple_regret"].notna()]
+    return data[["problem", "label", "method", "seed", "iteration", "simple_regret"]]
+
+
+def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
+    """One row per (problem, B3O label, t): seeds paired with TS, mean advantage and its BCa interval; at the
+    checkpoints also the test's p, Holm's p and the verdict."""
+    data = _regret(tidy)
+    rival = data[data["label"] == RIVAL].set_index(["problem", "iteration", "seed"])["simple_regret"].sort_index()
+    rows = []
+    for (problem, label, t), group in data[data["method"] == "b3o"].groupby(["problem", "label", "iteration"]):
+        if (problem, t) not in rival.index.droplevel("seed"):
+            continue
+        ours = group.set_index("seed")["simple_regret"]
+        theirs = rival.loc[(problem, t)]
+        seeds = ours.index.intersection(theirs.index).sort_values()
+        d = verdicts.advantage(ours[seeds], theirs[seeds], lower_is_better=True)
+        rows.append({"problem": problem, "label": label, "iteration": int(t), "diffs": d})
+    if not rows:
+        return pd.DataFrame()
+    frame = pd.DataFrame(rows)
+    decided = {}
+    for t in CHECKPOINTS:
+        at_t = frame[frame["iteration"] == t]
+        family = [
+            verdicts.paired(r.label, RIVAL, r.problem, r.diffs, margin=margin(r.problem)) for r in at_t.itertuples()
+        ]
+        if family:
+            seeds = min(c.n for c in family)
+            for r, c in zip(at_t.itertuples(), verdicts.decide(family, alpha=level(seeds))):
+                decided[r.Index] = {"p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": level(seeds)}
+    out = []
+    for r in frame.itertuples():
+        n = len(r.diffs)
+        lo, hi = verdicts.bca(r.diffs) if n >= 2 else (math.nan, math.nan)
+        out.append(
+            {
+                "problem": r.problem,
+                "label": r.label,
+                "iteration": r.iteration,
+                "n": n,
+                "mean": float(np.mean(r.diffs)),
+                "lo": lo,
+                "hi": hi,
+                "margin": margin(r.problem),
+                **decided.get(r.Index, {"p": math.nan, "p_holm": math.nan, "verdict": "", "level": math.nan}),
+            }
+        )
+    return pd.DataFrame(out).sort_values(["problem", "label", "iteration"], ignore_index=True)
+
+
+def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
+    """The checkpoint rows as text, and per t the claim's verdict over all its comparisons (`verdicts.combine`)."""
+    at = stats[stats["verdict"] != ""]
+    rows = []
+    for t, group in at.groupby("iteration"):
+        for r in group.itertuples():
+            rows.append(
+                {
+                    "t": t,
+                    "comparison": f"{r.label} vs {RIVAL} on {problem_title(r.problem)}",
+                    "seeds": r.n,
+                    "advantage [95% CI]": common.with_ci(r.mean, r.lo, r.hi),
+                    "p (Holm)": common.number(r.p_holm),
+                    "verdict": r.verdict,
+                }
+            )
+        rows.append(
+            {
+                "t": t,
+                "comparison": f"{CLAIMS}, at level {common.number(group['level'].iloc[0])}",
+                "seeds": int(group["n"].min()),
+                "advantage [95% CI]": "",
+                "p (Holm)": "",
+                "verdict": verdicts.combine(list(group["verdict"])),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def markdown(text: pd.DataFrame) -> str:
+    header = "| " + " | ".join(text.columns) + " |\n|" + "---|" * len(text.columns) + "\n"
+    return header + "".join("| " + " | ".join(str(v) for v in row) + " |\n" for row in text.itertuples(index=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = common.parser("horizon", __doc__.splitlines()[0]).parse_args(argv)
+    stats = advantage_by_iteration(pd.read_parquet(args.table))
+    if stats.empty:
+        common.write_empty(args.out, f"No {EXPERIMENT} trials with both B3O and {RIVAL} in {args.table}.")
+        return 0
+    text = checkpoints(stats)
+    common.write(args.out, stats, common.latex(text, columns="l p{6cm} l l l p{3.5cm}"))
+    with open(f"{args.out}.md", "w") as out:
+        out.write(markdown(text))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""The horizon table: B3O's paired advantage over TS per iteration, decided at the pre-registered checkpoints."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import sequential, verdicts
+from analysis.tables import horizon
+
+
+def _tidy(seeds: int, gain: float, iterations: int = 25) -> pd.DataFrame:
+    """TS's regret stays near 1; B3O's falls by `gain` per iteration; both noisy per seed."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for problem in ("ackley5", "hartmann6"):
+        for seed in range(seeds):
+            for t in range(0, iterations + 1):
+                for label, method, regret in (("TS", "ts", 1.0), ("B3O-UCB-c", "b3o", 1.0 - gain * t)):
+                    rows.append({"experiment": "horizon", "problem": problem, "label": label, "method": method,
+                                 "seed": seed, "iteration": t, "simple_regret": regret + rng.normal(0, 0.003)})
+    return pd.DataFrame(rows)
+
+
+def test_the_advantage_grows_with_t_and_is_decided_at_the_checkpoints_at_the_first_look_s_level():
+    stats = horizon.advantage_by_iteration(_tidy(10, gain=0.01))
+    hartmann = stats[stats["problem"] == "hartmann6"].set_index("iteration")
+    assert list(hartmann.index) == list(range(1, 26)) and (hartmann["n"] == 10).all()
+    assert hartmann.loc[25, "mean"] == pytest.approx(0.25, abs=0.01)
+    assert hartmann.loc[6, "mean"] == pytest.approx(0.06, abs=0.01)
+    decided = stats[stats["verdict"] != ""]
+    assert sorted(decided["iteration"].unique()) == list(horizon.CHECKPOINTS)
+    assert (decided["verdict"] == verdicts.HOLDS).all()
+    assert decided["level"].unique() == pytest.approx([sequential.nominal(horizon.PLANNED_LOOKS)[0]])
+    text = horizon.checkpoints(stats)
+    assert (text.loc[text["comparison"].str.startswith("claim 7"), "verdict"] == verdicts.HOLDS).all()
+
+
+def test_a_worse_b3o_does_not_hold_and_five_seeds_cannot_decide():
+    worse = horizon.advantage_by_iteration(_tidy(10, gain=-0.01))
+    assert (worse.loc[worse["verdict"] != "", "verdict"] == verdicts.FAILS).all()
+    few = horizon.advantage_by_iteration(_tidy(5, gain=0.01))
+    assert (few.loc[few["verdict"] != "", "verdict"] == verdicts.FEW).all()
+
+
+def test_the_level_follows_the_planned_looks():
+    levels = sequential.nominal(horizon.PLANNED_LOOKS)
+    assert horizon.level(5) == horizon.level(10) == pytest.approx(levels[0])
+    assert horizon.level(15) == pytest.approx(levels[1]) and levels[1] < verdicts.ALPHA
+
+
+def test_the_report_section_states_the_advantage_and_the_verdict_at_each_checkpoint(tmp_path):
+    from analysis.report.experiments import horizon as section
+    from analysis.report.inputs import Run
+
+    tidy = _tidy(10, gain=0.01)
+    trials = tidy[tidy["iteration"] == 0].assign(
+        trial_id=lambda f: f["label"] + f["problem"] + f["seed"].astype(str), batch_size=50, iterations=25, n_init=50
+    )
+    run = Run(paper=tmp_path, claims=None, summary=None, per_trial=trials, run_times=None, density=None,
+              best_lambda=None, horizon=horizon.advantage_by_iteration(tidy), theorem=None, scaling=None,
+              figures=frozenset({"horizon_advantage"}))
+    tex = section(run).render()
+    assert "B = 50 points for T = 25 iterations" in tex and "10 seeds" in tex
+    assert "at t = 6: holds, at t = 12: holds and at t = 25: holds" in tex
+    assert r"\ref{fig:horizon_advantage}" in tex and "regret_horizon" not in tex
