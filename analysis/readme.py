@@ -1,12 +1,16 @@
-"""Rewrite the README's generated sections from the workflow's tables, so no number in them is copied by hand.
+"""Rewrite the generated sections of the README and of `docs/` from the workflow's tables, so no number in them is
+copied by hand.
 
-A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in README.md; everything else is left
-as it is. Sections: `claims` (from paper/claims.csv), `verdict_size` (the verdict rule's size and power, from
-paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from paper/tables/density.csv) and `cost`
-(where the run's time went, from paper/tables/run_times.csv). Run as
-`python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
---cost paper/tables/run_times.csv --verdict-size paper/tables/verdict_size.csv` (any table may be left out; its
-section is then kept).
+A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->`; everything else is left as it is. Each
+section is rewritten in every given file that has its markers (and must be in one). Sections: `glance` (one line per
+claim: its verdict from the largest run that measured it, the binding comparison's advantage and CI; from the
+published claims tables), `claims` (the default run's claims in full, from its claims.csv), `verdict_size` (the
+verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from
+paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv) and, where a
+file has its markers, `run_cost` (the same table's totals in one sentence). Run as
+`python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
+extended=paper/extended/claims.csv --density paper/tables/density.csv --cost paper/tables/run_times.csv
+--verdict-size paper/tables/verdict_size.csv` (any table may be left out; its section is then kept).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import verdicts
-from analysis.formatting import number
+from analysis.formatting import number, signed
 from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 from analysis.tables.run_times import PROFILE_NAMES
 
@@ -67,6 +71,38 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+#: the published runs, smallest first: a claim's verdict at a glance is the one of the last run here that measured it
+RUNS = ("default", "extended")
+
+
+def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:
+    """One line per claim: verdict, the binding comparison with its mean advantage and BCa CI, and which run."""
+    chosen: dict[int, tuple[str, pd.Series]] = {}
+    for run in sorted(tables, key=lambda r: RUNS.index(r) if r in RUNS else len(RUNS)):
+        for _, row in tables[run].iterrows():
+            if row["verdict"] != verdicts.NOT_MEASURED or row["number"] not in chosen:
+                chosen[row["number"]] = (run, row)
+    rows = []
+    for number_, (run, r) in sorted(chosen.items()):
+        binding = r.get("binding")
+        delta = (
+            f"{cell(binding)}: {signed(r['binding_mean'])} [{number(r['binding_lo'])}, {number(r['binding_hi'])}]"
+            if isinstance(binding, str) and binding and not math.isnan(r.get("binding_mean", math.nan))
+            else ""
+        )
+        shown_run = run if r["verdict"] != verdicts.NOT_MEASURED else "–"
+        rows.append(f"| {number_} | {cell(r['claim'])} | **{r['verdict']}** | {delta} | {shown_run} |")
+    return _generated(
+        "glance",
+        source,
+        [
+            "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
+            "|---|---|---|---|---|",
+            *rows,
+        ],
+    )
+
+
 def verdict_size_block(table: pd.DataFrame, source: str) -> str:
     """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
     percentile-bootstrap rule it replaced, from `python -m analysis.verdict_size`."""
@@ -100,7 +136,7 @@ def verdict_size_block(table: pd.DataFrame, source: str) -> str:
 def density_block(table: pd.DataFrame, source: str) -> str:
     """Per experiment and B3O variant: ESS/N range over iterations with lambda_t > 0, collapsed and uniform counts."""
     rows = [
-        f"| {r.experiment} | {r.label} | {number(r.lam)} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
+        f"| {r.experiment} | {r.problem} | {r.label} | {number(r.lam)} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
         f"(median {number(r.ess_fraction_median)}) | {number(r.relative_diversity_median)} | {r.collapsed} | "
         f"{r.uniform} |"
         for r in table.itertuples()
@@ -110,10 +146,10 @@ def density_block(table: pd.DataFrame, source: str) -> str:
         source,
         [
             (
-                "| experiment | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform (median) "
-                "| collapsed | uniform |"
+                "| experiment | problem | B3O variant | λ | iterations (λ_t > 0) | ESS/N | batch diversity / uniform "
+                "(median) | collapsed | uniform |"
             ),
-            "|---|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|---|",
             *rows,
         ],
     )
@@ -149,6 +185,20 @@ def cost_block(table: pd.DataFrame, source: str) -> str:
     return _generated("cost", source, lines)
 
 
+def run_cost_block(table: pd.DataFrame, source: str) -> str:
+    """One sentence for the quick start: the last run's trials, core-minutes and wall-time span."""
+    total = table[(table["experiment"] == "all experiments") & (table["label"] == "all methods")]
+    if total.empty:
+        raise ValueError(f"{source} has no 'all experiments' row: rerun python -m analysis.tables.run_times")
+    r = total.iloc[0]
+    span = f", {number(r['span_min'])} min from the first trial's start to the last one's finish" if (
+        "span_min" in r and not math.isnan(r["span_min"])
+    ) else ""
+    return _generated(
+        "run_cost", source, [f"Its last run: {int(r['trials'])} trials, {number(r['total_s'] / 60)} core-minutes{span}."]
+    )
+
+
 def rewrite(readme: str, section: str, name: str = "claims") -> str:
     """`readme` with the text between NAME's markers (inclusive) replaced by `section`."""
     begin, end = markers(name)
@@ -161,7 +211,7 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
-    "density": (density_block, {"experiment", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
+    "density": (density_block, {"experiment", "problem", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
     "verdict_size": (
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
@@ -169,31 +219,66 @@ SECTIONS = {
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
 }
+GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "binding_lo", "binding_hi"}
+
+
+def _read(source: str, columns: set[str], command: str) -> pd.DataFrame:
+    table = pd.read_csv(source)
+    missing = columns - set(table.columns)
+    if missing:
+        raise ValueError(f"{source} lacks column(s) {sorted(missing)}: rerun {command}")
+    return table
+
+
+def _named(pairs: list[str]) -> dict[str, str]:
+    """RUN=PATH arguments -> {run: path}; a run must be one of RUNS."""
+    named = dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+    bad = [p for p in pairs if "=" not in p] + [r for r in named if r not in RUNS]
+    if bad:
+        raise ValueError(f"--claims takes RUN=CSV with RUN one of {list(RUNS)}, got {bad}")
+    return named
+
+
+def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
+    """Rewrite section NAME in every text that has its markers; an error if none has."""
+    begin, _ = markers(name)
+    holders = [path for path, text in texts.items() if begin in text]
+    if not holders:
+        raise ValueError(f"none of {list(texts)} has the markers of the {name!r} section")
+    for path in holders:
+        texts[path] = rewrite(texts[path], section, name)
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
-    cli.add_argument("--readme", default="README.md", help="README to rewrite in place")
+    cli.add_argument("--into", nargs="+", default=["README.md"], help="markdown files to rewrite in place")
+    cli.add_argument("--claims", nargs="+", default=[], help="RUN=CSV claims tables (the first run's in full)")
     for name in SECTIONS:
-        cli.add_argument(f"--{name.replace('_', '-')}", dest=name, help=f"the table (CSV) of the {name} section")
+        if name != "claims":
+            cli.add_argument(f"--{name.replace('_', '-')}", dest=name, help=f"the table (CSV) of the {name} section")
     args = cli.parse_args(argv)
     try:
-        readme = Path(args.readme)
-        text = readme.read_text()
+        texts = {path: Path(path).read_text() for path in args.into}
+        claims = {run: path for run, path in _named(args.claims).items() if Path(path).is_file()}
+        if claims:
+            command = SECTIONS["claims"][2]
+            tables = {run: _read(path, GLANCE_COLUMNS, command) for run, path in claims.items()}
+            rewrite_all(texts, glance_block(tables, ", ".join(claims.values())), "glance")
+            first = min(claims, key=RUNS.index)
+            rewrite_all(texts, claims_block(tables[first], claims[first]), "claims")
         for name, (build, columns, command) in SECTIONS.items():
-            source = getattr(args, name)
-            if source is None:
-                continue
-            table = pd.read_csv(source)
-            missing = columns - set(table.columns)
-            if missing:
-                raise ValueError(f"{source} lacks column(s) {sorted(missing)}: rerun {command}")
-            text = rewrite(text, build(table, source), name)
-        readme.write_text(text)
+            source = getattr(args, name, None)
+            if name != "claims" and source is not None:
+                table = _read(source, columns, command)
+                rewrite_all(texts, build(table, source), name)
+                if name == "cost" and any(markers("run_cost")[0] in text for text in texts.values()):
+                    rewrite_all(texts, run_cost_block(table, source), "run_cost")
+        for path, text in texts.items():
+            Path(path).write_text(text)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"rewrote the generated sections of {args.readme}")
+    print(f"rewrote the generated sections of {', '.join(args.into)}")
     return 0
 
 

@@ -169,8 +169,12 @@ def _better(gap: float, noise: float) -> checking.Result:
 
 
 def test_a_better_comparison_has_four_outcomes():
-    assert _better(2.0, 0.1).verdict == HOLDS
-    assert _better(-2.0, 0.1).verdict == FAILS
+    held, failed = _better(2.0, 0.1), _better(-2.0, 0.1)
+    assert held.verdict == HOLDS and failed.verdict == FAILS
+    # the binding comparison is named with its mean advantage for every verdict, not only an open one
+    assert held.binding == failed.binding == "hartmann6: B3O-UCB-c vs TS"
+    assert held.binding_mean == pytest.approx(2.0 * margin("hartmann6"), rel=0.1) and held.binding_lo < held.binding_mean
+    assert failed.binding_mean == pytest.approx(-2.0 * margin("hartmann6"), rel=0.1)
     tie = _better(0.05, 0.1)
     assert tie.verdict == FAILS and f"→ {EQUIVALENT}: shown inside ±margin" in tie.measured
     assert tie.seeds_needed is None and "would decide it" not in tie.measured  # a tie is decided: no seeds
@@ -385,35 +389,46 @@ def test_combine_with_coverage():
 # --- README block -----------------------------------------------------------------------------------------------------
 
 
-def test_readme_block_is_rewritten_from_the_claims_csv(tmp_path):
+def test_readme_glance_and_claims_blocks_are_rewritten_from_the_claims_tables(tmp_path):
+    """The full claims table goes where its markers are (docs); the glance in the README takes each claim from the
+    largest run that measured it, with the binding comparison's advantage and CI."""
     from analysis import readme as readme_claims
 
-    table = pd.DataFrame(
+    default = pd.DataFrame(
         {
             "number": [1, 2],
             "claim": ["A | B", "C"],
             "source": ["Sec. 1", "Sec. 2"],
             "run": ["B = 50, T = 6; 5 seeds", "–"],
-            "verdict": [HOLDS, INCONCLUSIVE],
-            "seeds_needed": [None, 12],
-            "binding": ["", "hartmann6: A vs B"],
+            "verdict": [HOLDS, NOT_MEASURED],
+            "seeds_needed": [None, None],
+            "binding": ["hartmann6: A vs B", ""],
+            "binding_mean": [0.25, np.nan],
+            "binding_lo": [0.1, np.nan],
+            "binding_hi": [0.4, np.nan],
         }
     )
-    table.to_csv(tmp_path / "claims.csv", index=False)
-    readme = tmp_path / "README.md"
-    begin, end = readme_claims.markers("claims")
-    readme.write_text(f"intro\n{begin}\nold verdicts\n{end}\nafter\n")
-    args = ["--claims", str(tmp_path / "claims.csv"), "--readme", str(readme)]
-    assert readme_claims.main(args) == 0
-    text = readme.read_text()
-    assert text.startswith("intro\n") and text.endswith("\nafter\n") and "old verdicts" not in text
-    assert (
-        "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |  |" in text
-        and "| inconclusive | 12 (hartmann6: A vs B) |" in text
+    extended = default.assign(
+        verdict=[NOT_MEASURED, INCONCLUSIVE], binding=["", "shekel4: C vs D"], binding_mean=[np.nan, -0.5],
+        binding_lo=[np.nan, -1.0], binding_hi=[np.nan, 0.2], seeds_needed=[None, 12],
     )
-    assert verdicts.RULES[0] in text
+    default.to_csv(tmp_path / "default.csv", index=False)
+    extended.to_csv(tmp_path / "extended.csv", index=False)
+    readme, docs = tmp_path / "README.md", tmp_path / "results.md"
+    readme.write_text("intro\n{}\nold glance\n{}\nafter\n".format(*readme_claims.markers("glance")))
+    docs.write_text("{}\nold verdicts\n{}\n".format(*readme_claims.markers("claims")))
+    args = ["--into", str(readme), str(docs), "--claims", f"default={tmp_path / 'default.csv'}",
+            f"extended={tmp_path / 'extended.csv'}"]
+    assert readme_claims.main(args) == 0
+    glance, full = readme.read_text(), docs.read_text()
+    assert glance.startswith("intro\n") and glance.endswith("\nafter\n") and "old glance" not in glance
+    assert "| 1 | A \\| B | **holds** | hartmann6: A vs B: +0.25 [0.1, 0.4] | default |" in glance
+    assert "| 2 | C | **inconclusive** | shekel4: C vs D: -0.5 [-1, 0.2] | extended |" in glance
+    assert "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |" in full and verdicts.RULES[0] in full
     readme.write_text("no markers\n")
+    docs.write_text("no markers\n")
     assert readme_claims.main(args) == 2
+    assert readme_claims.main(["--into", str(readme), "--claims", f"mine={tmp_path / 'default.csv'}"]) == 2
 
 
 # --- rows beyond the paper ------------------------------------------------------------------------------------------
@@ -483,6 +498,6 @@ def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
     begin, end = readme_claims.markers("verdict_size")
     readme = tmp_path / "README.md"
     readme.write_text(f"{begin}\n{end}\n")
-    assert readme_claims.main(["--readme", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
+    assert readme_claims.main(["--into", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
     text = readme.read_text()
     assert "| size, lognormal σ = 0.5 | 0.000 / 0.190 | 0.050 / 0.120 |" in text and "10,000 simulated" in text

@@ -101,7 +101,7 @@ def _rewritten(tmp_path, section: str, table: pd.DataFrame) -> tuple[int, str]:
     begin, end = readme.markers(section)
     path = tmp_path / "README.md"
     path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
-    code = readme.main(["--readme", str(path), f"--{section}", str(tmp_path / f"{section}.csv")])
+    code = readme.main(["--into", str(path), f"--{section}", str(tmp_path / f"{section}.csv")])
     return code, path.read_text()
 
 

@@ -266,9 +266,10 @@ def test_a_reference_that_cannot_be_imported_is_exit_2_before_any_work(tmp_path)
     )
 
 
-def test_the_readme_method_example_runs_as_shown(tmp_path):
-    """README "Add your own method": its module, written as shown, run by its command (a reference, not installed)."""
-    readme = (ROOT / "README.md").read_text()
+def test_the_documented_method_example_runs_as_shown(tmp_path):
+    """docs/extending.md "Add your own method": its module, written as shown, run by its command (a reference, not
+    installed)."""
+    readme = (ROOT / "docs/extending.md").read_text()
     section = readme[readme.index("## Add your own method") : readme.index("## Add your own problem")]
     code = section.split("```python\n")[1].split("```")[0]
     (tmp_path / "my_method.py").write_text(code)

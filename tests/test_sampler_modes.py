@@ -5,7 +5,7 @@ evaluations) and discretised Monte Carlo (2^14 points) draw batches of B = 100, 
 run one chain per sample with their default burn-in. A sample counts for the mode of largest weighted density (on
 every target the argmax shares of exact draws are within 0.002 of the exact masses). Every mode's share must lie
 within TOLERANCE of its exact mass; where a sampler cannot, PINNED holds the measured worst error and the test allows
-0.03 more, so a regression shows. The README's sampler section states these numbers.
+0.03 more, so a regression shows. docs/performance.md states these numbers.
 
 Which widths a budget can resolve (mixtures.visible_radius): a mode of s.d. s_n among equally weighted modes of s.d.
 s_w = 5 s_n stands out only where its density reaches that at which the wide modes hold their mass (their typical
@@ -155,7 +155,7 @@ def test_derived_6d_target_is_hit_by_uniform_evaluations():
     assert 10 <= hits <= 50  # mean 30
 
 
-if __name__ == "__main__":  # the README's table: `python tests/test_sampler_modes.py` (minutes: MH and Langevin)
+if __name__ == "__main__":  # docs/performance.md's table: `python tests/test_sampler_modes.py` (minutes: MH and Langevin)
     print("| target | " + " | ".join(f"`{name}`" for name in RUNS) + " |")
     for target, make in TARGETS.items():
         worst = [np.abs(mode_mass_errors(name, make())).max() for name in RUNS]

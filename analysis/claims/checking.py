@@ -9,6 +9,7 @@ what is missing. Table 2 (`baselines.paper`) is checked cell by cell (`table_2_r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -27,8 +28,9 @@ from baselines.paper import TABLE_2_CELLS
 
 @dataclass(frozen=True)
 class Result:
-    """A checked claim; `run` is what was actually run (B × T, seeds, budgets compared); an inconclusive claim
-    carries the seeds its binding comparison (`binding`, the undecided one needing the most) would need."""
+    """A checked claim; `run` is what was actually run (B × T, seeds, budgets compared). `binding` names the
+    comparison that binds the verdict (`wording.binding`) and `binding_mean`, `binding_lo`, `binding_hi` give its mean
+    advantage and BCa interval; an inconclusive claim also carries the seeds that comparison would need."""
 
     name: str
     claim: str
@@ -40,10 +42,15 @@ class Result:
     seeds_needed: int | None = None
     beyond_paper: bool = False
     binding: str = ""
+    binding_mean: float = math.nan
+    binding_lo: float = math.nan
+    binding_hi: float = math.nan
 
 
 def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: list[Compared]) -> Result:
-    seeds, binding = wording.binding(compared) if verdict.startswith(INCONCLUSIVE) else (None, "")
+    bound = wording.binding(compared, verdict)
+    seeds = bound.stat.seeds_needed if bound is not None and verdict.startswith(INCONCLUSIVE) else None
+    stat = bound.stat if bound is not None else None
     return Result(
         claim.name,
         claim.text,
@@ -54,7 +61,10 @@ def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: li
         verdict,
         seeds,
         claim.beyond_paper,
-        binding,
+        wording.binding_name(bound) if bound is not None else "",
+        stat.mean if stat else math.nan,
+        stat.lo if stat else math.nan,
+        stat.hi if stat else math.nan,
     )
 
 

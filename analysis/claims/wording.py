@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import numpy as np
 import pandas as pd
 
 from analysis.claims.comparisons import Compared
@@ -97,13 +98,22 @@ def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
     return "; ".join(parts)
 
 
-def binding(compared: list[Compared]) -> tuple[int | None, str]:
-    """(seeds, comparison) of the undecided comparison that needs the most seeds: the one that binds its claim."""
-    needing = [c for c in compared if c.stat.seeds_needed is not None]
-    if not needing:
-        return None, ""
-    c = max(needing, key=lambda c: c.stat.seeds_needed)
-    return c.stat.seeds_needed, f"{c.unit[0]}: {c.stat.left} vs {c.stat.right}"
+def binding(compared: list[Compared], verdict: str) -> Compared | None:
+    """The comparison that binds the claim's verdict: for an inconclusive claim the undecided one that needs the most
+    seeds; for one that does not hold, the most clearly failing one (smallest Holm p); for one that holds (on all or
+    some problems), the least clearly holding one (largest Holm p). None when no comparison qualifies."""
+    if verdict.startswith(INCONCLUSIVE):
+        needing = [c for c in compared if c.stat.seeds_needed is not None]
+        return max(needing, key=lambda c: c.stat.seeds_needed) if needing else None
+    if verdict.startswith(FAILS):
+        failing = [c for c in compared if c.stat.verdict.startswith(FAILS)]
+        return min(failing, key=lambda c: np.nanmin([c.stat.p_holm, c.stat.p_equivalent_holm])) if failing else None
+    holding = [c for c in compared if c.stat.verdict == HOLDS]
+    return max(holding, key=lambda c: c.stat.p_holm) if verdict.startswith(HOLDS) and holding else None
+
+
+def binding_name(c: Compared) -> str:
+    return f"{c.unit[0]}: {c.stat.left} vs {c.stat.right}"
 
 
 def tally(chosen: list[str]) -> str:

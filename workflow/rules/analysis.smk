@@ -109,7 +109,8 @@ rule claims:
 
 
 rule readme:
-    """The README's generated sections (claims, B3O's density diagnostics, cost); only when the config names a README."""
+    """The generated sections of the README (claims at a glance) and, for the default run, of docs/results.md and
+    docs/method.md (claims in full, cost, B3O's density diagnostics); only when the config names a README."""
     input:
         claims=f"{PAPER}/claims.csv",
         density=f"{PAPER}/tables/density.csv",
@@ -120,12 +121,15 @@ rule readme:
     log:
         f"{RESULTS}/logs/readme.log",
     params:
-        readme=config.get("readme", "README.md"),
+        into=lambda wildcards: readme_files(),
+        claims=lambda wildcards, input: published_claims(input.claims),
+        tables=lambda wildcards, input: (
+            f"--density {shlex.quote(input.density)} --cost {shlex.quote(input.cost)}" if RUN_NAME == "default" else ""
+        ),
     conda:
         ENV
     shell:
-        "python -m analysis.readme --readme {params.readme:q} --claims {input.claims:q} --density {input.density:q} "
-        "--cost {input.cost:q} > {log:q} 2>&1"
+        "python -m analysis.readme --into {params.into} --claims {params.claims} {params.tables} > {log:q} 2>&1"
 
 
 rule run_times:

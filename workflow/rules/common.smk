@@ -2,9 +2,11 @@
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 
@@ -142,6 +144,25 @@ def figure_outputs():
     return outputs
 
 
+
+
+RUN_NAME = config.get("run_name", "default")
+#: where each published run's claims table is committed (the README's claims at a glance read them all)
+PUBLISHED_CLAIMS = {"default": "paper/claims.csv", "extended": "paper/extended/claims.csv"}
+
+
+def readme_files():
+    """The README and, for the default run, the docs whose generated sections it rewrites (quoted for the shell)."""
+    readme = Path(config["readme"])
+    docs = [readme.parent / "docs" / name for name in ("results.md", "method.md")] if RUN_NAME == "default" else []
+    docs = [p for p in docs if p.is_file()]
+    return " ".join(shlex.quote(str(p)) for p in [readme, *docs])
+
+
+def published_claims(own):
+    """RUN=CSV for every published run's claims table, this run's being its own fresh one (quoted for the shell)."""
+    tables = {**PUBLISHED_CLAIMS, RUN_NAME: own}
+    return " ".join(shlex.quote(f"{run}={path}") for run, path in tables.items())
 
 
 def scaling_spec():
