@@ -7,7 +7,8 @@ claim: its verdict from the largest run that measured it, the binding comparison
 published claims tables), `claims` (the default run's claims in full, from its claims.csv), `verdict_size` (the
 verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from
 paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv) and, where a
-file has its markers, `run_cost` (the same table's totals in one sentence). Run as
+file has its markers, `run_cost` (the same table's totals in one sentence), and `cost_model` (the cost model's
+error, from paper/tables/cost_validation.csv, written by `b3o cost-model`). Run as
 `python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
 extended=paper/extended/claims.csv --density paper/tables/density.csv --cost paper/tables/run_times.csv
 --verdict-size paper/tables/verdict_size.csv` (any table may be left out; its section is then kept).
@@ -199,6 +200,24 @@ def run_cost_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def cost_model_block(table: pd.DataFrame, source: str) -> str:
+    """The cost model's error per experiment: predicted against measured trial time, fitted and held out."""
+    rows = [
+        f"| {r.sample} | {r.experiment} | {int(r.trials)} | {number(r.measured_s / 60)} | {number(r.predicted_s / 60)} | "
+        f"{r.error:+.0%} |"
+        for r in table.itertuples()
+    ]
+    return _generated(
+        "cost_model",
+        source,
+        [
+            "| records | experiment or setting | trials | measured (core-min) | predicted (core-min) | error |",
+            "|---|---|---|---|---|---|",
+            *rows,
+        ],
+    )
+
+
 def rewrite(readme: str, section: str, name: str = "claims") -> str:
     """`readme` with the text between NAME's markers (inclusive) replaced by `section`."""
     begin, end = markers(name)
@@ -218,6 +237,9 @@ SECTIONS = {
         "python -m analysis.verdict_size",
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
+    "cost_model": (
+        cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
+    ),
 }
 GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "binding_lo", "binding_hi"}
 

@@ -27,6 +27,8 @@ _COMMANDS: dict[str, str] = {
     "scaling": "baselines.scaling",
     "verify": "analysis.verify",
     "platform": "baselines.provenance",
+    "estimate": "baselines.estimate",
+    "cost-model": "baselines.estimate",
 }
 #: subcommands whose numbers are records: they run on the pinned numerical platform (`baselines.numerics`)
 _PINNED = {"run-trial", "run-trials", "verify", "platform"}

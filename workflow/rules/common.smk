@@ -1,6 +1,7 @@
 """Shared state: the trial grid built from the validated config, and the list of final outputs."""
 
 import json
+import math
 import os
 import shlex
 import shutil
@@ -14,6 +15,8 @@ from analysis.captions import caption  # plain text, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
 from analysis.tables import declared as declared_tables
 from baselines.grid import trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.cost import CostModel  # TensorFlow-free too
+from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, SAFETY
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
@@ -59,6 +62,7 @@ def record_path(trial_id):
 
 
 TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1))
+COST = CostModel.read(COST_MODEL) if COST_MODEL.is_file() else None
 
 
 def trials_param(trial_ids):
@@ -66,11 +70,17 @@ def trials_param(trial_ids):
     return json.dumps([{"spec": SPECS[t].to_dict(), "out": record_path(t)} for t in trial_ids], separators=(",", ":"))
 
 
-def trial_resources(trials):
-    """A trial job's resources: 4 GB and 4 h per trial (see profiles/slurm/config.yaml), with the config's
-    `trial_resources` on top (e.g. {gpu: 1}; its `runtime` is per trial too)."""
-    resources = {"mem_mb": 4000, "runtime": 240, **config.get("trial_resources", {})}
-    return {**resources, "runtime": resources["runtime"] * trials}
+def trial_resources(trial_ids):
+    """A trial job's resources: 4 GB per job and, for its runtime, the cost model's prediction for its trials
+    (`baselines.cost`, fitted to the published run: paper/tables/cost_model.csv) times a safety factor, at least 10
+    min, with DEFAULT_LIMIT_MIN for each trial the model cannot predict; the config's `trial_resources` go on top
+    (e.g. {gpu: 1}; a `runtime` there is per trial and replaces the prediction)."""
+    resources = {"mem_mb": 4000, **config.get("trial_resources", {})}
+    if "runtime" in resources:
+        return {**resources, "runtime": resources["runtime"] * len(trial_ids)}
+    predicted = [COST.predict(SPECS[t].to_dict()) if COST else None for t in trial_ids]
+    minutes = sum(SAFETY * c.total / 60 if c else DEFAULT_LIMIT_MIN for c in predicted)
+    return {**resources, "runtime": max(10, math.ceil(minutes))}
 
 
 def all_records():

@@ -25,7 +25,7 @@ for first, trial_ids in TRIAL_JOBS.items():
             f"{RESULTS}/benchmarks/trials/{first}.tsv"
         threads: 1
         resources:
-            **trial_resources(len(trial_ids)),
+            **trial_resources(trial_ids),
         params:
             trials=trials_param(trial_ids),
         conda:

@@ -1,0 +1,242 @@
+"""What a trial costs, predicted from its spec before it runs (`b3o estimate`, and each workflow job's runtime).
+
+A trial's time is its share of a process's start-up plus, at every BO iteration t = 1..T, a fit of the surrogate, an
+acquire step and the evaluations. Each part has a form with a few non-negative constants:
+
+    fit_t      = k (f0 + maxiter (f1 + f2 N_t m² + f3 m³))   N_t = n_init + B (t − 1) points, m = min(M, N_t),
+                                                             k = the problem's number of objectives (one model each)
+    acquire_t  = a0 + a1 B + a2 N_t                          per method (and B3O's sampler)
+    evaluate_t = e0 + e1 B                                   per problem (checkpoint I/O included)
+    start-up   = s                                           per method, the mean over a run's trials (a job's later
+                                                             trials share its first one's)
+
+The fit's form is SVGP L-BFGS: each step costs O(N m² + m³); f0 and f1 are the per-fit and per-step overheads that
+dominate at small sizes. The constants are fitted by non-negative least squares, each source of observations weighing
+alike (`_nnls`), to the per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
+reach, to the committed benchmarks at the paper's scale:
+`paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000) and `paper/tables/scaling.csv`
+(batch time against B at M = 500). A method, sampler or problem without observations has no constants: its trials
+are "not predicted", never guessed. Constants fitted on a shared machine are upper bounds.
+
+`b3o cost-model --results DIR` fits the model to a run's records and writes it (`paper/tables/cost_model.csv`) with
+its error per experiment (`paper/tables/cost_validation.csv`). Imports no TensorFlow: the workflow's DAG build uses it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import nnls
+
+#: the form of each part: its terms, and for the fit, which also enter one L-BFGS step of the benchmark
+FIT_TERMS = ("f0", "f1", "f2", "f3")
+ACQUIRE_TERMS = ("a0", "a1", "a2")
+EVALUATE_TERMS = ("e0", "e1")
+COLUMNS = ("part", "key", "term", "value")
+#: the per-iteration parts a record times
+PARTS = ("fit_s", "acquire_s", "evaluate_s", "io_s")
+#: below this a method's fit is none (random search records microseconds of bookkeeping)
+NO_FIT_S = 1e-3
+#: what the default trial of a method samples with, where its params name no sampler (`b3o`: the rule's default)
+DEFAULT_SAMPLER = {"b3o": "defer-is"}
+
+
+def acquire_key(method: str, params: Mapping[str, Any] | None) -> str:
+    """The acquire step's key: the method, and for B3O its sampler."""
+    sampler = (params or {}).get("sampler", DEFAULT_SAMPLER.get(method))
+    return f"{method}/{sampler}" if method == "b3o" else method
+
+
+def _fit_features(maxiter: float, n: float, m: float) -> list[float]:
+    return [1.0, maxiter, maxiter * n * m * m, maxiter * m**3]
+
+
+def _acquire_features(batch_size: float, n: float) -> list[float]:
+    return [1.0, batch_size, n]
+
+
+@dataclass(frozen=True)
+class TrialCost:
+    """Predicted seconds of one trial, by part."""
+
+    startup: float
+    fit: float
+    acquire: float
+    evaluate: float
+
+    @property
+    def total(self) -> float:
+        return self.startup + self.fit + self.acquire + self.evaluate
+
+
+class CostModel:
+    """The fitted constants (`COLUMNS` rows) and predictions from a spec's fields."""
+
+    def __init__(self, table: pd.DataFrame):
+        missing = set(COLUMNS) - set(table.columns)
+        if missing:
+            raise ValueError(f"cost model table lacks column(s) {sorted(missing)}; expected {list(COLUMNS)}")
+        self.table = table[list(COLUMNS)].reset_index(drop=True)
+        self._values = {(r.part, r.key, r.term): float(r.value) for r in self.table.itertuples()}
+
+    @classmethod
+    def read(cls, path: str | Path) -> CostModel:
+        return cls(pd.read_csv(path))
+
+    def _terms(self, part: str, key: str, terms: Iterable[str]) -> np.ndarray | None:
+        values = [self._values.get((part, key, term)) for term in terms]
+        return None if any(v is None for v in values) else np.asarray(values)
+
+    def missing(self, spec: Mapping[str, Any]) -> list[str]:
+        """What the model lacks to predict `spec` (empty if it can)."""
+        method, problem = spec["method"], spec["problem"]
+        needs = [("startup", method), ("evaluate", problem), ("acquire", acquire_key(method, spec.get("params")))]
+        if self.uses_model(spec):
+            model = spec.get("model") or {}
+            kind = "svgp" if model.get("kind", "svgp") == "svgp" and model.get("fit", "default") == "default" else (
+                f"{model.get('kind', 'svgp')} ({model.get('fit', 'default')} fit)"
+            )
+            needs += [("fit", kind), ("objectives", problem)]
+        return [f"{part} {key}" for part, key in needs if not any(k[:2] == (part, key) for k in self._values)]
+
+    def uses_model(self, spec: Mapping[str, Any]) -> bool:
+        return self._values.get(("uses_model", spec["method"], "flag"), 1.0) > 0
+
+    def predict(self, spec: Mapping[str, Any]) -> TrialCost | None:
+        """Seconds of a trial spec (`baselines.spec.TrialSpec.to_dict()` fields); None where the model lacks a part."""
+        if self.missing(spec):
+            return None
+        method, problem = spec["method"], spec["problem"]
+        b, iterations, n_init = int(spec["batch_size"]), int(spec["iterations"]), int(spec["n_init"])
+        n = n_init + b * np.arange(iterations)  # points in the fit at t = 1..T
+        acquire = self._terms("acquire", acquire_key(method, spec.get("params")), ACQUIRE_TERMS)
+        evaluate = self._terms("evaluate", problem, EVALUATE_TERMS)
+        fit_s = 0.0
+        if self.uses_model(spec):
+            model = spec.get("model") or {}
+            m = np.minimum(float(model.get("num_inducing", 500)), n)
+            features = np.array([_fit_features(float(model.get("maxiter", 500)), ni, mi) for ni, mi in zip(n, m)])
+            k = self._values[("objectives", problem, "k")]
+            fit_s = float(k * (features @ self._terms("fit", "svgp", FIT_TERMS)).sum())
+        acquire_s = float((np.array([_acquire_features(b, ni) for ni in n]) @ acquire).sum())
+        evaluate_s = float(iterations * (evaluate[0] + evaluate[1] * b))
+        return TrialCost(self._values[("startup", method, "s")], fit_s, acquire_s, evaluate_s)
+
+
+def _nnls(features: np.ndarray, seconds: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """Non-negative constants by least squares in which each source of observations (the records, a benchmark)
+    weighs alike: a row is divided by its source's mean and by the square root of its number of rows. Within a
+    source the squares are absolute, so predicted sums are unbiased (a relative fit would favour the small
+    observations and predict sums low)."""
+    scale = np.ones(len(seconds))
+    for name in np.unique(source):
+        rows = source == name
+        scale[rows] = 1.0 / (max(seconds[rows].mean(), 1e-12) * math.sqrt(rows.sum()))
+    weighted = features * scale[:, None]
+    column_scale = np.maximum(np.abs(weighted).max(axis=0), 1e-300)
+    solution, _ = nnls(weighted / column_scale, seconds * scale)
+    return solution / column_scale
+
+
+def observations(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per (record, BO iteration) with what the forms need: the spec's sizes and the measured seconds."""
+    rows = []
+    for record in records:
+        spec, problem = record["spec"], record["problem"]
+        model = spec.get("model") or {}
+        steps = record["trace"][1:]
+        parts = sum(sum(step.get(k) or 0.0 for k in PARTS) for step in steps)
+        # what no part times (the initial design, bookkeeping) is spread over the iterations' evaluate parts
+        rest = max(0.0, (record.get("wall_s") or 0.0) - (record.get("startup_s") or 0.0) - parts) / max(len(steps), 1)
+        first = True
+        for step in steps:
+            n = spec["n_init"] + spec["batch_size"] * (step["iteration"] - 1)
+            rows.append(
+                {
+                    "trial_id": record["trial_id"],
+                    "method": spec["method"],
+                    "acquire_key": acquire_key(spec["method"], spec.get("params")),
+                    "problem": spec["problem"],
+                    "objectives": problem.get("num_objectives", 1),
+                    "batch_size": spec["batch_size"],
+                    "n": n,
+                    "m": min(model.get("num_inducing", 500), n),
+                    "maxiter": model.get("maxiter", 500),
+                    "fit_s": step.get("fit_s") or 0.0,
+                    "acquire_s": step.get("acquire_s") or 0.0,
+                    "evaluate_s": (step.get("evaluate_s") or 0.0) + (step.get("io_s") or 0.0) + rest,
+                    "startup_s": (record.get("startup_s") or 0.0) if first else np.nan,
+                    "wall_s": record.get("wall_s") if first else np.nan,
+                }
+            )
+            first = False
+    return pd.DataFrame(rows)
+
+
+def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.DataFrame | None = None) -> CostModel:
+    """Constants of every part from per-iteration observations (`observations`), one L-BFGS step at the paper's
+    scale (`paper_scale_cost.csv`: N, lbfgs_iteration_s; M = 500) and batch times against B (`scaling.csv`:
+    method, sampler, batch_size, seconds_median; N = M = 500)."""
+    rows: list[tuple[str, str, str, float]] = []
+    modelled = obs[obs["fit_s"] > NO_FIT_S]
+    features = [np.array(_fit_features(r.maxiter, r.n, r.m)) for r in modelled.itertuples()]
+    seconds = list(modelled["fit_s"] / modelled["objectives"])
+    source = ["records"] * len(features)
+    if lbfgs_steps is not None:
+        steps = lbfgs_steps.assign(N=pd.to_numeric(lbfgs_steps["N"], errors="coerce"))  # its last row is a total
+        for r in steps.dropna(subset=["N", "lbfgs_iteration_s"]).itertuples():
+            features.append(np.array([0.0, 1.0, r.N * 500.0**2, 500.0**3]))
+            seconds.append(r.lbfgs_iteration_s)
+            source.append("lbfgs")
+    if features:
+        constants = _nnls(np.array(features), np.array(seconds), np.array(source))
+        rows += [("fit", "svgp", t, v) for t, v in zip(FIT_TERMS, constants)]
+    for problem, group in obs.groupby("problem"):
+        rows.append(("objectives", problem, "k", float(group["objectives"].iloc[0])))
+        features = np.array([[1.0, b] for b in group["batch_size"]])
+        e = _nnls(features, group["evaluate_s"].to_numpy(), np.zeros(len(group)))
+        rows += [("evaluate", problem, t, v) for t, v in zip(EVALUATE_TERMS, e)]
+    scaled = batches.dropna(subset=["seconds_median"]) if batches is not None else pd.DataFrame()
+    for key, group in obs.groupby("acquire_key"):
+        features = [_acquire_features(r.batch_size, r.n) for r in group.itertuples()]
+        seconds = list(group["acquire_s"])
+        source = ["records"] * len(features)
+        for r in scaled.itertuples() if len(scaled) else ():
+            if acquire_key(r.method, {"sampler": r.sampler} if isinstance(r.sampler, str) else {}) == key:
+                features.append(_acquire_features(r.batch_size, 500.0))
+                seconds.append(r.seconds_median)
+                source.append("scaling")
+        constants = _nnls(np.array(features), np.array(seconds), np.array(source))
+        rows += [("acquire", key, t, v) for t, v in zip(ACQUIRE_TERMS, constants)]
+    for method, group in obs.groupby("method"):
+        rows.append(("startup", method, "s", float(group["startup_s"].mean())))
+        rows.append(("uses_model", method, "flag", float(group["fit_s"].median() > NO_FIT_S)))
+    return CostModel(pd.DataFrame(rows, columns=list(COLUMNS)))
+
+
+def validate(model: CostModel, records: Iterable[Mapping[str, Any]], experiments: Mapping[str, str]) -> pd.DataFrame:
+    """Predicted against measured seconds per experiment (each trial's wall time; `experiments`: trial id -> the
+    experiment it is counted under), with the relative error."""
+    rows = []
+    for record in records:
+        cost = model.predict(record["spec"])
+        rows.append(
+            {
+                "experiment": experiments.get(record["trial_id"], "?"),
+                "measured_s": float(record.get("wall_s") or math.nan),
+                "predicted_s": math.nan if cost is None else cost.total,
+            }
+        )
+    frame = pd.DataFrame(rows)
+    out = frame.groupby("experiment").agg(
+        trials=("measured_s", "size"), measured_s=("measured_s", "sum"), predicted_s=("predicted_s", "sum")
+    )
+    out.loc["all experiments"] = [len(frame), frame["measured_s"].sum(), frame["predicted_s"].sum()]
+    out["error"] = out["predicted_s"] / out["measured_s"] - 1.0
+    return out.reset_index()

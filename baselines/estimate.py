@@ -1,0 +1,143 @@
+"""`b3o estimate` (what a config's run will cost, before it starts) and `b3o cost-model` (fit the cost model to a
+run's records); the model itself is `baselines.cost`.
+
+`b3o estimate --configfile CONFIG` prints per experiment its trials, predicted core-hours and longest trial, and every
+setting whose trials are predicted to run past the cluster's time limit per trial (`--limit`, minutes; the
+workflow's default slot, `DEFAULT_LIMIT_MIN`), with the limit. Trials the model cannot predict (a method, sampler or
+problem no run has measured) are counted and named, never guessed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from baselines.cost import CostModel, fit, observations, validate
+
+COST_MODEL = Path("paper/tables/cost_model.csv")
+COST_VALIDATION = Path("paper/tables/cost_validation.csv")
+#: a trial job's slot per trial without a prediction (`workflow/rules/common.smk`), in minutes
+DEFAULT_LIMIT_MIN = 240
+#: a prediction times this is the slot a trial job asks for
+SAFETY = 2.0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    estimate = subparsers.add_parser("estimate", help="predict a config's cost per experiment before running it")
+    estimate.add_argument("--configfile", required=True, help="a workflow config (YAML)")
+    estimate.add_argument("--cost-model", default=str(COST_MODEL), help="fitted cost model (b3o cost-model)")
+    estimate.add_argument("--limit", type=float, default=DEFAULT_LIMIT_MIN, help="time limit per trial, minutes")
+    estimate.set_defaults(func=_estimate)
+    model = subparsers.add_parser("cost-model", help="fit the cost model to a run's records, with its error")
+    model.add_argument("--results", required=True, help="a run's results directory (grid.csv and its records)")
+    model.add_argument("--lbfgs", default="paper/tables/paper_scale_cost.csv", help="L-BFGS steps at M = 500")
+    model.add_argument("--scaling", default="paper/tables/scaling.csv", help="batch time against B at M = 500")
+    model.add_argument("--out", default=str(COST_MODEL), help="where to write the model (CSV)")
+    model.add_argument("--validation", default=str(COST_VALIDATION), help="where to write its error per experiment")
+    model.add_argument(
+        "--holdout", nargs="*", default=[], help="records the model is not fitted to, checked per method and size"
+    )
+    model.set_defaults(func=_cost_model)
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    from baselines.grid import trial_grid
+
+    try:
+        config = yaml.safe_load(Path(args.configfile).read_text())
+        model = CostModel.read(args.cost_model)
+        grid = trial_grid(config)
+    except (OSError, ValueError, yaml.YAMLError) as error:
+        print(f"b3o estimate: error: {error}", file=sys.stderr)
+        return 2
+    print(estimate_text(grid, model, args.limit))
+    return 0
+
+
+def estimate_table(grid: list, model: CostModel, limit_min: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per experiment: trials, predicted core-hours, longest trial, unpredicted trials; the settings over the
+    limit). A trial listed by several experiments counts in each, and once in the total."""
+    rows, over, seen = [], defaultdict(list), {}
+    for row in grid:
+        spec = row.spec.to_dict()
+        cost = model.predict(spec)
+        minutes = math.nan if cost is None else cost.total / 60
+        seen[row.spec.trial_id] = minutes
+        rows.append({"experiment": row.experiment, "label": row.label, "problem": spec["problem"], "minutes": minutes,
+                     "missing": "; ".join(model.missing(spec))})
+        if minutes > limit_min:
+            over[(row.experiment, row.label, spec["problem"])].append(minutes)
+    trials = pd.DataFrame(rows)
+    per = trials.groupby("experiment", sort=False).agg(
+        trials=("minutes", "size"),
+        core_hours=("minutes", lambda m: m.sum() / 60),
+        longest_min=("minutes", "max"),
+        not_predicted=("minutes", lambda m: int(m.isna().sum())),
+    )
+    unique = pd.Series(seen)
+    per.loc["all (each trial once)"] = [len(unique), unique.sum() / 60, unique.max(), int(unique.isna().sum())]
+    flagged = pd.DataFrame(
+        [{"experiment": e, "label": label, "problem": p, "trials": len(m), "predicted_min": max(m), "limit_min": limit_min}
+         for (e, label, p), m in over.items()]
+    )
+    per["trials"] = per["trials"].astype(int)
+    per["not_predicted"] = per["not_predicted"].astype(int)
+    per.attrs["missing"] = sorted({item for text in trials["missing"] if text for item in text.split("; ")})
+    return per.reset_index(), flagged
+
+
+def estimate_text(grid: list, model: CostModel, limit_min: float) -> str:
+    per, flagged = estimate_table(grid, model, limit_min)
+    lines = [per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
+    if per.attrs["missing"]:
+        lines.append("not predicted (the cost model has no measurements of): " + ", ".join(per.attrs["missing"]))
+    if len(flagged):
+        lines.append(f"predicted over the limit of {limit_min:g} min per trial:")
+        lines.append(flagged.to_string(index=False, float_format=lambda v: f"{v:,.1f}"))
+    else:
+        lines.append(f"no predicted trial exceeds {limit_min:g} min")
+    return "\n".join(lines)
+
+
+def _size(spec: dict) -> str:
+    return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
+
+
+def _cost_model(args: argparse.Namespace) -> int:
+    from baselines.records import load_record
+
+    try:
+        grid = pd.read_csv(Path(args.results) / "grid.csv")
+        records = []
+        for path in grid["record"].unique():
+            found = Path(path) if Path(path).is_file() else Path(args.results) / "trials" / Path(path).name
+            record, problem = load_record(found)
+            if record is not None:
+                records.append(record)
+        if not records:
+            raise ValueError(f"no readable records listed in {args.results}/grid.csv")
+        optional = {name: pd.read_csv(p) if Path(p).is_file() else None for name, p in (("lbfgs", args.lbfgs),
+                                                                                          ("scaling", args.scaling))}
+    except (OSError, ValueError) as error:
+        print(f"b3o cost-model: error: {error}", file=sys.stderr)
+        return 2
+    model = fit(observations(records), optional["lbfgs"], optional["scaling"])
+    first = grid.drop_duplicates("trial_id")  # a trial listed by several experiments counts under the first
+    experiment_of = dict(zip(first["trial_id"], first["experiment"]))
+    checked = validate(model, records, experiment_of).assign(sample="fitted")
+    held = [r for r in (load_record(Path(p))[0] for p in args.holdout) if r is not None]
+    if held:
+        groups = {r["trial_id"]: _size(r["spec"]) for r in held}
+        checked = pd.concat([checked, validate(model, held, groups).assign(sample="held out")], ignore_index=True)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    model.table.to_csv(args.out, index=False)
+    checked.to_csv(args.validation, index=False)
+    print(checked.to_string(index=False, float_format=lambda v: f"{v:,.3g}"))
+    print(f"wrote {args.out} and {args.validation} from {len(records)} records")
+    return 0

@@ -1,0 +1,97 @@
+"""The cost model: its forms recover known constants, it names what it cannot predict, and `b3o estimate` flags the
+trials that would outrun their slot."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from baselines.cost import CostModel, fit, observations
+from baselines.estimate import estimate_table
+from baselines.grid import trial_grid
+
+ROOT = Path(__file__).resolve().parents[1]
+TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03, "e1": 0.002, "s": 1.5}
+
+
+def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: int) -> dict:
+    """A record whose every part costs exactly what the forms say with the TRUE constants."""
+    spec = {"problem": "hartmann6", "method": method, "batch_size": b, "iterations": iterations, "n_init": 20,
+            "seed": trial, "params": {"sampler": "defer"}, "model": {"kind": "svgp", "num_inducing": m,
+                                                                        "maxiter": maxiter}}
+    trace, parts = [{"iteration": 0}], 0.0
+    for t in range(1, iterations + 1):
+        n = 20 + b * (t - 1)
+        mm = min(m, n)
+        step = {
+            "iteration": t,
+            "fit_s": maxiter * (TRUE["f1"] + TRUE["f2"] * n * mm**2 + TRUE["f3"] * mm**3),
+            "acquire_s": TRUE["a0"] + TRUE["a1"] * b,
+            "evaluate_s": TRUE["e0"] + TRUE["e1"] * b,
+            "io_s": 0.0,
+        }
+        parts += step["fit_s"] + step["acquire_s"] + step["evaluate_s"]
+        trace.append(step)
+    return {"trial_id": f"t{trial}-{b}-{m}", "spec": spec, "problem": {"num_objectives": 1}, "trace": trace,
+            "startup_s": TRUE["s"], "wall_s": TRUE["s"] + parts}
+
+
+def _model() -> CostModel:
+    records = [_record(i, "b3o", b, 4, maxiter, m) for i, (b, maxiter, m) in
+               enumerate([(5, 50, 64), (50, 50, 64), (10, 200, 256), (100, 100, 500), (1, 500, 32), (20, 20, 128)])]
+    return fit(observations(records))
+
+
+def test_the_forms_recover_known_constants_and_predict_a_larger_trial():
+    model = _model()
+    values = {(r.part, r.term): r.value for r in model.table.itertuples()}
+    for term in ("f1", "f2", "f3"):
+        assert values["fit", term] == pytest.approx(TRUE[term], rel=1e-3)
+    assert values["acquire", "a0"] == pytest.approx(TRUE["a0"], rel=1e-3)
+    assert values["acquire", "a1"] == pytest.approx(TRUE["a1"], rel=1e-3)
+    big = _record(99, "b3o", 100, 50, 500, 500)  # far beyond every fitted size
+    assert model.predict(big["spec"]).total == pytest.approx(big["wall_s"], rel=1e-3)
+
+
+def test_what_the_model_never_measured_is_not_predicted_but_named():
+    model = _model()
+    spec = _record(0, "b3o", 10, 3, 50, 64)["spec"]
+    assert model.predict({**spec, "method": "qei"}) is None
+    assert model.missing({**spec, "method": "qei"}) == ["startup qei", "acquire qei"]
+    assert model.missing({**spec, "problem": "shekel4"}) == ["evaluate shekel4", "objectives shekel4"]
+    collapsed = {**spec, "model": {**spec["model"], "fit": "collapsed"}}
+    assert model.missing(collapsed) == ["fit svgp (collapsed fit)"]
+
+
+def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
+    config = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+    grid = trial_grid(config)
+    committed = CostModel.read(ROOT / "paper/tables/cost_model.csv")
+    per, flagged = estimate_table(grid, committed, limit_min=1e-6)  # every predicted trial is over a tiny limit
+    total = per.set_index("experiment").loc["all (each trial once)"]
+    assert total["trials"] == len({row.spec.trial_id for row in grid})
+    predicted = total["trials"] - total["not_predicted"]
+    assert predicted > 0 and flagged["trials"].sum() >= predicted
+    _, none = estimate_table(grid, committed, limit_min=1e9)
+    assert none.empty
+
+
+def test_the_committed_model_predicts_the_default_run_within_a_quarter_per_experiment():
+    checked = pd.read_csv(ROOT / "paper/tables/cost_validation.csv")
+    fitted = checked[checked["sample"] == "fitted"]
+    assert set(fitted["experiment"]) >= {"synthetic_b100", "battery", "all experiments"}
+    assert (np.abs(fitted["error"]) <= 0.25).all(), fitted
+
+
+def test_estimate_command_refuses_a_missing_config_with_exit_2(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", str(tmp_path / "none.yaml")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2 and "b3o estimate: error:" in result.stderr and "Traceback" not in result.stderr
