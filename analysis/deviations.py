@@ -59,6 +59,7 @@ SETTINGS = (
     Setting("lambda_ablation", "batch size B", ("batch_size",), 100, "App. C.1 (as Sec. 6.1)", REDUCED),
     Setting("lambda_ablation", "iterations T", ("iterations",), 50, "App. C.1 (as Sec. 6.1)", REDUCED),
     Setting("sampler_ablation", "batch size B", ("batch_size",), 100, "App. D (as Sec. 6.1)", REDUCED),
+    Setting("sampler_ablation", "iterations T", ("iterations",), 50, "App. D (as Sec. 6.1)", REDUCED),
     Setting(
         "sampler_ablation", "λ of UCB-c", ("methods", "B3O-UCB-c-{sampler}", "lam"), 5, "App. D",
         "App. D's values, which differ from Table 2's (below)",

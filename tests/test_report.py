@@ -290,6 +290,16 @@ def _best_lambda() -> pd.DataFrame:
     )
 
 
+def _provenance() -> pd.DataFrame:
+    items = {
+        "trials": "12", "experiments": "synthetic_b100, lambda_ablation", "commits": "abc123def456 (12 trials)",
+        "platforms": "727c497f1432 (12 trials)", "first trial finished": "2026-11-26 21:40:52+00:00",
+        "last trial finished": "2026-11-26 23:25:33+00:00", "core-minutes": "17.5",
+        "minutes from the first trial's finish to the last": "105",
+    }
+    return pd.DataFrame({"item": list(items), "value": list(items.values())})
+
+
 def _figure(path: Path, empty: bool = False) -> None:
     if empty:
         fig = figures.message_figure("No B3O and TS runs on a common problem")
@@ -311,6 +321,7 @@ def paper(tmp_path_factory) -> Path:
         ("run_times", _run_times()),
         ("density", _density()),
         ("best_lambda", _best_lambda()),
+        ("provenance", _provenance()),
     ):
         table.to_csv(paper / "tables" / f"{name}.csv", index=False)
     for name in ("regret_b100", "diversity_b100", "lambda_constant", "illustration_1d"):
@@ -338,15 +349,16 @@ def _prose(body: str) -> str:
 def test_each_section_has_text_and_only_what_was_run_has_one(paper):
     sections = _sections((paper / "report.tex").read_text())
     assert list(sections) == [
+        "This run at a glance",
         "Method as implemented",
         "Illustrations",
         "Synthetic benchmarks",
         "Ablations",
+        "Summary",
+        "Claims in detail",
         "Cost",
         "B3O density diagnostics",
-        "Claims",
-        "Summary",
-    ]  # no Applications (battery not run), no figure-less Cost text about timing
+    ]  # no Applications (battery not run), no figure-less Cost text about timing; the last three are appendices
     for title, body in sections.items():
         assert len(re.findall(r"[.!?](\s|$)", _prose(body))) >= 1, title  # at least one sentence of its own
     synthetic = sections["Synthetic benchmarks"]
@@ -377,7 +389,7 @@ def test_text_gives_the_measured_values(paper):
 
 
 def test_claims_table_is_a_full_width_long_table(paper):
-    claims = _sections((paper / "report.tex").read_text())["Claims"]
+    claims = _sections((paper / "report.tex").read_text())["Claims in detail"]
     assert r"\begin{xltabular}{\linewidth}" in claims and r"\endhead" in claims  # breaks across pages (longtable)
     assert r"p\_Holm 0.3 → inconclusive" in claims  # escaped, Unicode kept for the preamble to map
 
@@ -422,3 +434,13 @@ def test_report_compiles_without_overfull_boxes(paper):
             ["pdftotext", "report.pdf", "-"], check=False, cwd=paper, capture_output=True, text=True
         ).stdout
         assert "0.0617 [0.0402, 0.0833]" in text and "Claims" in text
+
+
+def test_page_one_gives_the_provenance_the_scale_and_every_verdict(paper):
+    glance = _sections((paper / "report.tex").read_text())["This run at a glance"]
+    assert "made 12 trials" in glance and "abc123def456 (12 trials)" in glance and "17.5 core-minutes" in glance
+    assert "synthetic\\_b100 at B = 50 (paper 100)" in glance and "docs/deviations.md" in glance
+    claims = pd.read_csv(paper / "claims.csv")
+    rows = re.findall(r"^(\d+) & ", glance, re.M)
+    assert sorted(map(int, rows)) == sorted(claims["number"])
+

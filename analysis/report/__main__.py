@@ -1,4 +1,5 @@
-"""`python -m analysis.report --paper PAPER [--scaling SCALING.csv] [--out PAPER/report.tex]`: write the report."""
+"""`python -m analysis.report --paper PAPER [--scaling SCALING.csv] [--config CONFIG] [--out PAPER/report.tex]`:
+write the report."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pathlib import Path
 from analysis.report import inputs, latex, sections
 
 
-def build(paper: str | Path, scaling: str | Path | None = None) -> str:
+def build(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> str:
     """The report's LaTeX source for the run in `paper`: only the sections whose parts the run produced."""
-    run = inputs.load(paper, scaling)
+    run = inputs.load(paper, scaling, config)
     return latex.document([s for s in (make(run) for make in sections.ALL) if s is not None])
 
 
@@ -20,9 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--paper", required=True, help="the run's paper directory (claims.csv, tables/, figures/)")
     cli.add_argument("--scaling", help="batch-timing table (the workflow's scaling.csv), for the cost section's text")
     cli.add_argument("--out", help="where to write the LaTeX source (default PAPER/report.tex)")
+    cli.add_argument("--config", default="", help="the config file the run was made from (for its provenance)")
     args = cli.parse_args(argv)
     try:
-        source = build(args.paper, args.scaling)
+        source = build(args.paper, args.scaling, args.config)
     except FileNotFoundError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

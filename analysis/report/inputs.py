@@ -9,7 +9,7 @@ import pandas as pd
 
 from analysis.figures.common import NO_DATA
 
-TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon")
+TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance")
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,11 @@ class Run:
     density: pd.DataFrame | None
     best_lambda: pd.DataFrame | None
     horizon: pd.DataFrame | None
+    provenance: pd.DataFrame | None
     theorem: pd.DataFrame | None
     scaling: pd.DataFrame | None
     figures: frozenset[str]
+    config: str = ""  # the config file the run was made from, as the workflow names it
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""
@@ -53,8 +55,8 @@ def _has_data(pdf: Path) -> bool:
     return NO_DATA.encode() not in pdf.read_bytes()
 
 
-def load(paper: str | Path, scaling: str | Path | None = None) -> Run:
-    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon}.csv,
+def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
+    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance}.csv,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)
@@ -67,5 +69,6 @@ def load(paper: str | Path, scaling: str | Path | None = None) -> Run:
         theorem=_read(paper / "figures" / "theorem1.csv"),
         scaling=_read(Path(scaling)) if scaling else None,
         figures=frozenset(p.stem for p in (paper / "figures").glob("*.pdf") if _has_data(p)),
+        config=config,
         **tables,
     )

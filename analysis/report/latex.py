@@ -27,6 +27,7 @@ class Section:
     title: str
     parts: list[str]
     label: str = ""
+    appendix: bool = False  # the first appendix section starts the appendices
 
     def render(self) -> str:
         head = rf"\section{{{self.title}}}" + (rf"\label{{sec:{self.label}}}" if self.label else "")
@@ -118,6 +119,10 @@ def long_table(
 
 def document(sections: list[Section]) -> str:
     """The whole report: the template's preamble around the sections."""
-    body = "\n".join(s.render() for s in sections)
+    rendered = []
+    for i, s in enumerate(sections):
+        starts = s.appendix and not any(earlier.appendix for earlier in sections[:i])
+        rendered.append((r"\appendix" + "\n" if starts else "") + s.render())
+    body = "\n".join(rendered)
     # "λ_t" in plain text (captions, claims) reads as a subscript, not as an escaped underscore
     return TEMPLATE.read_text().replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.formatting import number
+from analysis.deviations import SETTINGS
+from analysis.formatting import number, signed
 from analysis.naming import problem_title
 from analysis.report import text as say
 from analysis.report.experiments import ablations, applications, horizon, synthetic
@@ -14,6 +15,76 @@ from analysis.report.latex import Section, blank_repeats, figure, long_table, re
 from analysis.tables import density as density_table
 from analysis.tables import run_times as run_times_table
 from analysis.tables.claims_table import paper_and_beyond
+
+
+def overview(run: Run) -> Section | None:
+    """Page one: where the numbers come from, the scale against the paper's, and every verdict in one table."""
+    if run.claims is None:
+        return None
+    parts = []
+    if run.provenance is not None:
+        items = dict(zip(run.provenance["item"], run.provenance["value"]))
+        parts.append(
+            f"This run{' (' + texttt(run.config) + ')' if run.config else ''} made {text(items['trials'])} trials of "
+            f"{text(items['experiments'])}, from commit(s) {text(items['commits'])} on numerical platform(s) "
+            f"{text(items['platforms'])}. Its trials finished between {text(items['first trial finished'])} and "
+            f"{text(items['last trial finished'])} (UTC) and took {text(items['core-minutes'])} core-minutes."
+        )
+    scale = _scale(run)
+    if scale:
+        parts.append(
+            "It runs the paper's experiments at reduced scale: " + scale + ". Every setting where our configs differ "
+            r"from the paper, and why, is in \texttt{docs/deviations.md}."
+        )
+    paper, beyond = paper_and_beyond(run.claims)
+    parts.append(
+        "Verdicts: each claim is decided from seeds paired by their shared initial design (Section~\\ref{sec:claims} "
+        "gives the rule and every comparison); the binding comparison is the one that decides the verdict, with its "
+        "mean per-seed advantage (positive: the first method is better) and 95\,\% BCa interval."
+    )
+    parts.append(_glance(paper, "The paper's claims at this run's scale.", "glance"))
+    if len(beyond):
+        parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
+    return Section("This run at a glance", parts, "glance")
+
+
+def texttt(value: str) -> str:
+    return rf"\texttt{{{text(value)}}}"
+
+
+def _scale(run: Run) -> str:
+    """'synthetic_b100 B = 50 (paper 100), T = 6 (paper 50); ...' for the experiments run, from the per-trial table
+    and the paper's values in `analysis.deviations`."""
+    if run.per_trial is None:
+        return ""
+    paper = {(s.experiment, s.name): s.paper for s in SETTINGS}
+    phrases = []
+    for experiment, rows in run.per_trial.groupby("experiment", sort=False):
+        shape = rows.drop_duplicates("label")
+        b, t = int(shape["batch_size"].mode()[0]), int(shape["iterations"].mode()[0])
+        pb, pt = paper.get((experiment, "batch size B")), paper.get((experiment, "iterations T"))
+        if pb is None or pt is None:
+            continue
+        phrases.append(
+            f"{text(experiment)} at B = {b}" + (f" (paper {number(pb)})" if pb != b else "")
+            + f", T = {t}" + (f" (paper {text(number(pt) if isinstance(pt, (int, float)) else pt)})" if pt != t else "")
+        )
+    return "; ".join(phrases)
+
+
+def _glance(table: pd.DataFrame, caption: str, label: str) -> str:
+    def binding(r) -> str:  # claims tables written before the binding comparison was recorded have none
+        name, mean = getattr(r, "binding", ""), getattr(r, "binding_mean", float("nan"))
+        if not isinstance(name, str) or not name or pd.isna(mean):
+            return ""
+        return f"{name}: {signed(mean)} [{number(r.binding_lo)}, {number(r.binding_hi)}]"
+
+    shown = pd.DataFrame(
+        [[str(r.number), r.claim, r.verdict, binding(r)] for r in table.itertuples()],
+        columns=["#", "claim", "verdict", "binding comparison: advantage [95% CI]"],
+    )
+    header = ["\\#", "Claim", "Verdict", r"Binding comparison: advantage [95\,\% CI]"]
+    return long_table(shown, header, "l Y L{2.2cm} L{5.2cm}", caption, label, size=r"\footnotesize", breaks=True)
 
 
 def method(run: Run) -> Section:
@@ -90,7 +161,7 @@ def cost(run: Run) -> Section | None:
         ]
     if run.run_times is not None:
         parts += [_run_times_text(run.run_times), *_run_times_tables(run.run_times)]
-    return Section("Cost", parts, "cost") if parts else None
+    return Section("Cost", parts, "cost", appendix=True) if parts else None
 
 
 def _scaling(run: Run) -> str:
@@ -222,7 +293,7 @@ def density(run: Run) -> Section | None:
         size=r"\footnotesize",
         group="experiment",
     )
-    return Section("B3O density diagnostics", [" ".join(sentences), block], "density")
+    return Section("B3O density diagnostics", [" ".join(sentences), block], "density", appendix=True)
 
 
 def claims(run: Run) -> Section | None:
@@ -275,7 +346,7 @@ def claims(run: Run) -> Section | None:
         "the problem's pre-set margin is a verdict too (equivalent), and a claim holds only if every comparison it "
         "names was run and holds (\\texttt{claims.md} states the rules in full)."
     )
-    return Section("Claims", [intro, block], "claims")
+    return Section("Claims in detail", [intro, block], "claims", appendix=True)
 
 
 def _one_per_line(measured: str) -> str:
@@ -311,4 +382,4 @@ def _tally(claims: pd.DataFrame) -> str:
     return say.series([f"{n} {say.predicate(v, n != 1)}" for v, n in claims["verdict"].value_counts().items()])
 
 
-ALL = (method, illustrations, synthetic, horizon, ablations, applications, cost, density, claims, summary)
+ALL = (overview, method, illustrations, synthetic, horizon, ablations, applications, summary, claims, cost, density)

@@ -195,10 +195,12 @@ rule report_tex:
     params:
         paper=lambda wildcards, output: os.path.dirname(output[0]),
         scaling=lambda wildcards, input: ["--scaling", input.scaling] if "scaling" in input.keys() else [],
+        config=CONFIGFILE,
     conda:
         ENV
     shell:
-        "python -m analysis.report --paper {params.paper:q} {params.scaling:q} --out {output:q} > {log:q} 2>&1"
+        "python -m analysis.report --paper {params.paper:q} {params.scaling:q} --config {params.config:q} "
+        "--out {output:q} > {log:q} 2>&1"
 
 
 rule report_pdf:
