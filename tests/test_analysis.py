@@ -627,3 +627,12 @@ def test_measured_tail_probabilities_never_exceed_the_bound():
     assert (results["lam"] >= 1).all()
     assert (results["measured"] <= results["bound"]).all()
     assert (results["count"] > 0).any() and (results["bound"] < 1).any()  # the bound is tested where it bites
+
+
+def test_a_variant_keeps_its_colour_and_place_whatever_its_lambda():
+    from analysis.figures import common
+
+    assert common.colour("B3O-LogEI-c λ=0.1") == common.colour("B3O-LogEI-c λ=1") == common.colour("B3O-LogEI-c")
+    assert common.ordered(["TS", "B3O-LogEI-c λ=0.1", "B3O-UCB-c", "Mine"]) == [
+        "B3O-UCB-c", "B3O-LogEI-c λ=0.1", "TS", "Mine"
+    ]

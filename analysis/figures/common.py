@@ -99,14 +99,22 @@ def note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
 
 
+def method_of(label: str) -> str:
+    """The method a label shows: a label with the λ it ran at ("B3O-LogEI-c λ=0.1", as claims name members) is its
+    variant, so a variant keeps one colour and one place whatever its λ on each problem."""
+    return label.split(" λ=")[0]
+
+
 def ordered(labels: Iterable[str]) -> list[str]:
     """Labels in the paper's order (B3O variants first), unknown ones after, alphabetically."""
-    labels = set(labels)
-    return [label for label in LABEL_ORDER if label in labels] + sorted(labels - set(LABEL_ORDER))
+    rank = {name: i for i, name in enumerate(LABEL_ORDER)}
+    return sorted(set(labels), key=lambda label: (rank.get(method_of(label), len(rank)), label))
 
 
 def colour(label: str) -> str | tuple[float, ...]:
-    """The label's fixed colour; an unknown label gets one from a second palette, by a stable hash of its name."""
+    """The label's fixed colour (its method's, `method_of`); an unknown label gets one from a second palette, by a
+    stable hash of its name."""
+    label = method_of(label)
     if label in LABEL_COLOURS:
         return LABEL_COLOURS[label]
     palette = sns.color_palette("Dark2")

@@ -39,22 +39,35 @@ def figure_title(table: pd.DataFrame, experiment: str) -> str:
 
 
 def draw(diffs: pd.DataFrame, title: str) -> Figure:
-    """One panel per problem: a point with its CI per variant, a line at zero."""
-    fig, axes = common.panels(common.ordered_problems(diffs["problem"]), height=0.5 * diffs["left"].nunique() + 2)
-    for problem, ax in axes.items():
-        panel = diffs[diffs["problem"] == problem]
+    """One panel per problem: a point with its CI per variant, a line at zero. Variants beyond the paper get a row of
+    panels of their own, so an outlier there does not squeeze the paper's variants onto one point."""
+    paper = diffs["left"].map(common.method_of).isin(common.LABEL_ORDER)
+    rows = {"the paper's variants": diffs[paper], "beyond the paper": diffs[~paper]}
+    rows = {name: frame for name, frame in rows.items() if not frame.empty}
+    problems = common.ordered_problems(diffs["problem"])
+    height = 0.5 * max(frame["left"].nunique() for frame in rows.values()) + 2
+    fig, axes = common.grid(list(rows), problems, height=height)
+    for (row, problem), ax in axes.items():
+        panel = rows[row][rows[row]["problem"] == problem]
+        if panel.empty:
+            common.empty_panel(ax, f"no {row} on {common.problem_title(problem)}")
+            continue
         labels = common.ordered(panel["left"])
         for y, label in enumerate(labels):
-            row = panel[panel["left"] == label].iloc[0]
-            err = [[row["mean"] - row["lo"]], [row["hi"] - row["mean"]]] if row["n"] >= 2 else None
-            ax.errorbar(row["mean"], y, xerr=err, fmt="o", color=common.colour(label), capsize=4, lw=1.6)
+            r = panel[panel["left"] == label].iloc[0]
+            err = [[r["mean"] - r["lo"]], [r["hi"] - r["mean"]]] if r["n"] >= 2 else None
+            ax.errorbar(r["mean"], y, xerr=err, fmt="o", color=common.colour(label), capsize=4, lw=1.6)
         ax.axvline(0.0, color="black", lw=0.8)
         ax.set_yticks(range(len(labels)), labels)
         ax.set_ylim(len(labels) - 0.5, -0.5)  # the paper's order from the top
         budget = ", ".join(str(b) for b in sorted(panel["budget"].dropna().unique()))
         seeds = ", ".join(str(n) for n in sorted(panel["n"].unique()))
         sign = "TS − variant" if panel["lower_is_better"].iloc[0] else "variant − TS"
-        ax.set(title=f"{common.problem_title(problem)}\nat {budget} evals, {seeds} seeds", xlabel=f"Advantage ({sign})")
+        where = "" if row == next(iter(rows)) else f" ({row})"
+        ax.set(
+            title=f"{common.problem_title(problem)}{where}\nat {budget} evals, {seeds} seeds",
+            xlabel=f"Advantage ({sign})",
+        )
     fig.suptitle(title)
     return fig
 
