@@ -32,7 +32,7 @@ CAPTIONS = {
     ),
     "diversity_b100": (
         "Batch diversity (mean pairwise distance in the scaled space) against BO iteration with large batches, "
-        "mean and 95% CI over seeds; sequential methods have no batch and are left out."
+        "mean and 95% CI over seeds."
     ),
     "regret_horizon": (
         "Simple regret against function evaluations over 25 iterations of B = 50, one panel per problem: mean and 95% "
@@ -79,8 +79,8 @@ CAPTIONS = {
         "CI over seeds."
     ),
     "timing": (
-        "Cost of one batch against batch size B on one fitted SVGP, log-log (solid: median, dotted: minimum over "
-        "repeats), with each method's fitted log-log slope in the legend; right: peak memory of the process."
+        "Cost of one batch against batch size B on one fitted SVGP, log-log, with each method's fitted log-log slope "
+        "in the legend (the title says how many repeats each point is); right: peak memory of the process."
     ),
 }
 

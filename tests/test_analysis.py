@@ -495,6 +495,13 @@ def test_timing_figure_fits_the_log_log_slope(tmp_path):
     slopes = timing.scaling(pd.read_csv(tmp_path / "scaling.csv")).groupby("series")["slope"].first()
     assert slopes.to_dict() == pytest.approx({"b3o/defer/ucb": 0.1, "ts": 1.0})
     _run_figure("timing", ["--table", str(tmp_path / "scaling.csv")], tmp_path / "timing")
+    # no residue: with one repeat there is no "minimum over repeats" line, nor a title that promises one
+    data = timing.scaling(pd.read_csv(tmp_path / "scaling.csv").assign(repeats=1))
+    fig = timing.draw(data)
+    assert "one repeat" in fig._suptitle.get_text() and "minimum" not in fig._suptitle.get_text()
+    assert not [line for line in fig.axes[0].get_lines() if line.get_linestyle() == ":"]
+    fig = timing.draw(data.assign(repeats=2))
+    assert [line for line in fig.axes[0].get_lines() if line.get_linestyle() == ":"]
 
 
 def test_theorem1_figure_writes_its_numbers(tmp_path):

@@ -99,11 +99,15 @@ def draw(front: pd.DataFrame, hv: pd.DataFrame, reference: float | None) -> Figu
             )
         else:
             left.plot(pts["value_0"], pts["value_1"], "o", color=common.colour(label), ms=4, label=label)
-    left.set(xlabel=OBJECTIVES[0], ylabel=OBJECTIVES[1], title="Pareto fronts (NSGA-II: best run; others: median run)")
+    with_reference = (front["method"] == REFERENCE_METHOD).any()
+    fronts_title = "Pareto fronts (NSGA-II: best run; others: median run)" if with_reference else (
+        "Pareto front of each method's median run"
+    )
+    left.set(xlabel=OBJECTIVES[0], ylabel=OBJECTIVES[1], title=fronts_title)
     common.label_bands(right, hv, "num_evals", step=True)
     if reference is None:
         common.note("no NSGA-II runs: the right panel shows hypervolume, not the gap to a reference")
-        right.set(ylabel=f"Hypervolume {HV_UNITS}", title="Hypervolume (no NSGA-II reference in the table)")
+        right.set(ylabel=f"Hypervolume {HV_UNITS}", title="Hypervolume")
     else:
         common.log_scale_if_positive(right, hv["mean"])
         right.set(ylabel=f"Hypervolume gap to NSGA-II {HV_UNITS}", title="Hypervolume gap to the reference")

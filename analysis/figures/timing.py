@@ -47,12 +47,14 @@ def draw(data: pd.DataFrame) -> Figure:
         label = f"{name} (slope {slope:.2f})" if np.isfinite(slope) else name
         style = "o-" if name.startswith("b3o") else "s--"
         axes["time"].plot(runs["batch_size"], runs["seconds_median"], style, color=colour, label=label)
-        axes["time"].plot(runs["batch_size"], runs["seconds_min"], ":", color=colour, lw=1)
+        if (runs["repeats"] > 1).any():  # one repeat: its minimum is its median, a second line says nothing
+            axes["time"].plot(runs["batch_size"], runs["seconds_min"], ":", color=colour, lw=1)
         axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], style, color=colour)
     axes["time"].set(xscale="log", yscale="log", xlabel="Batch size B", ylabel="Time per batch [s]")
     axes["memory"].set(xscale="log", xlabel="Batch size B", ylabel="Peak resident memory [MB]")
+    repeats = "median of repeats, dotted: their minimum" if (data["repeats"] > 1).any() else "one repeat"
     return common.titled(
-        fig, "Batch cost against batch size (solid: median, dotted: min; legend: fitted log-log slope)", [axes["time"]]
+        fig, f"Batch cost against batch size (solid: {repeats}; legend: fitted log-log slope)", [axes["time"]]
     )
 
 
