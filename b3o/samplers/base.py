@@ -55,6 +55,18 @@ class Sampler(ABC):
         """Draw `num_samples` points; return them with sampler-specific statistics."""
 
 
+def check_chain_options(
+    num_chains: int | None, burn_in: int, thin: int, step_size: float, target_acceptance: float, min_burn_in: int
+) -> None:
+    """The options every MCMC sampler shares, checked once for all: one ValueError naming the bounds."""
+    if burn_in < min_burn_in or thin < 1 or step_size <= 0 or (num_chains is not None and num_chains < 1):
+        raise ValueError(
+            f"need burn_in >= {min_burn_in}, thin >= 1, step_size > 0 and num_chains >= 1 (or None)"
+        )
+    if not 0 < target_acceptance < 1:
+        raise ValueError("target_acceptance must lie in (0, 1)")
+
+
 def finite_starts(
     density: LogDensity, lay: Layout, rng: np.random.Generator, n: int, max_rounds: int = 100
 ) -> tuple[np.ndarray, np.ndarray]:

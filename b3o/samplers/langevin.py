@@ -20,7 +20,7 @@ import tensorflow as tf
 import tensorflow_probability as tfp
 
 from b3o.density import LogDensity
-from b3o.samplers.base import Sampler, finite_starts
+from b3o.samplers.base import Sampler, check_chain_options, finite_starts
 from b3o.space import Layout
 
 
@@ -37,10 +37,7 @@ class Langevin(Sampler):
         target_acceptance: float = 0.57,
     ):
         super().__init__()
-        if burn_in < 1 or thin < 1 or step_size <= 0 or (num_chains is not None and num_chains < 1):
-            raise ValueError("need burn_in >= 1, thin >= 1, step_size > 0 and num_chains >= 1 (or None)")
-        if not 0 < target_acceptance < 1:
-            raise ValueError("target_acceptance must lie in (0, 1)")
+        check_chain_options(num_chains, burn_in, thin, step_size, target_acceptance, min_burn_in=1)
         self.num_chains = num_chains
         self.burn_in = burn_in
         self.thin = thin

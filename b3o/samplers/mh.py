@@ -21,7 +21,7 @@ import numpy as np
 from trieste.space import SearchSpace
 
 from b3o.density import LogDensity
-from b3o.samplers.base import Sampler, finite_starts
+from b3o.samplers.base import Sampler, check_chain_options, finite_starts
 from b3o.space import Layout, layout
 
 
@@ -38,10 +38,9 @@ class MetropolisHastings(Sampler):
         category_prob: float | None = None,
     ):
         super().__init__()
-        if burn_in < 0 or thin < 1 or step_size <= 0 or (num_chains is not None and num_chains < 1):
-            raise ValueError("need burn_in >= 0, thin >= 1, step_size > 0 and num_chains >= 1 (or None)")
-        if not 0 < target_acceptance < 1 or (category_prob is not None and not 0 < category_prob <= 1):
-            raise ValueError("target_acceptance must lie in (0, 1) and category_prob in (0, 1]")
+        check_chain_options(num_chains, burn_in, thin, step_size, target_acceptance, min_burn_in=0)
+        if category_prob is not None and not 0 < category_prob <= 1:
+            raise ValueError("category_prob must lie in (0, 1]")
         self.num_chains = num_chains
         self.burn_in = burn_in
         self.thin = thin

@@ -32,7 +32,7 @@ SPECS = {row.spec.trial_id: row.spec for row in GRID}
 def _check_specs():
     """Validate each distinct trial setting once (seeds aside), so that bad names fail now, before any job runs.
 
-    Validation builds problems and methods, which imports TensorFlow (~8 s): it runs in a subprocess, and only in the
+    Validation builds problems and methods, which imports TensorFlow (seconds): it runs in a subprocess, and only in the
     main Snakemake process, not again in each job's (a cluster job re-parses the workflow).
     """
     distinct = {}

@@ -7,7 +7,7 @@ size in trials is a fair measure of its cost. A failed trial fails its job; the 
 Snakemake deleting its outputs (`baselines.records.finished_copy`), so rerunning the job reruns only what failed.
 
 The specs travel as a parameter (inline JSON), not as files written by jobs of their own: a `run:` job costs a
-Snakemake subprocess that re-parses the workflow, which for 260 specs took longer than many trials. Each record holds
+Snakemake subprocess that re-parses the workflow, which for a grid of hundreds of specs costs more than many trials. Each record holds
 its spec, and a changed spec is a new trial id anyway. A job is a rule of its own, named after its first trial,
 because Snakemake's rules with wildcards cannot have a variable number of outputs.
 """
