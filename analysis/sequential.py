@@ -39,9 +39,18 @@ def looks(start: int, step: int, maximum: int) -> tuple[int, ...]:
     return tuple(counts if counts[-1] == maximum else counts + [maximum])
 
 
-def spent(t: np.ndarray | float, alpha: float = ALPHA) -> np.ndarray:
-    """α spent by information fraction t (O'Brien–Fleming-type Lan–DeMets function); 0 at t = 0, α at t = 1."""
+#: the Lan–DeMets spending functions: O'Brien–Fleming type (almost nothing early) and Pocock type (about evenly)
+SPENDING = ("obrien-fleming", "pocock")
+
+
+def spent(t: np.ndarray | float, alpha: float = ALPHA, spending: str = "obrien-fleming") -> np.ndarray:
+    """α spent by information fraction t; 0 at t = 0, α at t = 1. O'Brien–Fleming type: 2 − 2Φ(z_(1−α/2)/√t);
+    Pocock type: α ln(1 + (e − 1) t), which leaves an exact test at a first look of few seeds a level it can reach."""
+    if spending not in SPENDING:
+        raise ValueError(f"spending must be one of {SPENDING}, got {spending!r}")
     t = np.asarray(t, dtype=np.float64)
+    if spending == "pocock":
+        return alpha * np.log1p((np.e - 1) * np.clip(t, 0.0, 1.0))
     with np.errstate(divide="ignore"):
         return np.where(t > 0, 2 - 2 * stats.norm.cdf(stats.norm.ppf(1 - alpha / 2) / np.sqrt(t)), 0.0)
 
@@ -53,12 +62,12 @@ def _excess(c: float, info: float, sd: float, grid: np.ndarray, mass: np.ndarray
     return float(np.sum(mass * tails)) - target
 
 
-def boundaries(seeds: Sequence[int], alpha: float = ALPHA) -> np.ndarray:
+def boundaries(seeds: Sequence[int], alpha: float = ALPHA, spending: str = "obrien-fleming") -> np.ndarray:
     """Two-sided critical values c_k of the standardised statistic Z_k at each planned look (see module docstring)."""
     info = np.asarray(seeds, dtype=np.float64)
     if np.any(np.diff(info) <= 0):
         raise ValueError(f"looks must grow: {list(seeds)}")
-    budget = np.diff(np.concatenate([[0.0], spent(info / info[-1], alpha)]))
+    budget = np.diff(np.concatenate([[0.0], spent(info / info[-1], alpha, spending)]))
     out = []
     grid = weights = density = None  # the sub-density of the score S_k = Z_k √I_k on the continuation region
     previous = 0.0
@@ -88,9 +97,9 @@ def boundaries(seeds: Sequence[int], alpha: float = ALPHA) -> np.ndarray:
     return np.array(out)
 
 
-def nominal(seeds: Sequence[int], alpha: float = ALPHA) -> np.ndarray:
+def nominal(seeds: Sequence[int], alpha: float = ALPHA, spending: str = "obrien-fleming") -> np.ndarray:
     """The two-sided nominal p-value level of each look: a comparison is decided at look k if its p < level_k."""
-    return 2 * stats.norm.sf(boundaries(seeds, alpha))
+    return 2 * stats.norm.sf(boundaries(seeds, alpha, spending))
 
 
 def first_decision(p_by_look: np.ndarray, levels: np.ndarray) -> np.ndarray:

@@ -430,7 +430,7 @@ def test_each_table_is_declared_once_by_its_script():
 
     tables = declared()
     assert tables["best_lambda"] == Table("best_lambda", "lambda_ablation") and tables["summary"].experiment is None
-    assert set(tables) == {"summary", "density", "best_lambda", "horizon"}
+    assert set(tables) == {"summary", "density", "best_lambda", "horizon", "provenance"}
     for name, table in tables.items():
         assert import_module(f"analysis.tables.{table.script}").TABLES[name] == table.experiment
 

@@ -501,3 +501,33 @@ def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
     assert readme_claims.main(["--into", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
     text = readme.read_text()
     assert "| size, lognormal σ = 0.5 | 0.000 / 0.190 | 0.050 / 0.120 |" in text and "10,000 simulated" in text
+
+
+# --- planned looks ---------------------------------------------------------------------------------------------------
+
+
+def test_under_planned_looks_a_clear_comparison_is_decided_at_the_first_look_and_a_close_one_later():
+    """Seeds 0..19 exist; looks at 10, 15, 20 (Pocock-type spending). A large advantage is decided on the first 10
+    seeds; one whose first 10 seeds are all noise is decided only when its later seeds come in."""
+    rng = np.random.default_rng(3)
+    luck = rng.normal(0, 3, 20)
+    clear = luck - 1.0 + 0.05 * rng.standard_normal(20)
+    late = luck - np.r_[0.2 * rng.standard_normal(10), 1.0 + 0.05 * rng.standard_normal(10)]
+    table = pd.concat([b3o("UCB-c", clear), b3o("LogEI-c", late), trials("TS", luck)])
+    claim = one(left=("B3O-UCB-c", "B3O-LogEI-c"))
+    result = checking.check(claim, table, {"synthetic_b100": (10, 15, 20)})
+    lines = result.measured.splitlines()[0].split("; ")
+    assert "B3O-UCB-c vs TS" in lines[0] and "10 seeds at look 1 → holds" in lines[0]
+    assert "B3O-LogEI-c vs TS" in lines[1] and "at look 1 → holds" not in lines[1]
+    assert result.verdict == HOLDS and ("at look 2 → holds" in lines[1] or "at look 3 → holds" in lines[1])
+    fixed = checking.check(claim, table)  # the same data as one fixed design: no look named
+    assert "at look" not in fixed.measured
+
+
+def test_looks_on_the_command_line_are_checked():
+    from analysis.tables.claims_table import parse_looks
+
+    assert parse_looks(["synthetic_b100=10,15,20"]) == {"synthetic_b100": (10, 15, 20)}
+    for bad in ("synthetic_b100=15,10", "=10", "synthetic_b100=ten", "synthetic_b100=0,5"):
+        with pytest.raises(ValueError, match="growing positive counts"):
+            parse_looks([bad])

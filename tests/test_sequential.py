@@ -1,4 +1,4 @@
-"""Group-sequential seeds (`analysis.sequential`): the Lan–DeMets O'Brien–Fleming-type boundaries spend exactly α
+"""Group-sequential seeds (`analysis.sequential`): the Lan–DeMets boundaries (O'Brien–Fleming and Pocock type) spend α
 over the planned looks, and the engine's test run through the same looks keeps the false-decision rate at α, where
 testing at α after every batch of seeds does not."""
 
@@ -22,6 +22,14 @@ def test_looks_follow_start_step_max():
         sequential.looks(10, 5, 5)
 
 
+def test_pocock_spending_is_about_even_and_spends_alpha():
+    levels = sequential.nominal((10, 15, 20), spending="pocock")
+    assert levels.max() / levels.min() < 1.6 and levels.max() < ALPHA
+    assert sequential.spent(1.0, spending="pocock") == pytest.approx(ALPHA)
+    with pytest.raises(ValueError, match="spending must be one of"):
+        sequential.spent(0.5, spending="bonferroni")
+
+
 def test_boundaries_spend_alpha_as_planned():
     info = [1, 2, 3, 4, 5]
     c = sequential.boundaries(info)
@@ -34,12 +42,16 @@ def test_boundaries_spend_alpha_as_planned():
     assert crossed == pytest.approx(ALPHA, abs=4 * np.sqrt(ALPHA * (1 - ALPHA) / 400_000))
 
 
-@pytest.mark.parametrize("distribution, sigma", [("normal", 1.0), ("t3", 1.0), ("lognormal", 0.25)])
-def test_the_engines_test_through_the_looks_keeps_its_size(distribution, sigma):
+@pytest.mark.parametrize(
+    "distribution, sigma, spending",
+    [("normal", 1.0, "obrien-fleming"), ("t3", 1.0, "obrien-fleming"), ("lognormal", 0.25, "obrien-fleming"),
+     ("normal", 1.0, "pocock"), ("t3", 1.0, "pocock")],
+)
+def test_the_engines_test_through_the_looks_keeps_its_size(distribution, sigma, spending):
     seeds = sequential.looks(6, 3, 12)
     d = verdict_size.draws(distribution, seeds[-1], REPLICATIONS, np.random.default_rng(5), sigma)
     p = np.column_stack([verdict_size.new_rule(d[:, :n], resamples=999) for n in seeds])
-    planned = (sequential.first_decision(p, sequential.nominal(seeds)) >= 0).mean()
+    planned = (sequential.first_decision(p, sequential.nominal(seeds, spending=spending)) >= 0).mean()
     naive = (sequential.first_decision(p, np.full(len(seeds), ALPHA)) >= 0).mean()
     print(f"{distribution}: looks {seeds}, spent α: {planned:.4f}; α at every look: {naive:.4f}")
     assert planned <= ALPHA + ALLOWANCE

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from analysis import verdicts
+from analysis import sequential, verdicts
 from analysis.claims import wording
 from analysis.claims.catalogue import ABLATIONS, CATALOGUE, PAPER, Claim
 from analysis.claims.comparisons import Compared, compare, improvement
@@ -68,12 +68,42 @@ def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: li
     )
 
 
-def _decided(compared: list[Compared]) -> list[Compared]:
-    return [replace(c, stat=s) for c, s in zip(compared, verdicts.decide([c.stat for c in compared]))]
+def _decided(compared: list[Compared], alpha: float = verdicts.ALPHA) -> list[Compared]:
+    return [replace(c, stat=s) for c, s in zip(compared, verdicts.decide([c.stat for c in compared], alpha))]
 
 
-def check(claim: Claim, table: pd.DataFrame) -> Result:
-    """Check one claim against the per-trial table; see the module docstring."""
+def _through_looks(
+    claim: Claim, data: pd.DataFrame, plan: list[tuple], looks: tuple[int, ...], spending: str
+) -> list[Compared]:
+    """The comparisons decided through planned looks (`analysis.sequential`): at look k, on seeds 0 … n_k − 1, the
+    comparisons still open that have all n_k seeds are Holm-adjusted among themselves (Holm's step-down goes on
+    past those already decided) and decided at the look's nominal level; a decision stands. An open comparison keeps
+    its last look's statistics; one that never reached a look is decided on what it has at the first look's level."""
+    levels = sequential.nominal(looks, spending=spending)
+    final: list[Compared | None] = [None] * len(plan)
+    current = [replace(c, look=None) for c in _decided(_compare_all(plan, data, claim), levels[0])]
+    for k, (n, level) in enumerate(zip(looks, levels), start=1):
+        at = _compare_all(plan, data[data["seed"] < n], claim)
+        open_ = [i for i in range(len(plan)) if final[i] is None and at[i].stat.n == n]
+        for i, stat in zip(open_, verdicts.decide([at[i].stat for i in open_], alpha=level)):
+            current[i] = replace(at[i], stat=stat, look=k)
+            if stat.verdict not in (INCONCLUSIVE, FEW):
+                final[i] = current[i]
+    return [f if f is not None else c for f, c in zip(final, current)]
+
+
+def _compare_all(plan: list[tuple], data: pd.DataFrame, claim: Claim) -> list[Compared]:
+    return [
+        compare(data[data["problem"] == problem], a, b, (problem, index), claim.quantity, claim.relation)
+        for problem, index, a, b in plan
+    ]
+
+
+def check(
+    claim: Claim, table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
+) -> Result:
+    """Check one claim against the per-trial table; see the module docstring. `looks`: experiment -> its planned
+    seed counts, for experiments whose seeds were added in looks (`seeds: {start, step, max}`)."""
     data = table[table["experiment"] == claim.experiment]
     if data.empty:
         return Result(
@@ -88,7 +118,7 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
         )
     data = data.assign(member=member_names(data))
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
-    compared, missing, involved = [], [], []
+    plan, missing, involved = [], [], []
     for problem in problems:
         rows = data[data["problem"] == problem]
         if rows.empty:
@@ -102,9 +132,13 @@ def check(claim: Claim, table: pd.DataFrame) -> Result:
                 absent = [s.name for s, found in ((left, lefts), (right, rights)) if not found] or [right.name]
                 missing += [f"{problem}: {name}" for name in absent]
                 continue
-            compared += [compare(rows, a, b, (problem, index), claim.quantity, claim.relation) for a, b in pairs]
+            plan += [(problem, index, a, b) for a, b in pairs]
             involved += [rows[rows["member"].isin([a, b])] for a, b in pairs]
-    compared = _decided(compared)
+    planned = (looks or {}).get(claim.experiment)
+    if planned:
+        compared = _through_looks(claim, data, plan, tuple(planned), spending)
+    else:
+        compared = _decided(_compare_all(plan, data, claim))
     units: dict[tuple[str, int], list[str]] = {}
     for c in compared:
         units.setdefault(c.unit, []).append(c.stat.verdict)
@@ -132,10 +166,13 @@ TABLE_2_VERDICT = {
 }
 
 
-def table_2_reproduced(table: pd.DataFrame) -> Result:
+def table_2_reproduced(
+    table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
+) -> Result:
     """Per (function, variant) cell of the paper's Table 2: the λ with the lowest mean final regret is the paper's,
     or is tied with it within the problem's margin (holds); another λ is better than the paper's, paired by seed
-    (does not hold); else inconclusive. A cell whose paper λ was not run is missing."""
+    (does not hold); else inconclusive. A cell whose paper λ was not run is missing. Under planned looks the cells
+    are decided once, on all seeds, at the last look's nominal level (a subset of the plan's rejections: valid)."""
     claim = Claim(
         "table_2_reproduced",
         "The best λ per function and variant (min. mean final regret) equals the paper's Table 2",
@@ -162,7 +199,9 @@ def table_2_reproduced(table: pd.DataFrame) -> Result:
             continue
         per_seed = rows.assign(member=[f"λ={v:g}" for v in rows["lam"]])
         compared.append(compare(per_seed, f"λ={pick:g}", f"λ={paper_lam:g}", (problem, index)))
-    compared = _decided(compared)
+    planned = (looks or {}).get(claim.experiment)
+    alpha = float(sequential.nominal(tuple(planned), spending=spending)[-1]) if planned else verdicts.ALPHA
+    compared = _decided(compared, alpha)
     for c in compared:
         problem, name = list(TABLE_2_CELLS)[c.unit[1]]
         verdict_of[c.unit[1]] = TABLE_2_VERDICT[c.stat.verdict]
@@ -177,13 +216,13 @@ def table_2_reproduced(table: pd.DataFrame) -> Result:
     return _result(claim, run, lines, verdict, compared)
 
 
-def _catalogued(claim: Claim) -> Callable[[pd.DataFrame], Result]:
-    return lambda table: check(claim, table)
+def _catalogued(claim: Claim) -> Callable[..., Result]:
+    return lambda table, looks=None: check(claim, table, looks)
 
 
 #: every claim by name, in the order of the claims table: the paper's (Table 2 before the other ablation claims),
-#: then the questions beyond the paper
-CLAIMS: dict[str, Callable[[pd.DataFrame], Result]] = {
+#: then the questions beyond the paper; each takes the per-trial table and the planned looks
+CLAIMS: dict[str, Callable[..., Result]] = {
     **{c.name: _catalogued(c) for c in PAPER if c.experiment not in ABLATIONS},
     "table_2_reproduced": table_2_reproduced,
     **{c.name: _catalogued(c) for c in PAPER if c.experiment in ABLATIONS},
@@ -191,6 +230,6 @@ CLAIMS: dict[str, Callable[[pd.DataFrame], Result]] = {
 }
 
 
-def check_all(table: pd.DataFrame) -> list[Result]:
-    """Every claim against the per-trial table (`analysis.per_trial`)."""
-    return [claim(table) for claim in CLAIMS.values()]
+def check_all(table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None) -> list[Result]:
+    """Every claim against the per-trial table (`analysis.per_trial`); `looks`: experiment -> planned seed counts."""
+    return [claim(table, looks) for claim in CLAIMS.values()]

@@ -30,6 +30,7 @@ class Compared:
     budget: int | None
     margin: float | None
     stat: Paired
+    look: int | None = None  # under planned looks: the look (1, 2, ...) at which it was decided, or the last one seen
 
 
 def per_seed(rows: pd.DataFrame, column: str, budget: int | None) -> pd.Series:

@@ -51,8 +51,9 @@ def comparison_text(c: Compared) -> str:
         return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} ({s.n} seed{'' if s.n == 1 else 's'}) → {s.verdict}"
     margin = f", margin {number(c.margin)}" if c.margin is not None else ""
     needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
+    look = f" at look {c.look}" if c.look is not None else ""
     return (
-        f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, {s.n} seeds "
+        f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, {s.n} seeds{look} "
         f"→ {s.verdict}: {reason(c)}{needs}"
     )
 

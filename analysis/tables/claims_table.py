@@ -9,6 +9,7 @@ margins in `problems.margins`.
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -89,6 +90,21 @@ def paper_and_beyond(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return table[~beyond], table[beyond]
 
 
+def parse_looks(pairs: list[str]) -> dict[str, tuple[int, ...]]:
+    """["synthetic_b100=10,15,20", ...] -> {"synthetic_b100": (10, 15, 20)}; a growing list of positive counts."""
+    looks = {}
+    for pair in pairs:
+        experiment, _, counts = pair.partition("=")
+        try:
+            seeds = tuple(int(c) for c in counts.split(","))
+        except ValueError:
+            seeds = ()
+        if not experiment or not seeds or seeds[0] < 1 or any(b <= a for a, b in zip(seeds, seeds[1:])):
+            raise ValueError(f"--looks takes EXPERIMENT=N1,N2,... with growing positive counts, got {pair!r}")
+        looks[experiment] = seeds
+    return looks
+
+
 def cell(text: str) -> str:
     """Text for a markdown table cell: pipes escaped, lines as <br>."""
     return text.replace("|", "\\|").replace("\n", "<br>")
@@ -98,8 +114,17 @@ def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.claims_table", description=__doc__.splitlines()[0])
     cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.per_trial) or tidy table (parquet)")
     cli.add_argument("--out", default="paper/claims", help="output prefix; writes OUT.md, OUT.csv and OUT.tex")
+    cli.add_argument(
+        "--looks", nargs="*", default=[], metavar="EXPERIMENT=N1,N2,...",
+        help="planned seed counts of an experiment whose seeds were added in looks (the config's seeds: {start, step, max})",
+    )
     args = cli.parse_args(argv)
-    results = checking.check_all(per_trial.load(args.table))
+    try:
+        looks = parse_looks(args.looks)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    results = checking.check_all(per_trial.load(args.table), looks)
     frame = pd.DataFrame([asdict(r) for r in results])
     frame.insert(0, "number", range(1, len(frame) + 1))
     frame["seeds_needed"] = frame["seeds_needed"].astype("Int64")
