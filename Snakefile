@@ -41,6 +41,7 @@ localrules:
     figure,
     illustration,
     table,
+    look,
     per_trial,
     claims,
     readme,
@@ -53,4 +54,4 @@ localrules:
 rule all:
     default_target: True
     input:
-        final_outputs(),
+        final_inputs,

@@ -152,6 +152,9 @@ def ours(config: dict, setting: Setting) -> Any:
 def _cell(value: Any, paper: Any) -> str:
     if value is None:
         return "not run"
+    if isinstance(value, dict):  # seeds in planned looks
+        text = f"{value['start']} to {value['max']}, in looks of {value['step']}"
+        return text if value["max"] == paper or paper == NOT_STATED else f"**{text}**"
     text = number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
     return text if value == paper or paper == NOT_STATED else f"**{text}**"
 

@@ -14,8 +14,8 @@ first look at which its two-sided p (`analysis.verdicts`, on the seeds seen so f
 level 2(1 − Φ(c_k)) (`nominal`); if no look decides it, it stays undecided at n_K seeds. The size of this plan with
 the engine's test is checked by simulation in `tests/test_sequential.py`.
 
-Not here yet: the workflow side (a checkpoint that reads the verdicts after each look and plans the next seeds) and
-Holm across a claim's comparisons within a look.
+The claims engine applies the plan (`analysis.claims.checking`, Holm's step-down across the looks) and the
+workflow adds seeds only where a comparison is still open (`analysis.looks`, a checkpoint per look).
 """
 
 from __future__ import annotations
@@ -26,17 +26,10 @@ import numpy as np
 from scipy import optimize, stats
 
 from analysis.verdicts import ALPHA
+from baselines.grid import planned_looks as looks  # noqa: F401 (the planned seed counts, owned by the grid)
 
 #: grid points per unit of the score scale in the numerical integration
 GRID_DENSITY = 40
-
-
-def looks(start: int, step: int, maximum: int) -> tuple[int, ...]:
-    """The planned seed counts: start, start + step, … up to and including `maximum`."""
-    if not (0 < start <= maximum and step > 0):
-        raise ValueError(f"seeds: need 0 < start <= max and step > 0, got start={start}, step={step}, max={maximum}")
-    counts = list(range(start, maximum + 1, step))
-    return tuple(counts if counts[-1] == maximum else counts + [maximum])
 
 
 #: the Lan–DeMets spending functions: O'Brien–Fleming type (almost nothing early) and Pocock type (about evenly)

@@ -79,10 +79,15 @@ TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("lam
 
 def read_grid(grid_csv: str | Path) -> pd.DataFrame:
     """The grid table with fixed dtypes; a missing column is a clear error (B3O-only cells may be empty)."""
-    grid = pd.read_csv(grid_csv, dtype={c: "str" for c in _GRID_STRINGS})
+    return grid_frame(pd.read_csv(grid_csv, dtype={c: "str" for c in _GRID_STRINGS}), str(grid_csv))
+
+
+def grid_frame(grid: pd.DataFrame, source: str = "grid") -> pd.DataFrame:
+    """Grid rows (as the workflow writes them) with the grid table's dtypes."""
     missing = [c for c in GRID_COLUMNS if c not in grid.columns]
     if missing:
-        raise ValueError(f"{grid_csv}: grid table lacks column(s) {missing}; expected {list(GRID_COLUMNS)}")
+        raise ValueError(f"{source}: grid table lacks column(s) {missing}; expected {list(GRID_COLUMNS)}")
+    grid = grid.astype({c: "str" for c in _GRID_STRINGS if grid[c].notna().all()})
     grid["lam"] = pd.to_numeric(grid["lam"], errors="raise").astype("float64")
     for column in _GRID_INTEGERS:
         grid[column] = grid[column].astype("int64")

@@ -1,5 +1,9 @@
 """Experiments (the workflow config) -> a sparse table of trials.
 
+An experiment's `seeds` is a count, or `{start, step, max}` for seeds that come in planned looks: the grid then
+holds every trial up to `max`, and the workflow runs a look's seeds only for the settings still open
+(`analysis.looks`); a trial's id never depends on the look.
+
 An experiment lists problems, seeds, trial settings and methods. A method entry has a display `label`, a registry
 `method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
 for the problem and the method's acquisition and temperature, `baselines.paper`) and a `grid` of parameter lists whose
@@ -45,6 +49,30 @@ class GridRow:
         }
 
 
+def planned_looks(start: int, step: int, maximum: int) -> tuple[int, ...]:
+    """The planned seed counts of `seeds: {start, step, max}`: start, start + step, … up to and including max."""
+    if not (0 < start <= maximum and step > 0):
+        raise ValueError(f"seeds: need 0 < start <= max and step > 0, got start={start}, step={step}, max={maximum}")
+    counts = list(range(start, maximum + 1, step))
+    return tuple(counts if counts[-1] == maximum else counts + [maximum])
+
+
+def seed_looks(seeds: int | Mapping[str, int]) -> tuple[int, ...]:
+    """An experiment's `seeds` as its looks: one look for a fixed count, the planned counts for {start, step, max}."""
+    if isinstance(seeds, Mapping):
+        return planned_looks(seeds["start"], seeds["step"], seeds["max"])
+    return (seeds,)
+
+
+def sequential_experiments(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Experiment -> its planned looks, for the enabled experiments whose seeds come in looks."""
+    return {
+        name: seed_looks(settings["seeds"])
+        for name, settings in config["experiments"].items()
+        if settings.get("enabled", True) and isinstance(settings["seeds"], Mapping)
+    }
+
+
 def trial_grid(config: dict[str, Any]) -> list[GridRow]:
     """Every (experiment, trial) of a validated workflow config, in config order."""
     defaults = config.get("defaults", {})
@@ -60,7 +88,7 @@ def trial_grid(config: dict[str, Any]) -> list[GridRow]:
         for problem in settings["problems"]:
             for entry in settings["methods"]:
                 for params in _expand(entry, problem):
-                    for seed in range(settings["seeds"]):
+                    for seed in range(seed_looks(settings["seeds"])[-1]):  # up to max: the looks choose
                         trial = {k: entry.get(k, settings.get(k, defaults.get(k))) for k in _TRIAL_KEYS}
                         trial = {k: v for k, v in trial.items() if v is not None}
                         spec = TrialSpec.from_dict(

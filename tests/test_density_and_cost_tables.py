@@ -110,7 +110,7 @@ def test_readme_density_section_is_rewritten_from_the_density_table(tmp_path) ->
     code, text = _rewritten(tmp_path, "density", stats)
     assert code == 0
     assert "old" not in text and text.startswith("intro\n") and text.endswith("\nafter\n")
-    assert "| e | B3O-UCB-c | 1 | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
+    assert "| e | p | B3O-UCB-c | 1 | 2 | 0.2 – 0.4 (median 0.3) | 0.6 | 0 | 0 |" in text
     assert _rewritten(tmp_path, "density", stats.drop(columns="ess_fraction_min"))[0] == 2
 
 

@@ -59,7 +59,8 @@ def test_the_report_section_states_the_advantage_and_the_verdict_at_each_checkpo
         trial_id=lambda f: f["label"] + f["problem"] + f["seed"].astype(str), batch_size=50, iterations=25, n_init=50
     )
     run = Run(paper=tmp_path, claims=None, summary=None, per_trial=trials, run_times=None, density=None,
-              best_lambda=None, horizon=horizon.advantage_by_iteration(tidy), theorem=None, scaling=None,
+              best_lambda=None, horizon=horizon.advantage_by_iteration(tidy), provenance=None, theorem=None,
+              scaling=None,
               figures=frozenset({"horizon_advantage"}))
     tex = section(run).render()
     assert "B = 50 points for T = 25 iterations" in tex and "10 seeds" in tex

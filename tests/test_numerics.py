@@ -43,6 +43,7 @@ def test_pinned_records_are_identical_under_two_blas_kernel_selections(tmp_path)
         assert first[name]["provenance"]["platform_id"] == second[name]["provenance"]["platform_id"]
 
 
+@pytest.mark.slow  # the control of the test above: two more trial processes
 def test_without_the_pin_the_kernels_change_the_records(tmp_path):
     """What the test above guards against: the machine's choice of kernels moves a B3O trial's numbers."""
     native = {"B3O_NUMERICS": numerics.NATIVE}

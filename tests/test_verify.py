@@ -122,6 +122,7 @@ def test_the_sample_takes_methods_in_turn_and_follows_its_seed():
     assert len(sample(trials, 100, seed=0)) == 30
 
 
+@pytest.mark.slow  # reruns every seed of a setting (the statistical mode's decisions are tested below, in-process)
 def test_off_its_platform_a_differing_trial_sends_its_setting_to_the_statistical_check(published, tmp_path):
     """Published on another platform (its id differs) with other values: not a failure, but every seed of the
     setting is rerun and compared; two seeds cannot decide equivalence, and the report says so."""

@@ -3,6 +3,7 @@ run (default suite) and the whole smoke config end to end (`-m slow`)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -116,3 +117,26 @@ def test_smoke_config_runs_end_to_end(workdir):
         "sampler_ucb_c", "battery", "formula_e", "timing", "illustration_1d", "lambda_effect", "theorem1",
     }
     _check_outputs(workdir / "results/smoke", figures)
+
+
+def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdir):
+    """`seeds: {start, step, max}`: a checkpoint decides the claims at each look and the next look's seeds go only to
+    the settings of comparisons still open; the claims then name the look each comparison reached."""
+    configfile = tiny_config(workdir, "looks", seeds=2, results="results/looks", trials_per_job=2)
+    config = yaml.safe_load((workdir / configfile).read_text())
+    experiment = config["experiments"]["synthetic_b100"]
+    experiment.update(problems=["hartmann6"], iterations=1, seeds={"start": 2, "step": 2, "max": 4})
+    (workdir / configfile).write_text(yaml.safe_dump(config))
+    result = _snakemake(workdir, configfile)
+    assert result.returncode == 0, result.stderr[-4000:]
+    out = workdir / "results/looks"
+    look = json.loads((out / "looks/synthetic_b100/look1.json").read_text())
+    grid = pd.read_csv(out / "grid.csv")
+    seeds = grid.groupby("label")["seed"].nunique()
+    # B3O against Random on Hartmann-6 (claim 2) cannot be decided on 2 seeds: both settings get the second look
+    assert look["comparisons_open"] >= 1 and len(look["open"]) == 4
+    assert seeds.to_dict() == {"B3O-LogEI-s": 4, "Random": 4}
+    assert len(list((out / "trials").glob("*.json"))) == 8
+    assert "at look 2" in (out / "paper/claims.md").read_text()
+    rerun = _snakemake(workdir, configfile, "-n")
+    assert rerun.returncode == 0 and "Nothing to be done" in rerun.stdout + rerun.stderr

@@ -99,23 +99,26 @@ def _compare_all(plan: list[tuple], data: pd.DataFrame, claim: Claim) -> list[Co
     ]
 
 
-def check(
+@dataclass(frozen=True)
+class Checked:
+    """A claim's comparisons on the per-trial table, before wording: the experiment's rows (with `member`), the
+    decided comparisons, what was missing and the rows involved."""
+
+    data: pd.DataFrame
+    compared: list[Compared]
+    missing: list[str]
+    involved: list[pd.DataFrame]
+    problems: list[str]
+
+
+def compared(
     claim: Claim, table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
-) -> Result:
-    """Check one claim against the per-trial table; see the module docstring. `looks`: experiment -> its planned
-    seed counts, for experiments whose seeds were added in looks (`seeds: {start, step, max}`)."""
+) -> Checked | None:
+    """The claim's comparisons, decided (through its experiment's planned looks, if any); None if the experiment
+    was not run."""
     data = table[table["experiment"] == claim.experiment]
     if data.empty:
-        return Result(
-            claim.name,
-            claim.text,
-            claim.source,
-            claim.experiment,
-            "–",
-            f"experiment '{claim.experiment}' was not run",
-            NOT_MEASURED,
-            beyond_paper=claim.beyond_paper,
-        )
+        return None
     data = data.assign(member=member_names(data))
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
     plan, missing, involved = [], [], []
@@ -136,24 +139,47 @@ def check(
             involved += [rows[rows["member"].isin([a, b])] for a, b in pairs]
     planned = (looks or {}).get(claim.experiment)
     if planned:
-        compared = _through_looks(claim, data, plan, tuple(planned), spending)
+        decided = _through_looks(claim, data, plan, tuple(planned), spending)
     else:
-        compared = _decided(_compare_all(plan, data, claim))
+        decided = _decided(_compare_all(plan, data, claim))
+    return Checked(data, decided, missing, involved, problems)
+
+
+def check(
+    claim: Claim, table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
+) -> Result:
+    """Check one claim against the per-trial table; see the module docstring. `looks`: experiment -> its planned
+    seed counts, for experiments whose seeds were added in looks (`seeds: {start, step, max}`)."""
+    found = compared(claim, table, looks, spending)
+    if found is None:
+        return Result(
+            claim.name,
+            claim.text,
+            claim.source,
+            claim.experiment,
+            "–",
+            f"experiment '{claim.experiment}' was not run",
+            NOT_MEASURED,
+            beyond_paper=claim.beyond_paper,
+        )
+    data, decided, missing, involved, problems = (
+        found.data, found.compared, found.missing, found.involved, found.problems
+    )
     units: dict[tuple[str, int], list[str]] = {}
-    for c in compared:
+    for c in decided:
         units.setdefault(c.unit, []).append(c.stat.verdict)
     verdict = verdicts.combine([verdicts.combine(v) for v in units.values()], len(problems) * len(claim.pairs))
-    lines = wording.lines(compared, data, claim.quantity)
+    lines = wording.lines(decided, data, claim.quantity)
     if missing:
         lines.append("not run: " + wording.missing_text(missing))
     if claim.improvement:
         left = any_of(*(a.select for a, _ in claim.pairs))
         right = claim.pairs[0][1]
-        found = improvement(table, claim.experiment, left, right.select, (claim.improvement, right.name))
-        if found is not None:
-            lines.append("across problems: " + found.text())
-    run = wording.run_text(pd.concat(involved) if involved else data.iloc[:0], compared)
-    return _result(claim, run, lines, verdict, compared)
+        across = improvement(table, claim.experiment, left, right.select, (claim.improvement, right.name))
+        if across is not None:
+            lines.append("across problems: " + across.text())
+    run = wording.run_text(pd.concat(involved) if involved else data.iloc[:0], decided)
+    return _result(claim, run, lines, verdict, decided)
 
 
 #: a Table 2 cell's verdict from the comparison "the selected λ better than the paper's λ"

@@ -128,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     frame = pd.DataFrame([asdict(r) for r in results])
     frame.insert(0, "number", range(1, len(frame) + 1))
     frame["seeds_needed"] = frame["seeds_needed"].astype("Int64")
+    for column in ("binding_mean", "binding_lo", "binding_hi"):  # 10 digits: the same from the tidy or per-trial table
+        frame[column] = frame[column].map(lambda v: float(f"{v:.10g}"))
     ragged = r">{\raggedright\arraybackslash}"
     common.write(
         args.out,

@@ -4,7 +4,7 @@
 rule tidy:
     input:
         grid=f"{RESULTS}/grid.csv",
-        records=all_records(),
+        records=all_records,
     output:
         table=f"{RESULTS}/tidy.parquet",
         pareto=f"{RESULTS}/pareto.parquet",
@@ -102,10 +102,13 @@ rule claims:
         f"{RESULTS}/logs/tables/claims.log",
     params:
         prefix=lambda wildcards, output: output.md[: -len(".md")],
+        looks=lambda wildcards: (
+            "--looks " + " ".join(f"{e}={','.join(map(str, n))}" for e, n in LOOKS.items()) if LOOKS else ""
+        ),
     conda:
         ENV
     shell:
-        "python -m analysis.tables.claims_table --table {input:q} --out {params.prefix:q} > {log:q} 2>&1"
+        "python -m analysis.tables.claims_table --table {input:q} --out {params.prefix:q} {params.looks} > {log:q} 2>&1"
 
 
 rule readme:

@@ -14,7 +14,7 @@ import pandas as pd
 from analysis.captions import caption  # plain text, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
 from analysis.tables import declared as declared_tables
-from baselines.grid import trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, SAFETY
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -83,8 +83,59 @@ def trial_resources(trial_ids):
     return {**resources, "runtime": max(10, math.ceil(minutes))}
 
 
-def all_records():
-    return sorted({record_path(t) for t in SPECS})
+# experiment -> its planned looks, for the experiments whose seeds come in looks (`seeds: {start, step, max}`)
+LOOKS = sequential_experiments(config)
+
+
+def _setting(trial_id):
+    """What a trial's seeds share: its spec less the seed (as `trial_jobs` groups them)."""
+    return json.dumps({**SPECS[trial_id].to_dict(), "seed": None}, sort_keys=True, default=str)
+
+
+def look_trials(experiment, k):
+    """The trials of a sequential experiment run by its look k: seeds below the look's count of every setting at the
+    first look, and after it of the settings still open at the previous look (`analysis.looks`, a checkpoint)."""
+    count = LOOKS[experiment][k - 1]
+    rows = [row for row in GRID if row.experiment == experiment and row.spec.seed < count]
+    if k == 1:
+        return sorted({row.spec.trial_id for row in rows})
+    with open(checkpoints.look.get(experiment=experiment, k=k - 1).output[0]) as handle:
+        still_open = {_setting(t) for t in json.load(handle)["open"]}
+    later = {row.spec.trial_id for row in rows if _setting(row.spec.trial_id) in still_open}
+    return sorted(set(look_trials(experiment, k - 1)) | later)
+
+
+def wanted_trials():
+    """Every trial the config runs: all of a fixed experiment's, and of a sequential one those its looks reach."""
+    wanted = {row.spec.trial_id for row in GRID if row.experiment not in LOOKS}
+    for experiment, looks in LOOKS.items():
+        wanted |= set(look_trials(experiment, len(looks)))
+    return wanted
+
+
+def look_rows(experiment, k):
+    """The grid rows of a look's trials, as inline JSON for `analysis.looks`."""
+    wanted = set(look_trials(experiment, k))
+    rows = [{**row.as_row(), "record": record_path(row.spec.trial_id)} for row in GRID
+            if row.experiment == experiment and row.spec.trial_id in wanted]
+    return json.dumps(rows, separators=(",", ":"))
+
+
+def grid_rows():
+    """The grid table's rows: every (experiment, trial) the config runs."""
+    wanted = wanted_trials()
+    return [{**row.as_row(), "record": record_path(row.spec.trial_id)} for row in GRID if row.spec.trial_id in wanted]
+
+
+def all_records(wildcards=None):
+    """Every record the config runs; with sequential experiments, known only as their looks are made (an input
+    function: Snakemake re-evaluates it as each look's checkpoint finishes)."""
+    return sorted({record_path(t) for t in (wanted_trials() if LOOKS else SPECS)})
+
+
+def look_files(wildcards=None):
+    """Every look's decision file of the sequential experiments (the grid table waits for them)."""
+    return [f"{RESULTS}/looks/{e}/look{k}.json" for e, looks in LOOKS.items() for k in range(1, len(looks))]
 
 
 def experiments():
@@ -100,6 +151,11 @@ def final_outputs():
     own = [f"{RESULTS}/illustrations/{name}.done" for name in ILLUSTRATIONS]
     own += [f"{RESULTS}/scaling.csv"] if SCALING.get("enabled", False) else []
     return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + all_records()
+
+
+def final_inputs(wildcards):
+    """The default target as an input function, so that sequential experiments' later looks join it."""
+    return final_outputs()
 
 
 # figure name -> its script, the experiment it needs and its arguments, as each figure script declares it

@@ -34,12 +34,34 @@ for first, trial_ids in TRIAL_JOBS.items():
             "b3o run-trials --trials {params.trials:q} 2> {log:q}"
 
 
+checkpoint look:
+    """One planned look of a sequential experiment: which settings still need seeds (`analysis.looks`)."""
+    input:
+        lambda wildcards: [record_path(t) for t in look_trials(wildcards.experiment, int(wildcards.k))],
+    output:
+        f"{RESULTS}/looks/{{experiment}}/look{{k}}.json",
+    log:
+        f"{RESULTS}/logs/looks/{{experiment}}/look{{k}}.log",
+    wildcard_constraints:
+        k=r"\d+",
+    params:
+        rows=lambda wildcards: look_rows(wildcards.experiment, int(wildcards.k)),
+        looks=lambda wildcards: ",".join(map(str, LOOKS[wildcards.experiment])),
+    conda:
+        ENV
+    shell:
+        "python -m analysis.looks --rows {params.rows:q} --experiment {wildcards.experiment} --looks {params.looks} "
+        "--look {wildcards.k} --out {output:q} > {log:q} 2>&1"
+
+
 rule grid:
+    input:
+        look_files,
     output:
         f"{RESULTS}/grid.csv",
     log:
         f"{RESULTS}/logs/grid.log",
     params:
-        rows=lambda wildcards: [{**row.as_row(), "record": record_path(row.spec.trial_id)} for row in GRID],
+        rows=lambda wildcards: grid_rows(),
     run:
         pd.DataFrame(params.rows).to_csv(output[0], index=False)

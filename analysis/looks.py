@@ -1,0 +1,86 @@
+"""One planned look of an experiment whose seeds come in looks (`seeds: {start, step, max}`): which settings still
+need seeds.
+
+    python -m analysis.looks --rows ROWS.json --experiment E --looks 10,15,20 --look K --out LOOK.json
+
+ROWS holds the grid rows (`analysis.tidy.GRID_COLUMNS`, with each record's path) of the experiment's trials run so
+far. The experiment's claims are decided through looks 1..K (`analysis.claims.checking.compared`); every trial of a
+method that takes part in a comparison still open is listed under "open", and the workflow gives those settings the
+next look's seeds (`workflow/rules/common.smk`). Where the experiment is the λ ablation, Table 2's cells count too:
+while its verdict is open, all of the ablation's settings stay open. A setting in no claim stops at the first look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from analysis import per_trial
+from analysis.claims import checking
+from analysis.claims.catalogue import CATALOGUE
+from analysis.tidy import grid_frame, load_records, tidy_table
+from analysis.verdicts import FEW, INCONCLUSIVE
+
+
+def open_trials(table: pd.DataFrame, experiment: str, looks: tuple[int, ...]) -> tuple[list[str], int, int]:
+    """(trial ids of the methods in comparisons still open after the last of `looks`, comparisons open, decided)."""
+    plan = {experiment: looks}
+    trials: set[str] = set()
+    open_count = decided = 0
+    for claim in (c for c in CATALOGUE if c.experiment == experiment):
+        found = checking.compared(claim, table, plan)
+        if found is None:
+            continue
+        for c in found.compared:
+            if c.stat.verdict not in (INCONCLUSIVE, FEW):
+                decided += 1
+                continue
+            open_count += 1
+            names = {c.stat.left.split(" [")[0], c.stat.right.split(" [")[0]}  # quantity claims: "TS [diversity_last]"
+            rows = found.data[(found.data["problem"] == c.unit[0]) & found.data["member"].isin(names)]
+            trials.update(rows["trial_id"])
+    if experiment == "lambda_ablation":
+        table_2 = checking.table_2_reproduced(table, plan)
+        if table_2.verdict.startswith(INCONCLUSIVE):
+            open_count += 1
+            trials.update(table.loc[table["experiment"] == experiment, "trial_id"])
+    return sorted(trials), open_count, decided
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(prog="python -m analysis.looks", description=__doc__.splitlines()[0])
+    cli.add_argument("--rows", required=True, help="the experiment's grid rows so far (JSON list, or a JSON file)")
+    cli.add_argument("--experiment", required=True)
+    cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")
+    cli.add_argument("--look", type=int, required=True, help="this look (1-based)")
+    cli.add_argument("--out", required=True)
+    args = cli.parse_args(argv)
+    try:
+        looks = tuple(int(n) for n in args.looks.split(","))
+        if not 1 <= args.look <= len(looks):
+            raise ValueError(f"--look must lie in 1..{len(looks)}, got {args.look}")
+        text = args.rows if args.rows.lstrip().startswith("[") else Path(args.rows).read_text()
+        grid = grid_frame(pd.DataFrame(json.loads(text)))
+        table = per_trial.per_trial(tidy_table(grid, load_records(grid, Path("."))))
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    trials, open_count, decided = open_trials(table, args.experiment, looks[: args.look])
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(
+        json.dumps(
+            {"experiment": args.experiment, "look": args.look, "seeds": looks[args.look - 1], "open": trials,
+             "comparisons_open": open_count, "comparisons_decided": decided},
+            indent=1,
+        )
+    )
+    print(f"look {args.look} of {args.experiment}: {open_count} comparison(s) open, {decided} decided")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
