@@ -25,6 +25,24 @@ PROBLEMS = {
 PROBLEM_ORDER = ("shekel4", "ackley5", "hartmann6", "battery", "formula-e")
 
 
+#: what a reader calls each of the paper's experiments (the config's ids name the paper's settings, not this run's:
+#: `synthetic_b100` runs B = 50 at the reduced scale)
+EXPERIMENTS = {
+    "synthetic_b100": "the large-batch study",
+    "synthetic_b5": "the small-batch study (B = 5)",
+    "lambda_ablation": "the λ ablation",
+    "sampler_ablation": "the sampler ablation",
+    "battery": "the battery electrode design",
+    "formula_e": "the Formula E car",
+    "horizon": "the longer horizon",
+}
+
+
+def experiment_title(experiment: str) -> str:
+    """The reader's name of an experiment; a user's own experiment keeps its id."""
+    return EXPERIMENTS.get(experiment, experiment)
+
+
 def lambda_symbol(temperature: str) -> str:
     """What a temperature's configured `lam` is: lambda₀ of lambda_t = lambda₀·√t·log t when scheduled, else lambda."""
     return "λ₀" if temperature == "scheduled" else "λ"

@@ -439,7 +439,7 @@ def test_report_compiles_without_overfull_boxes(paper):
 def test_page_one_gives_the_provenance_the_scale_and_every_verdict(paper):
     glance = _sections((paper / "report.tex").read_text())["This run at a glance"]
     assert "made 12 trials" in glance and "abc123def456 (12 trials)" in glance and "17.5 core-minutes" in glance
-    assert "synthetic\\_b100 at B = 50 (paper 100)" in glance and "docs/deviations.md" in glance
+    assert "the large-batch study at B = 50 (paper 100)" in glance and "docs/deviations.md" in glance
     claims = pd.read_csv(paper / "claims.csv")
     rows = re.findall(r"^(\d+) & ", glance, re.M)
     assert sorted(map(int, rows)) == sorted(claims["number"])

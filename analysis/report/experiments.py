@@ -9,7 +9,14 @@ import pandas as pd
 from analysis import verdicts
 from analysis.aggregate import bootstrap_ci
 from analysis.formatting import number, with_ci
-from analysis.naming import SAMPLERS, VARIANT_NAMES, lambda_symbol, ordered_problems, problem_title
+from analysis.naming import (
+    SAMPLERS,
+    VARIANT_NAMES,
+    experiment_title,
+    lambda_symbol,
+    ordered_problems,
+    problem_title,
+)
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
@@ -76,7 +83,10 @@ def synthetic(run: Run) -> Section | None:
         if len(rows):
             blocks.append(
                 _final_table(
-                    run, [experiment], f"Final values, {text(experiment)}: mean [95\\,\\% CI] over seeds.", experiment
+                    run,
+                    [experiment],
+                    f"Final values, {text(experiment_title(experiment))}: mean [95\\,\\% CI] over seeds.",
+                    experiment,
                 )
             )
         parts += subsection("Large batches" if large else "Small batches", paragraphs, blocks)

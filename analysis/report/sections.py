@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis.deviations import SETTINGS
 from analysis.formatting import number, signed
-from analysis.naming import problem_title
+from analysis.naming import experiment_title, problem_title
 from analysis.report import text as say
 from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report.inputs import Run
@@ -26,7 +26,7 @@ def overview(run: Run) -> Section | None:
         items = dict(zip(run.provenance["item"], run.provenance["value"]))
         parts.append(
             f"This run{' (' + texttt(run.config) + ')' if run.config else ''} made {text(items['trials'])} trials of "
-            f"{text(items['experiments'])}, from commit(s) {text(items['commits'])} on numerical platform(s) "
+            f"{say.series([text(experiment_title(e)) for e in items['experiments'].split(', ')])}, from commit(s) {text(items['commits'])} on numerical platform(s) "
             f"{text(items['platforms'])}. Its trials finished between {text(items['first trial finished'])} and "
             f"{text(items['last trial finished'])} (UTC) and took {text(items['core-minutes'])} core-minutes."
         )
@@ -40,7 +40,7 @@ def overview(run: Run) -> Section | None:
     parts.append(
         "Verdicts: each claim is decided from seeds paired by their shared initial design (Section~\\ref{sec:claims} "
         "gives the rule and every comparison); the binding comparison is the one that decides the verdict, with its "
-        "mean per-seed advantage (positive: the first method is better) and 95\,\% BCa interval."
+        "mean per-seed advantage (positive: the first method is better) and 95\\,\\% BCa interval."
     )
     parts.append(_glance(paper, "The paper's claims at this run's scale.", "glance"))
     if len(beyond):
@@ -66,7 +66,7 @@ def _scale(run: Run) -> str:
         if pb is None or pt is None:
             continue
         phrases.append(
-            f"{text(experiment)} at B = {b}" + (f" (paper {number(pb)})" if pb != b else "")
+            f"{text(experiment_title(experiment))} at B = {b}" + (f" (paper {number(pb)})" if pb != b else "")
             + f", T = {t}" + (f" (paper {text(number(pt) if isinstance(pt, (int, float)) else pt)})" if pt != t else "")
         )
     return "; ".join(phrases)
@@ -359,7 +359,7 @@ def summary(run: Run) -> Section | None:
     if run.claims is None:
         return None
     paper, beyond = paper_and_beyond(run.claims)
-    ran = say.series([text(e) for e in run.experiments()]) if run.experiments() else "no experiment"
+    ran = say.series([text(experiment_title(e)) for e in run.experiments()]) if run.experiments() else "no experiment"
     measured = paper[paper["verdict"] != "not measured"]
     sentence = f"This run covered {ran}. Of the paper's {len(paper)} claims, {_tally(paper)}" + (
         "; those not measured need experiments or methods this run did not include"
