@@ -8,6 +8,7 @@ cluster job's re-parse would pay.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,3 +36,16 @@ def literal(path: Path, name: str) -> dict[str, Any]:
         except ValueError:
             continue
     return {}
+
+
+def collect(folder: Path, name: str, make: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """Every entry of the `name` literals of the scripts in `folder`, built by make(script, value); an entry declared
+    by two scripts is an error naming both (the built objects carry their `script`)."""
+    found: dict[str, Any] = {}
+    for path in sorted(folder.glob("*.py")):
+        for key, value in literal(path, name).items():
+            if key in found:
+                raise ValueError(f"{key!r} is declared in {name} by both {found[key].script} and {path.stem}")
+            found[key] = make(path.stem, value)
+    return found
+

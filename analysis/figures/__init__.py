@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.declarations import literal
+from analysis.declarations import collect
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,4 @@ class Declared:
 
 def declared(folder: Path = Path(__file__).parent) -> dict[str, Declared]:
     """Figure name -> its declaration, from every script in `folder` that has `FIGURES`."""
-    figures: dict[str, Declared] = {}
-    for path in sorted(folder.glob("*.py")):
-        for name, fields in literal(path, "FIGURES").items():
-            if name in figures:
-                raise ValueError(f"figure {name!r} is declared by both {figures[name].script} and {path.stem}")
-            figures[name] = Declared(path.stem, *fields)
-    return figures
+    return collect(folder, "FIGURES", lambda script, fields: Declared(script, *fields))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.declarations import literal
+from analysis.declarations import collect
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,4 @@ class Table:
 
 def declared(folder: Path = Path(__file__).parent) -> dict[str, Table]:
     """Table name -> its declaration, from every script in `folder` that has `TABLES`."""
-    tables: dict[str, Table] = {}
-    for path in sorted(folder.glob("*.py")):
-        for name, experiment in literal(path, "TABLES").items():
-            if name in tables:
-                raise ValueError(f"table {name!r} is declared by both {tables[name].script} and {path.stem}")
-            tables[name] = Table(path.stem, experiment)
-    return tables
+    return collect(folder, "TABLES", Table)
