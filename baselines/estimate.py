@@ -41,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model.add_argument("--out", default=str(COST_MODEL), help="where to write the model (CSV)")
     model.add_argument("--validation", default=str(COST_VALIDATION), help="where to write its error per experiment")
     model.add_argument(
-        "--holdout", nargs="*", default=[], help="records the model is not fitted to, checked per method and size"
+        "--holdout", nargs="*", default=[],
+        help="results directories (their grid.csv's records) or record files the model is not fitted to, checked per "
+        "method and size",
     )
     model.set_defaults(func=_cost_model)
 
@@ -105,6 +107,19 @@ def estimate_text(grid: list, model: CostModel, limit_min: float) -> str:
     return "\n".join(lines)
 
 
+def _records(results: Path, grid: pd.DataFrame) -> list[dict]:
+    """The readable records a grid table lists, each once (a relative path is taken from the results directory)."""
+    from baselines.records import load_record
+
+    found = []
+    for path in grid["record"].unique():
+        where = Path(path) if Path(path).is_file() else results / "trials" / Path(path).name
+        record, _ = load_record(where)
+        if record is not None:
+            found.append(record)
+    return found
+
+
 def _size(spec: dict) -> str:
     return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
 
@@ -114,14 +129,15 @@ def _cost_model(args: argparse.Namespace) -> int:
 
     try:
         grid = pd.read_csv(Path(args.results) / "grid.csv")
-        records = []
-        for path in grid["record"].unique():
-            found = Path(path) if Path(path).is_file() else Path(args.results) / "trials" / Path(path).name
-            record, problem = load_record(found)
-            if record is not None:
-                records.append(record)
+        records = _records(Path(args.results), grid)
         if not records:
             raise ValueError(f"no readable records listed in {args.results}/grid.csv")
+        held = []
+        for item in map(Path, args.holdout):
+            if item.is_dir():
+                held += _records(item, pd.read_csv(item / "grid.csv"))
+            else:
+                held += [r for r in [load_record(item)[0]] if r is not None]
         optional = {name: pd.read_csv(p) if Path(p).is_file() else None for name, p in (("lbfgs", args.lbfgs),
                                                                                           ("scaling", args.scaling))}
     except (OSError, ValueError) as error:
@@ -131,7 +147,6 @@ def _cost_model(args: argparse.Namespace) -> int:
     first = grid.drop_duplicates("trial_id")  # a trial listed by several experiments counts under the first
     experiment_of = dict(zip(first["trial_id"], first["experiment"]))
     checked = validate(model, records, experiment_of).assign(sample="fitted")
-    held = [r for r in (load_record(Path(p))[0] for p in args.holdout) if r is not None]
     if held:
         groups = {r["trial_id"]: _size(r["spec"]) for r in held}
         checked = pd.concat([checked, validate(model, held, groups).assign(sample="held out")], ignore_index=True)
