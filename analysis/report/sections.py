@@ -37,6 +37,9 @@ def overview(run: Run) -> Section | None:
             r"from the paper, and why, is in \texttt{docs/deviations.md}."
         )
     paper, beyond = paper_and_beyond(run.claims)
+    if (run.claims["verdict"] == "not measured").all():
+        parts.append("No claim of the catalogue is about the experiments of this run; the sections below report them.")
+        return Section("This run at a glance", parts, "glance")
     parts.append(
         "Verdicts: each claim is decided from seeds paired by their shared initial design (Section~\\ref{sec:claims} "
         "gives the rule and every comparison); the binding comparison is the one that decides the verdict, with its "
