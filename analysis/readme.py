@@ -8,7 +8,8 @@ published claims tables), `claims` (the default run's claims in full, from its c
 verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from
 paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv) and, where a
 file has its markers, `run_cost` (the same table's totals in one sentence), and `cost_model` (the cost model's
-error, from paper/tables/cost_validation.csv, written by `b3o cost-model`). Run as
+error, from paper/tables/cost_validation.csv, written by `b3o cost-model`) and `horizon` (B3O against TS at
+the longer horizon's checkpoints, from paper/horizon/tables/horizon.csv). Run as
 `python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
 extended=paper/extended/claims.csv --density paper/tables/density.csv --cost paper/tables/run_times.csv
 --verdict-size paper/tables/verdict_size.csv` (any table may be left out; its section is then kept).
@@ -218,6 +219,28 @@ def cost_model_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def horizon_block(table: pd.DataFrame, source: str) -> str:
+    """The headline at a longer horizon: per checkpoint t, each comparison's advantage over TS and verdict, and the
+    claim's (from `analysis.tables.horizon`)."""
+    at = table[table["verdict"].notna() & (table["verdict"] != "")]
+    rows = []
+    for t, group in at.groupby("iteration"):
+        cells = "; ".join(
+            f"{r.label} on {r.problem}: {signed(r.mean)} [{number(r.lo)}, {number(r.hi)}] {r.verdict}"
+            for r in group.itertuples()
+        )
+        rows.append(f"| {t} | {int(group['n'].min())} | {cells} | **{verdicts.combine(list(group['verdict']))}** |")
+    return _generated(
+        "horizon",
+        source,
+        [
+            "| t | seeds | advantage over TS [95% CI] and verdict per comparison | claim 7 (its problems run here) |",
+            "|---|---|---|---|",
+            *rows,
+        ],
+    )
+
+
 def rewrite(readme: str, section: str, name: str = "claims") -> str:
     """`readme` with the text between NAME's markers (inclusive) replaced by `section`."""
     begin, end = markers(name)
@@ -237,6 +260,10 @@ SECTIONS = {
         "python -m analysis.verdict_size",
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
+    "horizon": (
+        horizon_block, {"problem", "label", "iteration", "n", "mean", "lo", "hi", "verdict"},
+        "python -m analysis.tables.horizon",
+    ),
     "cost_model": (
         cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
     ),

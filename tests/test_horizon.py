@@ -66,3 +66,15 @@ def test_the_report_section_states_the_advantage_and_the_verdict_at_each_checkpo
     assert "B = 50 points for T = 25 iterations" in tex and "10 seeds" in tex
     assert "at t = 6: holds, at t = 12: holds and at t = 25: holds" in tex
     assert r"\ref{fig:horizon_advantage}" in tex and "regret_horizon" not in tex
+
+
+def test_the_readme_block_gives_each_checkpoint_s_comparisons_and_claim(tmp_path):
+    from analysis import readme
+
+    stats = horizon.advantage_by_iteration(_tidy(10, gain=0.01))
+    stats.to_csv(tmp_path / "horizon.csv", index=False)
+    page = tmp_path / "README.md"
+    page.write_text("{}\n{}\n".format(*readme.markers("horizon")))
+    assert readme.main(["--into", str(page), "--horizon", str(tmp_path / "horizon.csv")]) == 0
+    text = page.read_text()
+    assert "| 25 | 10 | B3O-UCB-c on ackley5: +0.25 [" in text and text.count("**holds**") == 3
