@@ -78,3 +78,10 @@ def test_the_readme_block_gives_each_checkpoint_s_comparisons_and_claim(tmp_path
     assert readme.main(["--into", str(page), "--horizon", str(tmp_path / "horizon.csv")]) == 0
     text = page.read_text()
     assert "| 25 | 10 | B3O-UCB-c on ackley5: +0.25 [" in text and text.count("**holds**") == 3
+
+
+def test_the_table_read_back_from_its_csv_gives_the_same_checkpoints(tmp_path):
+    stats = horizon.advantage_by_iteration(_tidy(10, gain=0.01))
+    stats.to_csv(tmp_path / "horizon.csv", index=False)
+    again = pd.read_csv(tmp_path / "horizon.csv")  # "" verdicts come back as NaN
+    assert horizon.checkpoints(again).equals(horizon.checkpoints(stats))

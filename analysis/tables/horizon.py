@@ -92,7 +92,7 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
 
 def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
     """The checkpoint rows as text, and per t the claim's verdict over all its comparisons (`verdicts.combine`)."""
-    at = stats[stats["verdict"] != ""]
+    at = stats[stats["verdict"].notna() & (stats["verdict"] != "")]  # read back from CSV, "" is NaN
     rows = []
     for t, group in at.groupby("iteration"):
         for r in group.itertuples():

@@ -23,7 +23,7 @@ ENV = "../envs/b3o.yaml"  # used with --use-conda only
 CAPTION = "../report/figure.rst"  # a figure's caption in Snakemake's HTML report: its rule's `caption` parameter
 RESULTS = config["results"]
 # the config file this run read (the last --configfile overrides the others; see the Snakefile)
-CONFIGFILE = workflow.overwrite_configfiles[-1] if workflow.overwrite_configfiles else "config/config.yaml"
+CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
 PAPER = config["paper"]
 GRID = trial_grid(config)
 SPECS = {row.spec.trial_id: row.spec for row in GRID}
