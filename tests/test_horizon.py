@@ -85,3 +85,15 @@ def test_the_table_read_back_from_its_csv_gives_the_same_checkpoints(tmp_path):
     stats.to_csv(tmp_path / "horizon.csv", index=False)
     again = pd.read_csv(tmp_path / "horizon.csv")  # "" verdicts come back as NaN
     assert horizon.checkpoints(again).equals(horizon.checkpoints(stats))
+
+
+def test_with_the_second_look_s_seeds_a_decision_of_the_first_look_stands_and_open_ones_use_all_seeds():
+    clear = horizon.advantage_by_iteration(_tidy(15, gain=0.01))
+    decided = clear[clear["verdict"] != ""]
+    assert (decided["look"] == 1).all() and (decided["seeds_at_look"] == 10).all() and (decided["n"] == 15).all()
+    noisy = _tidy(15, gain=0.0)
+    noisy.loc[noisy["label"] == "TS", "simple_regret"] += np.random.default_rng(1).normal(0, 0.5, (noisy["label"] == "TS").sum())
+    open_ = horizon.advantage_by_iteration(noisy)
+    at_6 = open_[open_["iteration"] == 6]  # no effect, wide noise: open at the first look, tested again at the second
+    assert (at_6["look"] == 2).all() and (at_6["seeds_at_look"] == 15).all()
+    assert at_6["level"].unique() == pytest.approx([sequential.nominal(horizon.PLANNED_LOOKS)[1]])

@@ -5,8 +5,9 @@ B3O's: positive = B3O better; the two share each seed's initial design) with its
 checkpoints t = 6 (the default run's horizon), 12 and 25 the comparisons are decided as claims 1 and 7 are
 (`analysis.verdicts`): "B3O-X reaches a lower regret than TS", Holm over all comparisons at that t, the problem's
 equivalence margin. The plan was written down before the run (config/extended.yaml): a look at 10 seeds and, only if
-a t = 25 comparison is open there, a second at 15, with α spent over the two looks (`analysis.sequential`); each
-checkpoint is decided at the level of the look its seed count has reached.
+a t = 25 comparison is open there, a second at 15, with α spent over the two looks (O'Brien–Fleming type,
+`analysis.sequential`). At each checkpoint the comparisons are decided at the first look on seeds 0–9, those still
+open at the second on seeds 0–14 (Holm's step-down going on across the looks); a decision stands.
 
 Writes OUT.csv (every t; p, Holm p and verdict at the checkpoints), OUT.tex and OUT.md (the checkpoints).
 """
@@ -61,15 +62,24 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     frame = pd.DataFrame(rows)
     decided = {}
+    levels = sequential.nominal(PLANNED_LOOKS)
     for t in CHECKPOINTS:
-        at_t = frame[frame["iteration"] == t]
-        family = [
-            verdicts.paired(r.label, RIVAL, r.problem, r.diffs, margin=margin(r.problem)) for r in at_t.itertuples()
-        ]
-        if family:
-            seeds = min(c.n for c in family)
-            for r, c in zip(at_t.itertuples(), verdicts.decide(family, alpha=level(seeds))):
-                decided[r.Index] = {"p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": level(seeds)}
+        at_t = list(frame[frame["iteration"] == t].itertuples())
+        if not at_t:
+            continue
+        fewest = min(len(r.diffs) for r in at_t)
+        # the looks these seeds reach (seeds 0..n−1 at each); fewer seeds than the first look: one look on them all
+        looks = [(k, n) for k, n in enumerate(PLANNED_LOOKS) if n <= fewest] or [(0, fewest)]
+        final: dict[int, dict] = {}
+        for k, n in looks:
+            open_ = [r for r in at_t if r.Index not in final]
+            family = [verdicts.paired(r.label, RIVAL, r.problem, r.diffs[:n], margin=margin(r.problem)) for r in open_]
+            for r, c in zip(open_, verdicts.decide(family, alpha=float(levels[k]))):
+                decided[r.Index] = {"p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": float(levels[k]),
+                                    "look": k + 1, "seeds_at_look": n}
+                if c.verdict not in (verdicts.INCONCLUSIVE, verdicts.FEW):
+                    final[r.Index] = decided[r.Index]
+        decided.update(final)
     out = []
     for r in frame.itertuples():
         n = len(r.diffs)
@@ -84,7 +94,11 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
                 "lo": lo,
                 "hi": hi,
                 "margin": margin(r.problem),
-                **decided.get(r.Index, {"p": math.nan, "p_holm": math.nan, "verdict": "", "level": math.nan}),
+                **decided.get(
+                    r.Index,
+                    {"p": math.nan, "p_holm": math.nan, "verdict": "", "level": math.nan, "look": math.nan,
+                     "seeds_at_look": math.nan},
+                ),
             }
         )
     return pd.DataFrame(out).sort_values(["problem", "label", "iteration"], ignore_index=True)
@@ -93,6 +107,7 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
 def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
     """The checkpoint rows as text, and per t the claim's verdict over all its comparisons (`verdicts.combine`)."""
     at = stats[stats["verdict"].notna() & (stats["verdict"] != "")]  # read back from CSV, "" is NaN
+    levels = sequential.nominal(PLANNED_LOOKS)
     rows = []
     for t, group in at.groupby("iteration"):
         for r in group.itertuples():
@@ -100,7 +115,7 @@ def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
                 {
                     "t": t,
                     "comparison": f"{r.label} vs {RIVAL} on {problem_title(r.problem)}",
-                    "seeds": r.n,
+                    "seeds": f"{int(r.seeds_at_look)} (look {int(r.look)})",
                     "advantage [95% CI]": common.with_ci(r.mean, r.lo, r.hi),
                     "p (Holm)": common.number(r.p_holm),
                     "verdict": r.verdict,
@@ -109,7 +124,7 @@ def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "t": t,
-                "comparison": f"{CLAIMS}, at level {common.number(group['level'].iloc[0])}",
+                "comparison": f"{CLAIMS}, at the looks' levels {', '.join(common.number(v) for v in levels)}",
                 "seeds": int(group["n"].min()),
                 "advantage [95% CI]": "",
                 "p (Holm)": "",
