@@ -76,7 +76,8 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
             family = [verdicts.paired(r.label, RIVAL, r.problem, r.diffs[:n], margin=margin(r.problem)) for r in open_]
             for r, c in zip(open_, verdicts.decide(family, alpha=float(levels[k]))):
                 decided[r.Index] = {"p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": float(levels[k]),
-                                    "look": k + 1, "seeds_at_look": n}
+                                    "look": k + 1, "seeds_at_look": n, "look_mean": c.mean, "look_lo": c.lo,
+                                    "look_hi": c.hi}
                 if c.verdict not in (verdicts.INCONCLUSIVE, verdicts.FEW):
                     final[r.Index] = decided[r.Index]
         decided.update(final)
@@ -97,7 +98,7 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
                 **decided.get(
                     r.Index,
                     {"p": math.nan, "p_holm": math.nan, "verdict": "", "level": math.nan, "look": math.nan,
-                     "seeds_at_look": math.nan},
+                     "seeds_at_look": math.nan, "look_mean": math.nan, "look_lo": math.nan, "look_hi": math.nan},
                 ),
             }
         )
@@ -116,7 +117,7 @@ def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
                     "t": t,
                     "comparison": f"{r.label} vs {RIVAL} on {problem_title(r.problem)}",
                     "seeds": f"{int(r.seeds_at_look)} (look {int(r.look)})",
-                    "advantage [95% CI]": common.with_ci(r.mean, r.lo, r.hi),
+                    "advantage [95% CI]": common.with_ci(r.look_mean, r.look_lo, r.look_hi),  # on the look's seeds
                     "p (Holm)": common.number(r.p_holm),
                     "verdict": r.verdict,
                 }
