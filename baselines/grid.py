@@ -2,7 +2,9 @@
 
 An experiment's `seeds` is a count, or `{start, step, max}` for seeds that come in planned looks: the grid then
 holds every trial up to `max`, and the workflow runs a look's seeds only for the settings still open
-(`analysis.looks`); a trial's id never depends on the look.
+(`analysis.looks`); a trial's id never depends on the look. Seeds are numbered from 0, or from `first` (in the
+mapping form): a plan written after some seeds' results were seen is then judged on seeds nobody has seen, and the
+analysis counts seeds by rank, not by number.
 
 An experiment lists problems, seeds, trial settings and methods. A method entry has a display `label`, a registry
 `method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
@@ -64,6 +66,12 @@ def seed_looks(seeds: int | Mapping[str, int]) -> tuple[int, ...]:
     return (seeds,)
 
 
+def seed_numbers(seeds: int | Mapping[str, int]) -> range:
+    """Every seed an experiment's `seeds` may run: `max` (or the count) of them from `first` (default 0)."""
+    first = seeds.get("first", 0) if isinstance(seeds, Mapping) else 0
+    return range(first, first + seed_looks(seeds)[-1])
+
+
 def sequential_experiments(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     """Experiment -> its planned looks, for the enabled experiments whose seeds come in looks."""
     return {
@@ -88,7 +96,7 @@ def trial_grid(config: dict[str, Any]) -> list[GridRow]:
         for problem in settings["problems"]:
             for entry in settings["methods"]:
                 for params in _expand(entry, problem):
-                    for seed in range(seed_looks(settings["seeds"])[-1]):  # up to max: the looks choose
+                    for seed in seed_numbers(settings["seeds"]):  # up to max: the looks choose
                         trial = {k: entry.get(k, settings.get(k, defaults.get(k))) for k in _TRIAL_KEYS}
                         trial = {k: v for k, v in trial.items() if v is not None}
                         spec = TrialSpec.from_dict(

@@ -523,6 +523,9 @@ def test_under_planned_looks_a_clear_comparison_is_decided_at_the_first_look_and
     assert result.verdict == HOLDS and ("at look 2 → holds" in lines[1] or "at look 3 → holds" in lines[1])
     fixed = checking.check(claim, table)  # the same data as one fixed design: no look named
     assert "at look" not in fixed.measured
+    # seeds numbered from 100 (`seeds: {first: 100, …}`): looks count seeds by rank, so the verdicts are the same
+    shifted = checking.check(claim, table.assign(seed=table["seed"] + 100), {"synthetic_b100": (10, 15, 20)})
+    assert shifted.measured == result.measured
 
 
 def test_looks_on_the_command_line_are_checked():

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from baselines.grid import trial_grid
+from baselines.grid import seed_numbers, trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
@@ -50,6 +50,18 @@ def test_paper_grid_is_sparse_and_has_the_papers_settings():
     # a trial shared by two experiments is one trial
     shared = {r.spec.trial_id for r in b100} & {r.spec.trial_id for r in ablation}
     assert shared
+
+
+def test_seeds_in_looks_may_start_at_a_first_seed_and_fixed_counts_start_at_zero():
+    config = _load("config.yaml")
+    config["experiments"]["synthetic_b100"]["seeds"] = {"first": 100, "start": 2, "step": 2, "max": 4}
+    config["experiments"]["battery"]["seeds"] = 3
+    seeds = {}
+    for row in trial_grid(config):
+        seeds.setdefault(row.experiment, set()).add(row.spec.seed)
+    assert seeds["synthetic_b100"] == {100, 101, 102, 103}
+    assert seeds["battery"] == {0, 1, 2}
+    assert list(seed_numbers({"first": 100, "start": 2, "step": 2, "max": 4})[:2]) == [100, 101]  # the first look's
 
 
 @pytest.mark.parametrize(

@@ -75,15 +75,16 @@ def _decided(compared: list[Compared], alpha: float = verdicts.ALPHA) -> list[Co
 def _through_looks(
     claim: Claim, data: pd.DataFrame, plan: list[tuple], looks: tuple[int, ...], spending: str
 ) -> list[Compared]:
-    """The comparisons decided through planned looks (`analysis.sequential`): at look k, on seeds 0 … n_k − 1, the
+    """The comparisons decided through planned looks (`analysis.sequential`): at look k, on the first n_k seeds, the
     comparisons still open that have all n_k seeds are Holm-adjusted among themselves (Holm's step-down goes on
     past those already decided) and decided at the look's nominal level; a decision stands. An open comparison keeps
     its last look's statistics; one that never reached a look is decided on what it has at the first look's level."""
     levels = sequential.nominal(looks, spending=spending)
+    rank = data["seed"].rank(method="dense")  # seeds may start anywhere (`seeds: {first: …}`)
     final: list[Compared | None] = [None] * len(plan)
     current = [replace(c, look=None) for c in _decided(_compare_all(plan, data, claim), levels[0])]
     for k, (n, level) in enumerate(zip(looks, levels), start=1):
-        at = _compare_all(plan, data[data["seed"] < n], claim)
+        at = _compare_all(plan, data[rank <= n], claim)
         open_ = [i for i in range(len(plan)) if final[i] is None and at[i].stat.n == n]
         for i, stat in zip(open_, verdicts.decide([at[i].stat for i in open_], alpha=level)):
             current[i] = replace(at[i], stat=stat, look=k)

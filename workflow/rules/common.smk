@@ -14,7 +14,7 @@ import pandas as pd
 from analysis.captions import caption  # plain text, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
 from analysis.tables import declared as declared_tables
-from baselines.grid import sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, SAFETY
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -93,10 +93,10 @@ def _setting(trial_id):
 
 
 def look_trials(experiment, k):
-    """The trials of a sequential experiment run by its look k: seeds below the look's count of every setting at the
-    first look, and after it of the settings still open at the previous look (`analysis.looks`, a checkpoint)."""
-    count = LOOKS[experiment][k - 1]
-    rows = [row for row in GRID if row.experiment == experiment and row.spec.seed < count]
+    """The trials of a sequential experiment run by its look k: its first n_k seeds of every setting at the first
+    look, and after it of the settings still open at the previous look (`analysis.looks`, a checkpoint)."""
+    seeds = seed_numbers(config["experiments"][experiment]["seeds"])[: LOOKS[experiment][k - 1]]
+    rows = [row for row in GRID if row.experiment == experiment and row.spec.seed in seeds]
     if k == 1:
         return sorted({row.spec.trial_id for row in rows})
     with open(checkpoints.look.get(experiment=experiment, k=k - 1).output[0]) as handle:
