@@ -29,6 +29,8 @@ _COMMANDS: dict[str, str] = {
     "platform": "baselines.provenance",
     "estimate": "baselines.estimate",
     "cost-model": "baselines.estimate",
+    "archive": "baselines.archive",
+    "restore": "baselines.archive",
 }
 #: subcommands whose numbers are records: they run on the pinned numerical platform (`baselines.numerics`)
 _PINNED = {"run-trial", "run-trials", "verify", "platform"}

@@ -84,6 +84,7 @@ class CostModel:
             raise ValueError(f"cost model table lacks column(s) {sorted(missing)}; expected {list(COLUMNS)}")
         self.table = table[list(COLUMNS)].reset_index(drop=True)
         self._values = {(r.part, r.key, r.term): float(r.value) for r in self.table.itertuples()}
+        self._measured = {(part, key) for part, key, _ in self._values}
 
     @classmethod
     def read(cls, path: str | Path) -> CostModel:
@@ -103,7 +104,7 @@ class CostModel:
                 f"{model.get('kind', 'svgp')} ({model.get('fit', 'default')} fit)"
             )
             needs += [("fit", kind), ("objectives", problem)]
-        return [f"{part} {key}" for part, key in needs if not any(k[:2] == (part, key) for k in self._values)]
+        return [f"{part} {key}" for part, key in needs if (part, key) not in self._measured]
 
     def uses_model(self, spec: Mapping[str, Any]) -> bool:
         return self._values.get(("uses_model", spec["method"], "flag"), 1.0) > 0

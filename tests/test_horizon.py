@@ -44,12 +44,6 @@ def test_a_worse_b3o_does_not_hold_and_five_seeds_cannot_decide():
     assert (few.loc[few["verdict"] != "", "verdict"] == verdicts.FEW).all()
 
 
-def test_the_level_follows_the_planned_looks():
-    levels = sequential.nominal(horizon.PLANNED_LOOKS)
-    assert horizon.level(5) == horizon.level(10) == pytest.approx(levels[0])
-    assert horizon.level(15) == pytest.approx(levels[1]) and levels[1] < verdicts.ALPHA
-
-
 def test_the_report_section_states_the_advantage_and_the_verdict_at_each_checkpoint(tmp_path):
     from analysis.report.experiments import horizon as section
     from analysis.report.inputs import Run

@@ -33,12 +33,6 @@ PLANNED_LOOKS = (10, 15)
 CLAIMS = "claim 7 (and claim 1 for its constant-temperature variants)"
 
 
-def level(seeds: int) -> float:
-    """The two-sided level of the planned look that `seeds` seeds have reached (the first look's below it)."""
-    reached = sum(n <= seeds for n in PLANNED_LOOKS)
-    return float(sequential.nominal(PLANNED_LOOKS)[max(reached, 1) - 1])
-
-
 def _regret(tidy: pd.DataFrame) -> pd.DataFrame:
     data = tidy[(tidy["experiment"] == EXPERIMENT) & (tidy["iteration"] >= 1) & tidy["simple_regret"].notna()]
     return data[["problem", "label", "method", "seed", "iteration", "simple_regret"]]

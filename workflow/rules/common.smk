@@ -1,5 +1,6 @@
 """Shared state: the trial grid built from the validated config, and the list of final outputs."""
 
+import functools
 import json
 import math
 import os
@@ -92,17 +93,18 @@ def _setting(trial_id):
     return json.dumps({**SPECS[trial_id].to_dict(), "seed": None}, sort_keys=True, default=str)
 
 
+@functools.cache  # input functions ask again and again; a look's trials never change within a run
 def look_trials(experiment, k):
     """The trials of a sequential experiment run by its look k: its first n_k seeds of every setting at the first
     look, and after it of the settings still open at the previous look (`analysis.looks`, a checkpoint)."""
     seeds = seed_numbers(config["experiments"][experiment]["seeds"])[: LOOKS[experiment][k - 1]]
     rows = [row for row in GRID if row.experiment == experiment and row.spec.seed in seeds]
     if k == 1:
-        return sorted({row.spec.trial_id for row in rows})
+        return tuple(sorted({row.spec.trial_id for row in rows}))
     with open(checkpoints.look.get(experiment=experiment, k=k - 1).output[0]) as handle:
         still_open = {_setting(t) for t in json.load(handle)["open"]}
     later = {row.spec.trial_id for row in rows if _setting(row.spec.trial_id) in still_open}
-    return sorted(set(look_trials(experiment, k - 1)) | later)
+    return tuple(sorted(set(look_trials(experiment, k - 1)) | later))
 
 
 def wanted_trials():

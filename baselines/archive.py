@@ -1,0 +1,161 @@
+"""Records kept in the repository, so that a run longer than one sitting survives a machine that is wiped between
+sittings: `b3o archive` packs the finished records of a results directory that the archive lacks into one new
+compressed chunk, and `b3o restore` puts the archived records back into a results directory, where the workflow
+then counts them as done.
+
+The archive (default `records/`) is append-only: each `b3o archive` adds a chunk `<UTC time>-<id>.tar.xz` and its rows in
+`index.csv` (trial id, chunk, SHA-256 of the record's bytes), so a commit never rewrites an earlier chunk. A record
+is archived once; one that differs from its archived bytes is named, not packed again. Restoring never overwrites a
+record that is already there. Checkpoints of unfinished trials are not archived: such a trial starts again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import io
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+from baselines.records import atomic_write, finished_copy, load_record
+
+ARCHIVE = Path("records")
+INDEX = "index.csv"
+INDEX_COLUMNS = ("trial_id", "chunk", "sha256")
+
+
+def read_index(archive: Path) -> dict[str, dict[str, str]]:
+    """trial id -> its index row."""
+    path = archive / INDEX
+    if not path.is_file():
+        return {}
+    with path.open(newline="") as handle:
+        return {row["trial_id"]: row for row in csv.DictReader(handle)}
+
+
+def finished_records(trials: Path) -> dict[str, bytes]:
+    """trial id -> bytes of every complete record under `trials` (the workflow's copy or the runner's kept one)."""
+    found: dict[str, bytes] = {}
+    kept = finished_copy(trials / "record.json").parent
+    for path in sorted(trials.glob("*.json")) + sorted(kept.glob("*.json")):
+        record, _ = load_record(path)
+        if record is not None:
+            found.setdefault(record["trial_id"], path.read_bytes())
+    return found
+
+
+def pack(results: Path, archive: Path = ARCHIVE) -> tuple[Path | None, list[str]]:
+    """Archive the finished records of `results` that `archive` lacks: (the new chunk or None, ids whose record
+    differs from the archived one)."""
+    trials = _trials(results)
+    index = read_index(archive)
+    new, changed = {}, []
+    for trial_id, data in finished_records(trials).items():
+        if trial_id not in index:
+            new[trial_id] = data
+        elif index[trial_id]["sha256"] != _sha(data):
+            changed.append(trial_id)
+    if not new:
+        return None, changed
+    archive.mkdir(parents=True, exist_ok=True)
+    ids = _sha("\n".join(sorted(new)).encode())[:8]  # two packs in one second still get their own chunk
+    chunk = archive / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{ids}.tar.xz"
+
+    def write(handle) -> None:
+        with tarfile.open(fileobj=handle, mode="w:xz") as tar:
+            for trial_id, data in sorted(new.items()):
+                info = tarfile.TarInfo(f"{trial_id}.json")
+                info.size, info.mtime = len(data), 0  # the same records make the same bytes
+                tar.addfile(info, io.BytesIO(data))
+
+    atomic_write(chunk, write)
+    rows = [{"trial_id": t, "chunk": chunk.name, "sha256": _sha(d)} for t, d in sorted(new.items())]
+    index_path = archive / INDEX
+    fresh = not index_path.is_file()
+    with index_path.open("a", newline="") as handle:
+        out = csv.DictWriter(handle, fieldnames=INDEX_COLUMNS)
+        if fresh:
+            out.writeheader()
+        out.writerows(rows)
+    return chunk, changed
+
+
+def restore(results: Path, archive: Path = ARCHIVE) -> tuple[int, int]:
+    """Put every archived record that `results` lacks back (with the runner's kept copy): (restored, already there).
+    A chunk whose record does not match its index entry is an error, before anything is written from it."""
+    index = read_index(archive)
+    if not index:
+        raise FileNotFoundError(f"no archive index at {archive / INDEX}")
+    trials = results / "trials"
+    trials.mkdir(parents=True, exist_ok=True)
+    restored = present = 0
+    by_chunk: dict[str, list[str]] = {}
+    for trial_id, row in index.items():
+        if (trials / f"{trial_id}.json").exists():
+            present += 1
+        else:
+            by_chunk.setdefault(row["chunk"], []).append(trial_id)
+    for chunk, wanted in sorted(by_chunk.items()):
+        with tarfile.open(archive / chunk, mode="r:xz") as tar:
+            data = {t: tar.extractfile(f"{t}.json").read() for t in wanted}
+        bad = [t for t, d in data.items() if _sha(d) != index[t]["sha256"]]
+        if bad:
+            raise ValueError(f"{archive / chunk}: {len(bad)} record(s) do not match {INDEX}, e.g. {bad[0]}")
+        for trial_id, d in data.items():
+            out = trials / f"{trial_id}.json"
+            finished_copy(out).parent.mkdir(exist_ok=True)
+            for path in (finished_copy(out), out):
+                atomic_write(path, lambda handle, d=d: handle.write(d))
+            restored += 1
+    return restored, present
+
+
+def _trials(results: Path) -> Path:
+    trials = results / "trials"
+    if not trials.is_dir():
+        raise FileNotFoundError(f"no trials directory at {trials}: give a run's results directory")
+    return trials
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    packing = subparsers.add_parser("archive", help="pack a run's finished records into the repository's archive")
+    packing.add_argument("--results", required=True, type=Path, help="a run's results directory (its trials/)")
+    packing.add_argument("--archive", default=ARCHIVE, type=Path, help="the archive directory (default: records)")
+    packing.set_defaults(func=_pack)
+    restoring = subparsers.add_parser("restore", help="put archived records back into a results directory")
+    restoring.add_argument("--results", required=True, type=Path, help="a run's results directory")
+    restoring.add_argument("--archive", default=ARCHIVE, type=Path, help="the archive directory (default: records)")
+    restoring.set_defaults(func=_restore)
+
+
+def _pack(args: argparse.Namespace) -> int:
+    try:
+        chunk, changed = pack(args.results, args.archive)
+    except (OSError, ValueError) as err:
+        print(f"b3o archive: error: {err}", file=sys.stderr)
+        return 2
+    total = len(read_index(args.archive))
+    print(f"packed into {chunk} ({chunk.stat().st_size / 1e6:.1f} MB); {total} records archived" if chunk
+          else f"nothing new to pack; {total} records archived")
+    if changed:
+        print(f"{len(changed)} record(s) differ from their archived copy and were not packed, e.g. {changed[0]}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    try:
+        restored, present = restore(args.results, args.archive)
+    except (OSError, ValueError, tarfile.TarError) as err:
+        print(f"b3o restore: error: {err}", file=sys.stderr)
+        return 2
+    print(f"restored {restored} record(s) into {args.results / 'trials'}; {present} were already there")
+    return 0

@@ -1,0 +1,64 @@
+"""`b3o archive` / `b3o restore`: a run's records survive a wiped machine through the repository, byte for byte, and
+nothing already computed is overwritten."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from baselines import archive
+from baselines.cli import main
+from baselines.records import TRACE_KEYS, finished_copy
+
+
+def _record(results: Path, trial_id: str, value: float = 1.0) -> bytes:
+    trace = [{**{key: None for key in TRACE_KEYS}, "iteration": t, "best_value": value} for t in range(2)]
+    data = json.dumps({"spec": {"iterations": 1}, "trial_id": trial_id, "trace": trace}).encode()
+    (results / "trials").mkdir(parents=True, exist_ok=True)
+    (results / "trials" / f"{trial_id}.json").write_bytes(data)
+    return data
+
+
+def test_records_round_trip_and_a_second_pack_adds_only_new_ones(tmp_path, capsys):
+    run, store = tmp_path / "run", tmp_path / "records"
+    first = _record(run, "a")
+    _record(run, "b")
+    (run / "trials" / "c.json").write_text('{"cut short')  # not a finished record: never archived
+    assert main(["archive", "--results", str(run), "--archive", str(store)]) == 0
+    assert set(archive.read_index(store)) == {"a", "b"}
+    _record(run, "d")
+    chunk, changed = archive.pack(run, store)
+    assert chunk is not None and changed == []
+    assert [row["chunk"] for row in archive.read_index(store).values()].count(chunk.name) == 1  # d only
+    assert len(list(store.glob("*.tar.xz"))) == 2
+
+    fresh = tmp_path / "fresh"
+    assert main(["restore", "--results", str(fresh), "--archive", str(store)]) == 0
+    assert (fresh / "trials" / "a.json").read_bytes() == first
+    assert finished_copy(fresh / "trials" / "a.json").read_bytes() == first  # the runner's kept copy too
+    assert sorted(p.name for p in (fresh / "trials").glob("*.json")) == ["a.json", "b.json", "d.json"]
+    assert "restored 3" in capsys.readouterr().out
+
+
+def test_restore_overwrites_nothing_and_a_changed_record_is_named(tmp_path, capsys):
+    run, store = tmp_path / "run", tmp_path / "records"
+    _record(run, "a")
+    archive.pack(run, store)
+    mine = _record(run, "a", value=2.0)  # recomputed differently since it was archived
+    assert main(["archive", "--results", str(run), "--archive", str(store)]) == 1
+    assert "differ from their archived copy" in capsys.readouterr().err
+    assert archive.restore(run, store) == (0, 1)
+    assert (run / "trials" / "a.json").read_bytes() == mine
+
+
+def test_a_damaged_chunk_or_a_missing_results_dir_is_one_clear_error(tmp_path, capsys):
+    run, store = tmp_path / "run", tmp_path / "records"
+    _record(run, "a")
+    chunk, _ = archive.pack(run, store)
+    index = (store / archive.INDEX).read_text().replace(archive.read_index(store)["a"]["sha256"], "0" * 64)
+    (store / archive.INDEX).write_text(index)
+    assert main(["restore", "--results", str(tmp_path / "fresh"), "--archive", str(store)]) == 2
+    assert "do not match" in capsys.readouterr().err
+    assert not (tmp_path / "fresh" / "trials" / "a.json").exists()
+    assert main(["archive", "--results", str(tmp_path / "nowhere"), "--archive", str(store)]) == 2
+    assert "no trials directory" in capsys.readouterr().err
