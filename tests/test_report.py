@@ -15,6 +15,7 @@ import pytest
 from analysis.captions import CAPTIONS
 from analysis.figures import common as figures
 from analysis.report.__main__ import build, main
+from analysis.report.pages import page_fill, short_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBLEMS = ("ackley5", "hartmann6")
@@ -434,6 +435,36 @@ def test_report_compiles_without_overfull_boxes(paper):
             ["pdftotext", "report.pdf", "-"], check=False, cwd=paper, capture_output=True, text=True
         ).stdout
         assert "0.0617 [0.0402, 0.0833]" in text and "Claims" in text
+    if shutil.which("pdftoppm"):
+        assert short_pages(paper / "report.pdf", paper / "report.tex") == []
+
+
+def _render(tmp_path: Path, body: str) -> Path:
+    filler = "A sentence that fills the page with words of ordinary length. " * 45  # about one page
+    tex = tmp_path / "pages.tex"
+    tex.write_text(r"\documentclass{article}\begin{document}" + body.replace("FULL", filler) + r"\end{document}")
+    subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", tex.name], cwd=tmp_path, check=True,
+                   capture_output=True, timeout=120)
+    return tex
+
+
+@pytest.mark.skipif(not (shutil.which("latexmk") and shutil.which("pdftoppm")), reason="needs LaTeX and poppler")
+def test_a_page_left_mostly_empty_is_found_unless_it_ends_a_section(tmp_path):
+    tex = _render(tmp_path, r"\section{One}FULL\clearpage One line.\clearpage FULL")
+    pdf = tex.with_suffix(".pdf")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    short = next(page for page, words in enumerate(text.split("\f"), start=1) if "One line." in words)
+    fill = page_fill(pdf)
+    assert fill[0] > 0.9 and fill[short - 1] < 0.1
+    assert [page for page, _ in short_pages(pdf, tex)] == [short]
+    tex = _render(tmp_path, r"\section{One}FULL\clearpage One line.\clearpage\section{Two}FULL")
+    assert short_pages(tex.with_suffix(".pdf"), tex) == []
+
+
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="needs poppler (tools/install-latex.sh)")
+@pytest.mark.parametrize("run", ["paper", "paper/horizon"])
+def test_the_published_reports_leave_no_page_mostly_empty(run):
+    assert short_pages(ROOT / run / "report.pdf", ROOT / run / "report.tex") == []
 
 
 def test_page_one_gives_the_provenance_the_scale_and_every_verdict(paper):

@@ -78,6 +78,7 @@ def synthetic(run: Run) -> Section | None:
             _normalised(run, experiment),
             shown + _diversity(run, experiment),
             say.verdicts(run.claims, [experiment], CLAIMS_REF),
+            say.against_paper(run.claims, [experiment]),
         ]
         blocks = [figure(n) for n in figures]
         if len(rows):
@@ -190,6 +191,7 @@ def ablations(run: Run) -> Section | None:
             " ".join(
                 s for s in (_best_lambda_text(run), say.verdicts(run.claims, ["lambda_ablation"], CLAIMS_REF)) if s
             ),
+            say.against_paper(run.claims, ["lambda_ablation"]),
         ]
         blocks = [figure(n) for n in figures] + ([_best_lambda_table(run)] if run.best_lambda is not None else [])
         parts += subsection("Inverse temperature", paragraphs, blocks)
@@ -201,6 +203,7 @@ def ablations(run: Run) -> Section | None:
             say.setup(run.per_trial, "sampler_ablation") + " " + shown,
             _sampler_values(run),
             say.verdicts(run.claims, ["sampler_ablation"], CLAIMS_REF),
+            say.against_paper(run.claims, ["sampler_ablation"]),
         ]
         blocks = [figure(n, r"0.3\textheight") for n in figures]
         if len(_summary_rows(run, "sampler_ablation")):
@@ -323,6 +326,7 @@ def applications(run: Run) -> Section | None:
         paragraphs = [
             " ".join([say.setup(run.per_trial, experiment), *values, *shown]),
             say.verdicts(run.claims, [experiment], CLAIMS_REF),
+            say.against_paper(run.claims, [experiment]),
         ]
         parts += subsection(titles[experiment], paragraphs, [figure(experiment)] if run.has_figure(experiment) else [])
     return Section("Applications", parts, "applications")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import pandas as pd
 
-from analysis.formatting import number, with_ci
+from analysis.formatting import number, signed, with_ci
 from analysis.naming import ordered_problems, problem_title
 from analysis.report.latex import text
 
@@ -109,6 +110,24 @@ def verdicts(claims: pd.DataFrame | None, experiments: list[str], ref: str) -> s
     ]
     which = "this experiment" if len(experiments) == 1 else "these experiments"
     return f"Of the paper's claims on {which} ({ref}), {series(parts)}."
+
+
+def against_paper(claims: pd.DataFrame | None, experiments: list[str]) -> str:
+    """One sentence per claim of the paper measured on these experiments: what the paper reports and where, and
+    what this run found, with the binding comparison's mean advantage and 95 % BCa CI ('' if none)."""
+    if claims is None:
+        return ""
+    beyond = claims["beyond_paper"].astype(bool) if "beyond_paper" in claims else False
+    rows = claims[claims["experiment"].isin(experiments) & ~beyond & (claims["verdict"] != "not measured")]
+    sentences = []
+    for _, r in rows.iterrows():
+        found = f"here it {predicate(r['verdict'], False)}"
+        binding = r.get("binding")
+        if isinstance(binding, str) and binding and not math.isnan(r.get("binding_mean", math.nan)):
+            found += (f" (binding comparison {text(binding)}: "
+                      f"{signed(r['binding_mean'])} [{number(r['binding_lo'])}, {number(r['binding_hi'])}])")
+        sentences.append(f"The paper reports in {text(r['source'])}: ``{text(r['claim'])}''; {found}.")
+    return " ".join(sentences)
 
 
 def range_text(values: pd.Series) -> str:
