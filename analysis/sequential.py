@@ -1,4 +1,6 @@
-"""Group-sequential decisions: α spent over planned looks at growing numbers of seeds (issue 24, item 3, first part).
+"""Group-sequential decisions: α spent over planned looks at growing numbers of seeds.
+
+    python -m analysis.sequential --looks 10,15,20 [--spending pocock]   # each look's nominal level
 
 Adding seeds to a comparison after looking at it and testing again at α each time inflates the false-decision
 rate. Planned looks at n_1 < n_2 < … < n_K seeds (`looks`: an experiment's `seeds: {start, step, max}`) instead
@@ -20,6 +22,7 @@ workflow adds seeds only where a comparison is still open (`analysis.looks`, a c
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 
 import numpy as np
@@ -99,3 +102,22 @@ def first_decision(p_by_look: np.ndarray, levels: np.ndarray) -> np.ndarray:
     """Index of the first look whose p is below its level, per row of `p_by_look` [R, K]; −1 where none is."""
     below = np.asarray(p_by_look) < np.asarray(levels)[None, :]
     return np.where(below.any(axis=1), below.argmax(axis=1), -1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(prog="python -m analysis.sequential", description="each planned look's nominal level")
+    cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")
+    cli.add_argument("--spending", choices=SPENDING, default="pocock", help="the claims engine's default: pocock")
+    args = cli.parse_args(argv)
+    try:
+        seeds = [int(n) for n in args.looks.split(",")]
+        levels = nominal(seeds, spending=args.spending)
+    except ValueError as error:
+        cli.error(str(error))
+    for k, (n, level) in enumerate(zip(seeds, levels), start=1):
+        print(f"look {k}: {n} seeds, nominal level {level:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
