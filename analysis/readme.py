@@ -201,6 +201,18 @@ def run_cost_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def test_run_block(table: pd.DataFrame, source: str) -> str:
+    """One sentence: the default suite's size and wall time on a clean clone."""
+    r = table.iloc[0]
+    skipped = f", {int(r['skipped'])} skipped" if r["skipped"] else ""
+    failed = f", {int(r['failed'])} FAILED" if r["failed"] else ""
+    return _generated(
+        "test_run", source,
+        [f"The default suite's last run on a clean clone (`bash .ci/run`, {r['date']}): {int(r['passed'])} tests "
+         f"passed{skipped}{failed}, in {number(r['minutes'])} min on {int(r['cpus'])} cores."],
+    )
+
+
 def cost_model_block(table: pd.DataFrame, source: str) -> str:
     """The cost model's error per experiment: predicted against measured trial time, fitted and held out."""
     rows = [
@@ -264,6 +276,10 @@ SECTIONS = {
     "horizon": (
         horizon_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
         "python -m analysis.tables.horizon",
+    ),
+    "test_run": (
+        test_run_block, {"tests", "passed", "skipped", "failed", "minutes", "date", "cpus"},
+        "python -m analysis.tables.test_run",
     ),
     "cost_model": (
         cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"

@@ -101,7 +101,7 @@ def _rewritten(tmp_path, section: str, table: pd.DataFrame) -> tuple[int, str]:
     begin, end = readme.markers(section)
     path = tmp_path / "README.md"
     path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
-    code = readme.main(["--into", str(path), f"--{section}", str(tmp_path / f"{section}.csv")])
+    code = readme.main(["--into", str(path), f"--{section.replace('_', '-')}", str(tmp_path / f"{section}.csv")])
     return code, path.read_text()
 
 
@@ -136,3 +136,20 @@ def test_run_times_span_and_readme_cost_section(tmp_path) -> None:
     code, text = _rewritten(tmp_path, "cost", table)
     assert code == 0
     assert "old" not in text and "| all experiments | 3 | 3.5 | 70 | 11.7 |" in text and "in 5 min of wall" in text
+
+
+def test_the_test_suite_s_size_and_time_come_from_pytest_s_junit_report(tmp_path) -> None:
+    from analysis.tables.test_run import main as test_run
+
+    junit = tmp_path / "junit.xml"
+    junit.write_text(
+        '<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="1" failures="0" skipped="5" tests="580" '
+        'time="906" timestamp="2026-11-27T05:00:00.1" hostname="h"></testsuite></testsuites>'
+    )
+    assert test_run(["--junit", str(junit), "--out", str(tmp_path / "run.csv")]) == 0
+    table = pd.read_csv(tmp_path / "run.csv")
+    assert table.loc[0, ["tests", "passed", "skipped", "failed", "minutes"]].tolist() == [580, 574, 5, 1, 15.1]
+    code, text = _rewritten(tmp_path, "test_run", table)
+    assert code == 0 and "2026-11-27): 574 tests passed, 5 skipped, 1 FAILED, in 15.1 min on" in text
+    junit.write_text("<report/>")
+    assert test_run(["--junit", str(junit), "--out", str(tmp_path / "run.csv")]) == 2
