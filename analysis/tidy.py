@@ -11,6 +11,7 @@ Run as `python -m analysis.tidy --grid GRID.csv --out TIDY.parquet [--pareto PAR
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,6 +65,7 @@ DIAGNOSTIC_COLUMNS = {
 
 #: columns constant within a trial: the grid's (less the record path) plus what the record adds
 TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
+    "temperature_options",
     "sense",
     "git_sha",
     "platform_id",
@@ -162,6 +164,9 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
     """One row per (experiment, trial, iteration); see the module docstring."""
     per_record = {
         path: pd.DataFrame(list(_trace_rows(record))).assign(
+            # an automatic temperature's own constant (e.g. {"per_sample": 2}), as JSON; "{}" where none is set
+            temperature_options=json.dumps(record["spec"].get("params", {}).get("temperature_options") or {},
+                                           sort_keys=True),
             sense=record["problem"]["sense"],
             git_sha=(record.get("provenance") or {}).get("git_sha"),
             platform_id=(record.get("provenance") or {}).get("platform_id"),
@@ -199,7 +204,10 @@ def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.D
             frames.append(
                 frame.assign(
                     iteration=step["iteration"],
-                    sense=record["problem"]["sense"],
+                    # an automatic temperature's own constant (e.g. {"per_sample": 2}), as JSON; "{}" where none is set
+            temperature_options=json.dumps(record["spec"].get("params", {}).get("temperature_options") or {},
+                                           sort_keys=True),
+            sense=record["problem"]["sense"],
                     **{c: row[c] for c in TRIAL_COLUMNS if c in row},
                 )
             )

@@ -430,7 +430,7 @@ def test_each_table_is_declared_once_by_its_script():
 
     tables = declared()
     assert tables["best_lambda"] == Table("best_lambda", "lambda_ablation") and tables["summary"].experiment is None
-    assert set(tables) == {"summary", "density", "best_lambda", "horizon", "provenance"}
+    assert set(tables) == {"summary", "density", "best_lambda", "horizon", "provenance", "auto_choice"}
     for name, table in tables.items():
         assert import_module(f"analysis.tables.{table.script}").TABLES[name] == table.experiment
 
@@ -643,3 +643,43 @@ def test_a_variant_keeps_its_colour_and_place_whatever_its_lambda():
     assert common.ordered(["TS", "B3O-LogEI-c λ=0.1", "B3O-UCB-c", "Mine"]) == [
         "B3O-UCB-c", "B3O-LogEI-c λ=0.1", "TS", "Mine"
     ]
+
+
+def _tuning(means: dict[tuple[str, float], tuple[float, float]]) -> pd.DataFrame:
+    """Final rows of the auto_tuning experiment: (temperature, constant) -> mean final regret of LogEI and UCB."""
+    from analysis.tables.auto_choice import CONSTANTS
+
+    rows = []
+    for (temperature, constant), pair in means.items():
+        for acquisition, mean in zip(("logei", "ucb"), pair):
+            for seed, noise in enumerate((-0.01, 0.01)):
+                rows.append({
+                    "experiment": "auto_tuning", "problem": "hartmann6", "temperature": temperature,
+                    "temperature_options": json.dumps({CONSTANTS[temperature]: constant}), "acquisition": acquisition,
+                    "trial_id": f"{temperature}{constant}{acquisition}{seed}", "seed": seed, "iteration": 6,
+                    "simple_regret": mean + noise,
+                })
+    return pd.DataFrame(rows)
+
+
+def test_the_automatic_temperature_s_constant_and_candidate_follow_the_written_rule():
+    from analysis.tables.auto_choice import choose, scores
+
+    tidy = _tuning({
+        ("auto", 0.5): (0.30, 0.30), ("auto", 1.0): (0.10, 0.12), ("auto", 2.0): (0.12, 0.13), ("auto", 4.0): (0.5, 0.5),
+        ("auto-tail", 2.3): (0.2, 0.2), ("auto-tail", 4.6): (0.3, 0.3), ("auto-tail", 9.2): (0.05, 0.06),
+    })
+    table = scores(tidy)
+    assert table.loc[(table["temperature"] == "auto") & (table["constant"] == 1.0), "summed"].item() == pytest.approx(0.22)
+    strict = choose(table, tie=0.0)
+    picked = strict[strict["chosen_constant"]].set_index("temperature")["constant"]
+    assert picked.to_dict() == {"auto": 1.0, "auto-tail": 9.2}
+    assert strict.loc[strict["chosen_candidate"], "temperature"].tolist() == ["auto-tail"]
+    # 1 and 2 tie within 0.05: the tie goes to the middle of {0.5, 1, 2, 4}, ranks 1 and 2 equally near: the smaller
+    tied = choose(table, tie=0.05)
+    assert tied.loc[tied["temperature"] == "auto", "tied"].tolist() == [False, True, True, False]
+    assert tied.loc[tied["chosen_constant"] & (tied["temperature"] == "auto"), "constant"].item() == 1.0
+    # a wide tie on auto-tail takes its middle value, 4.6, whose sum (0.6) then loses to auto's 0.22
+    wide = choose(table, tie=0.6)
+    assert wide.loc[wide["chosen_constant"] & (wide["temperature"] == "auto-tail"), "constant"].item() == 4.6
+    assert wide.loc[wide["chosen_candidate"], "temperature"].tolist() == ["auto"]
