@@ -2,9 +2,11 @@
 run's records); the model itself is `baselines.cost`.
 
 `b3o estimate --configfile CONFIG` prints per experiment its trials, predicted core-hours and longest trial, and every
-setting whose trials are predicted to run past the cluster's time limit per trial (`--limit`, minutes; the
-workflow's default slot, `DEFAULT_LIMIT_MIN`), with the limit. Trials the model cannot predict (a method, sampler or
-problem no run has measured) are counted and named, never guessed.
+setting whose trials are predicted to run past one slot (`--limit`, minutes; the config's `slot_minutes`, by default
+`DEFAULT_LIMIT_MIN`), with the slots each needs: the workflow asks for at most one slot per job and resubmits a job
+that runs out of time, its trials resuming from their checkpoints (`slots`), so a long trial spans several slots with
+the record of an uninterrupted run. Trials the model cannot predict (a method, sampler or problem no run has
+measured) are counted and named, never guessed.
 """
 
 from __future__ import annotations
@@ -26,13 +28,28 @@ COST_VALIDATION = Path("paper/tables/cost_validation.csv")
 DEFAULT_LIMIT_MIN = 240
 #: a prediction times this is the slot a trial job asks for
 SAFETY = 2.0
+#: resubmissions a job longer than one slot gets besides those its slots need (a node failure, a slow node), as the
+#: SLURM profile's `retries` gives every other job
+SPARE_RETRIES = 2
+
+
+def slots(predicted_min: float, slot_min: float) -> tuple[int, int | None]:
+    """(runtime to ask for, retries) of a trial job predicted to need `predicted_min` minutes: SAFETY times the
+    prediction (at least 10 min) in one go when that fits one slot, with the profile's retries (None); otherwise one
+    slot per attempt and a resubmission per further slot, plus SPARE_RETRIES. Each attempt resumes its trials from
+    their checkpoints, so the records are those of an uninterrupted run."""
+    wanted = max(10, math.ceil(SAFETY * predicted_min))
+    if wanted <= slot_min:
+        return wanted, None
+    return int(slot_min), math.ceil(wanted / slot_min) - 1 + SPARE_RETRIES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     estimate = subparsers.add_parser("estimate", help="predict a config's cost per experiment before running it")
     estimate.add_argument("--configfile", required=True, help="a workflow config (YAML)")
     estimate.add_argument("--cost-model", default=str(COST_MODEL), help="fitted cost model (b3o cost-model)")
-    estimate.add_argument("--limit", type=float, default=DEFAULT_LIMIT_MIN, help="time limit per trial, minutes")
+    estimate.add_argument("--limit", type=float, help="one slot, minutes (default: the config's slot_minutes, else "
+                          f"{DEFAULT_LIMIT_MIN})")
     estimate.set_defaults(func=_estimate)
     model = subparsers.add_parser("cost-model", help="fit the cost model to a run's records, with its error")
     model.add_argument("--results", required=True, help="a run's results directory (grid.csv and its records)")
@@ -58,7 +75,7 @@ def _estimate(args: argparse.Namespace) -> int:
     except (OSError, ValueError, yaml.YAMLError) as error:
         print(f"b3o estimate: error: {error}", file=sys.stderr)
         return 2
-    print(estimate_text(grid, model, args.limit))
+    print(estimate_text(grid, model, args.limit or config.get("slot_minutes", DEFAULT_LIMIT_MIN)))
     return 0
 
 
@@ -73,7 +90,7 @@ def estimate_table(grid: list, model: CostModel, limit_min: float) -> tuple[pd.D
         seen[row.spec.trial_id] = minutes
         rows.append({"experiment": row.experiment, "label": row.label, "problem": spec["problem"], "minutes": minutes,
                      "missing": "; ".join(model.missing(spec))})
-        if minutes > limit_min:
+        if SAFETY * minutes > limit_min:
             over[(row.experiment, row.label, spec["problem"])].append(minutes)
     trials = pd.DataFrame(rows)
     per = trials.groupby("experiment", sort=False).agg(
@@ -85,8 +102,8 @@ def estimate_table(grid: list, model: CostModel, limit_min: float) -> tuple[pd.D
     unique = pd.Series(seen)
     per.loc["all (each trial once)"] = [len(unique), unique.sum() / 60, unique.max(), int(unique.isna().sum())]
     flagged = pd.DataFrame(
-        [{"experiment": e, "label": label, "problem": p, "trials": len(m), "predicted_min": max(m), "limit_min": limit_min}
-         for (e, label, p), m in over.items()]
+        [{"experiment": e, "label": label, "problem": p, "trials": len(m), "predicted_min": max(m),
+          "slots": math.ceil(SAFETY * max(m) / limit_min)} for (e, label, p), m in over.items()]
     )
     per["trials"] = per["trials"].astype(int)
     per["not_predicted"] = per["not_predicted"].astype(int)
@@ -100,10 +117,11 @@ def estimate_text(grid: list, model: CostModel, limit_min: float) -> str:
     if per.attrs["missing"]:
         lines.append("not predicted (the cost model has no measurements of): " + ", ".join(per.attrs["missing"]))
     if len(flagged):
-        lines.append(f"predicted over the limit of {limit_min:g} min per trial:")
+        lines.append(f"longer than one slot of {limit_min:g} min with the safety factor {SAFETY:g} (each job is "
+                     "resubmitted and its trials resume from their checkpoints, one slot at a time):")
         lines.append(flagged.to_string(index=False, float_format=lambda v: f"{v:,.1f}"))
     else:
-        lines.append(f"no predicted trial exceeds {limit_min:g} min")
+        lines.append(f"every predicted trial fits one slot of {limit_min:g} min with the safety factor {SAFETY:g}")
     return "\n".join(lines)
 
 

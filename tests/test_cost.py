@@ -3,6 +3,8 @@ trials that would outrun their slot."""
 
 from __future__ import annotations
 
+import math
+
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +82,16 @@ def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
     assert predicted > 0 and flagged["trials"].sum() >= predicted
     _, none = estimate_table(grid, committed, limit_min=1e9)
     assert none.empty
+
+
+def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmission_per_further_slot():
+    from baselines.estimate import SAFETY, SPARE_RETRIES, slots
+
+    assert slots(3, 240) == (10, None)  # short: at least 10 min, the profile's retries
+    assert slots(100, 240) == (math.ceil(SAFETY * 100), None)
+    runtime, retries = slots(557, 240)  # Seq-EHVI on the battery at paper scale: 1,114 min with the safety factor
+    assert runtime == 240 and retries == math.ceil(SAFETY * 557 / 240) - 1 + SPARE_RETRIES
+    assert (retries - SPARE_RETRIES + 1) * runtime >= SAFETY * 557
 
 
 def test_the_committed_model_predicts_the_default_run_within_a_quarter_per_experiment():

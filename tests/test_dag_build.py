@@ -34,6 +34,7 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
     (tmp_path / "analysis/tables/my_count.py").write_text('TABLES = {"my_count": "my_study"}\n')
     config = yaml.safe_load((tmp_path / "config/smoke.yaml").read_text())
     config["scaling"]["enabled"] = False
+    config["slot_minutes"] = 5  # below every trial job's 10-min floor: each asks for one 5-min slot and resubmissions
     # a user's problem and method named by reference (`module:factory`), importable from the working directory
     shutil.copy(ROOT / "tests/data/b3o-example-sphere/b3o_example_sphere.py", tmp_path)
     config["experiments"]["my_study"] = {
@@ -41,13 +42,15 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
         "methods": [{"label": "Perturb-best", "method": "b3o_example_sphere:PerturbBest", "params": {"step": 0.1}}],
     }
     (tmp_path / "good.yaml").write_text(yaml.safe_dump(config))
-    good = _dry_run(tmp_path, "--configfile", "good.yaml")
+    good = _dry_run(tmp_path, "--configfile", "good.yaml", "--verbose")  # verbose: each job's resources
     assert good.returncode == 0, good.stderr[-3000:]
     imported = set(re.findall(r"^import time:.*\|\s*(\S+)$", good.stderr, re.M))
     assert "snakemake" in imported and "baselines.grid" in imported  # the import log is there
     assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
     assert "progress_my_study" in good.stdout  # the referenced experiment is in the DAG, and its specs passed the check
     assert "table=my_count" in good.stdout and "table=horizon" not in good.stdout  # smoke runs no horizon
+    runtimes = {int(m) for m in re.findall(r"rule trials_\w+:.*?runtime=(\d+)", good.stdout, re.S)}
+    assert runtimes == {5}, runtimes
 
 
 

@@ -17,7 +17,7 @@ from analysis.figures import Declared, declared  # reads the figure scripts' dec
 from analysis.tables import declared as declared_tables
 from baselines.grid import seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
-from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, SAFETY
+from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
@@ -71,17 +71,26 @@ def trials_param(trial_ids):
     return json.dumps([{"spec": SPECS[t].to_dict(), "out": record_path(t)} for t in trial_ids], separators=(",", ":"))
 
 
+SLOT_MIN = config.get("slot_minutes", DEFAULT_LIMIT_MIN)
+
+
+@functools.cache
+def trial_slots(trial_ids):
+    """(runtime, retries) of a trial job: the cost model's prediction for its trials (`baselines.cost`, fitted to the
+    published run: paper/tables/cost_model.csv; DEFAULT_LIMIT_MIN for each trial it cannot predict) in slots of at
+    most the config's `slot_minutes` (`baselines.estimate.slots`): a job that runs out of time is resubmitted and its
+    trials resume from their checkpoints."""
+    predicted = [COST.predict(SPECS[t].to_dict()) if COST else None for t in trial_ids]
+    return slots(sum(c.total / 60 if c else DEFAULT_LIMIT_MIN for c in predicted), SLOT_MIN)
+
+
 def trial_resources(trial_ids):
-    """A trial job's resources: 4 GB per job and, for its runtime, the cost model's prediction for its trials
-    (`baselines.cost`, fitted to the published run: paper/tables/cost_model.csv) times a safety factor, at least 10
-    min, with DEFAULT_LIMIT_MIN for each trial the model cannot predict; the config's `trial_resources` go on top
-    (e.g. {gpu: 1}; a `runtime` there is per trial and replaces the prediction)."""
+    """A trial job's resources: 4 GB per job and its slot's runtime (`trial_slots`); the config's `trial_resources`
+    go on top (e.g. {gpu: 1}; a `runtime` there is per trial and replaces the prediction)."""
     resources = {"mem_mb": 4000, **config.get("trial_resources", {})}
     if "runtime" in resources:
         return {**resources, "runtime": resources["runtime"] * len(trial_ids)}
-    predicted = [COST.predict(SPECS[t].to_dict()) if COST else None for t in trial_ids]
-    minutes = sum(SAFETY * c.total / 60 if c else DEFAULT_LIMIT_MIN for c in predicted)
-    return {**resources, "runtime": max(10, math.ceil(minutes))}
+    return {**resources, "runtime": trial_slots(tuple(trial_ids))[0]}
 
 
 # experiment -> its planned looks, for the experiments whose seeds come in looks (`seeds: {start, step, max}`)

@@ -26,6 +26,7 @@ for first, trial_ids in TRIAL_JOBS.items():
         threads: 1
         resources:
             **trial_resources(trial_ids),
+        retries: trial_slots(tuple(trial_ids))[1]  # a job out of time resumes its trials from their checkpoints
         params:
             trials=trials_param(trial_ids),
         conda:
