@@ -1,0 +1,84 @@
+"""Where Thompson sampling's time per batch goes, at the default config's scale (Hartmann-6, B = 50, M = 64 inducing
+points, 50 L-BFGS steps per fit): the whole ask, the scoring of its random starts (2000·d per trajectory, each
+trajectory its own points, `baselines.optimisers.chunked_sampler`) and, by difference, the trajectories' draw and the
+L-BFGS runs from the best starts.
+
+    python tests/benchmarks/ts_profile.py --out paper/tables/ts_profile.csv [--repeats 3]
+
+Run it on an idle machine, pinned as the trials are (`baselines.numerics`), one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from baselines.numerics import pin_process
+
+pin_process([])  # before NumPy loads: the trials' numerical platform
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from trieste.acquisition import ParallelContinuousThompsonSampling  # noqa: E402
+from trieste.acquisition.optimizer import generate_initial_points  # noqa: E402
+from trieste.data import Dataset  # noqa: E402
+from trieste.observer import OBJECTIVE  # noqa: E402
+
+import problems  # noqa: E402
+from baselines.base import TrialContext  # noqa: E402
+from baselines.models import ModelSpec, build_models, fit  # noqa: E402
+from baselines.optimisers import chunked_sampler  # noqa: E402
+from baselines.thompson import ThompsonSampling  # noqa: E402
+
+PROBLEM, BATCH, N, INDUCING, MAXITER = "hartmann6", 50, 150, 64, 50
+
+
+def _model(problem, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(size=(N, problem.dim))
+    y = np.asarray(problem.evaluate(x), dtype=np.float64).reshape(N, -1)
+    data = Dataset(tf.constant(x), tf.constant((y - y.mean()) / y.std()))
+    model = build_models(ModelSpec(num_inducing=INDUCING, maxiter=MAXITER), problem.search_space, data)
+    fit(model, data)
+    return model, data
+
+
+def _seconds(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def profile(repeats: int) -> pd.DataFrame:
+    problem = problems.get(PROBLEM)
+    model, data = _model(problem)
+    method = ThompsonSampling()
+    method.setup(TrialContext(problem=problem, batch_size=BATCH, iterations=repeats, seed=0))
+    budget = method.num_initial_samples
+    rows = []
+    for repeat in range(repeats):
+        tf.random.set_seed(repeat)
+        ask = _seconds(lambda: method.ask({OBJECTIVE: model}, data, repeat + 1))
+        trajectories = ParallelContinuousThompsonSampling().prepare_acquisition_function(model)
+        own = chunked_sampler(budget, BATCH, 1, method.max_points_per_call)
+        scoring = _seconds(lambda: generate_initial_points(1, own, problem.search_space, trajectories, BATCH))
+        rows.append({"repeat": repeat, "ask_s": ask, "scoring_s": scoring, "rest_s": ask - scoring,
+                     "batch_size": BATCH, "num_data": N,
+                     "num_inducing": INDUCING, "random_starts_per_trajectory": budget})
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("--out", required=True)
+    cli.add_argument("--repeats", type=int, default=3)
+    args = cli.parse_args(argv)
+    table = profile(args.repeats)
+    table.to_csv(args.out, index=False)
+    print(table.median(numeric_only=True).round(2).to_string())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
