@@ -35,6 +35,9 @@ EXPERIMENTS = {
     "battery": "the battery electrode design",
     "formula_e": "the Formula E car",
     "horizon": "the longer horizon",
+    "auto_synthetic": "the automatic temperature on the synthetic functions",
+    "auto_battery": "the automatic temperature on the battery",
+    "auto_formula_e": "the automatic temperature on Formula E",
 }
 
 

@@ -195,3 +195,8 @@ def get(kind: str, lam: float | None = None, **options: float) -> Temperature:
 
 def names() -> list[str]:
     return [*_KINDS, *_AUTOMATIC]
+
+
+def automatic() -> list[str]:
+    """The temperatures that choose lambda_t themselves."""
+    return list(_AUTOMATIC)

@@ -9,8 +9,8 @@ decides "equivalent" and "matches or beats" against them). The rule, `RULE`:
 - a metric without one (Formula E's score, ½·lap time + ½·energy relative to the default car): a fixed value, given
   with its reason.
 `python -m problems.margins` recomputes the derived ones (`tests/test_problems.py` checks the synthetic functions);
-the numbers below are its output, rounded to three significant figures. Shekel-4 uses the design size of
-`config/extended.yaml`, where it runs.
+the numbers below are its output, rounded to three significant figures. Shekel-4 uses the design size of its
+synthetic experiments (`config/config.yaml`, `config/extended.yaml`).
 """
 
 from __future__ import annotations

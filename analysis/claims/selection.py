@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.naming import VARIANTS
+from b3o.temperature import automatic as automatic_temperatures
 
 Predicate = Callable[[pd.DataFrame], pd.Series]
 #: columns that identify one method setting within an experiment
@@ -34,6 +35,12 @@ def variant(name: str, **more: object) -> Predicate:
     return where(method="b3o", acquisition=acquisition, temperature=temperature, **more)
 
 
+def automatic(acquisition: str) -> Predicate:
+    """B3O with `acquisition` and a temperature that chooses lambda_t itself (`auto`, `auto-tail`)."""
+    chosen = where(method="b3o", acquisition=acquisition)
+    return lambda df: chosen(df) & df["temperature"].isin(automatic_temperatures())
+
+
 def any_of(*predicates: Predicate) -> Predicate:
     return lambda df: pd.Series(np.logical_or.reduce([p(df) for p in predicates]), index=df.index)
 
@@ -47,8 +54,9 @@ def everything(df: pd.DataFrame) -> pd.Series:
 
 
 def batch_method(df: pd.DataFrame) -> pd.Series:
-    """The paper's batch BO methods: batch size above one; random search and our scale-free-λ B3O row excluded."""
-    return (df["batch_size"] > 1) & (df["method"] != "random") & (df["temperature"] != "normalised")
+    """The paper's batch BO methods: batch size above one; random search and our scale-free-λ B3O rows excluded."""
+    ours = df["temperature"].isin(["normalised", *automatic_temperatures()])
+    return (df["batch_size"] > 1) & (df["method"] != "random") & ~ours
 
 
 @dataclass(frozen=True)

@@ -95,9 +95,9 @@ def predicate(verdict: str, plural: bool) -> str:
     return ("are " if plural else "is ") + verdict
 
 
-def verdicts(claims: pd.DataFrame | None, experiments: list[str], ref: str) -> str:
+def verdicts(claims: pd.DataFrame | None, experiments: list[str], ref: str, whose: str = "the paper's claims") -> str:
     """'Of the paper's claims on this experiment (REF), claims 1 and 2 hold and claim 3 is inconclusive.' ('' if
-    none)."""
+    none); `whose` names the claims when they are not the paper's."""
     if claims is None:
         return ""
     rows = claims[claims["experiment"].isin(experiments)]
@@ -109,7 +109,7 @@ def verdicts(claims: pd.DataFrame | None, experiments: list[str], ref: str) -> s
         for v, ns in groups.items()
     ]
     which = "this experiment" if len(experiments) == 1 else "these experiments"
-    return f"Of the paper's claims on {which} ({ref}), {series(parts)}."
+    return f"Of {whose} on {which} ({ref}), {series(parts)}."
 
 
 def against_paper(claims: pd.DataFrame | None, experiments: list[str]) -> str:
