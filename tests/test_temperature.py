@@ -3,6 +3,8 @@ target, recorded; the configured temperatures unchanged."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.special import logsumexp
@@ -88,3 +90,25 @@ def test_the_rule_draws_the_same_batch_for_alpha_times_a_constant_and_records_la
         assert rule.diagnostics["ess_fraction"] * reference == pytest.approx(5.0, rel=1e-6)
     np.testing.assert_allclose(batches[0], batches[1], atol=1e-9)
     assert lams[1] == pytest.approx(lams[0] / 250.0)
+
+
+def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
+    """The pre-registered test (docs/auto-temperature.md) runs the candidate and constant that the tuning run chose by
+    its written rule (paper/auto_temperature/tables/auto_choice.csv), in every experiment that has an automatic row."""
+    import pandas as pd
+    import yaml
+
+    from analysis.report.experiments import AUTOMATIC
+    from analysis.tables.auto_choice import CONSTANTS
+
+    root = Path(__file__).resolve().parents[1]
+    choice = pd.read_csv(root / "paper" / "auto_temperature" / "tables" / "auto_choice.csv")
+    chosen = choice[choice["chosen_candidate"]].iloc[0]
+    config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    for experiment in AUTOMATIC:
+        params = [m["params"] for m in config["experiments"][experiment]["methods"]
+                  if m["params"]["temperature"] in temperature.automatic()]
+        assert params, experiment
+        for p in params:
+            assert p["temperature"] == chosen["temperature"], experiment
+            assert p["temperature_options"] == {CONSTANTS[chosen["temperature"]]: chosen["constant"]}, experiment
