@@ -475,6 +475,26 @@ def test_the_automatic_temperature_is_compared_with_the_same_variant_at_the_pape
     assert not claims.batch_method(table[table["temperature"] == "auto"]).any()
 
 
+def test_a_question_beyond_the_paper_is_listed_only_where_its_experiment_ran():
+    table = pd.concat([b3o("LogEI-c", 1.0 + LUCK), trials("TS", 2.0 + LUCK)])  # synthetic_b100 only
+    results = {r.name: r for r in checking.check_all(table)}
+    assert results["battery_matches_seq_ehvi"].verdict == NOT_MEASURED  # the paper's claims: all, run or not
+    assert "normalised_lambda_matches_tuned" in results  # ours on synthetic_b100
+    assert "collapsed_fit_matches_default" not in results and "auto_matches_paper_battery" not in results
+
+
+def test_the_collapsed_fit_is_compared_with_the_default_fit_of_the_same_variant():
+    table = pd.concat(
+        [
+            b3o("LogEI-c", 1.0 + LUCK, experiment="collapsed_fit"),
+            b3o("LogEI-c", 1.0 + LUCK + 0.01, experiment="collapsed_fit").assign(label="B3O-LogEI-c-collapsed"),
+        ]
+    )
+    out = checking.check(catalogue.claim("collapsed_fit_matches_default"), table)
+    assert "B3O-LogEI-c-collapsed vs B3O-LogEI-c at" in out.measured
+    assert out.verdict.startswith("holds on")  # UCB-c and Ackley not run: never plain "holds"
+
+
 def test_counts_keep_the_papers_claims_apart_from_ours():
     results = [
         checking.Result("a", "", "", "", "", "", HOLDS),
