@@ -34,6 +34,12 @@ CAPTIONS = {
         "Batch diversity (mean pairwise distance in the scaled space) against BO iteration with large batches, "
         "mean and 95% CI over seeds."
     ),
+    "automatic": (
+        "The automatic temperature against the same B3O variant at the paper's λ (Table 2's on the synthetic "
+        "functions), one panel per problem: per-seed advantage of the automatic temperature (same initial design), "
+        "mean and unadjusted 95% BCa bootstrap CI; right of zero it is better, in the shaded band it is worse by more "
+        "than the problem's margin. The claims decide these comparisons by tests, Holm-corrected per claim."
+    ),
     "regret_horizon": (
         "Simple regret against function evaluations over 25 iterations of B = 50, one panel per problem: mean and 95% "
         "bootstrap CI over seeds."

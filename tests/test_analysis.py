@@ -683,3 +683,31 @@ def test_the_automatic_temperature_s_constant_and_candidate_follow_the_written_r
     wide = choose(table, tie=0.6)
     assert wide.loc[wide["chosen_constant"] & (wide["temperature"] == "auto-tail"), "constant"].item() == 4.6
     assert wide.loc[wide["chosen_candidate"], "temperature"].tolist() == ["auto"]
+
+
+def test_the_automatic_temperature_figure_pairs_each_variant_with_its_own_constant_form(tmp_path):
+    """Each automatic row is compared, paired by seed, with the constant-λ row of its own acquisition (not the other
+    one's), its advantage positive where it is better; the figure is written from a per-trial CSV."""
+    from test_claims import trials
+
+    from analysis.figures import automatic
+
+    luck = np.array([0.0, 3.0, -2.0, 5.0, 1.0, -4.0])
+    def row(label, acquisition, temperature, values):
+        return trials(label, values, problem="ackley5", experiment="auto_synthetic", method="b3o",
+                      acquisition=acquisition, temperature=temperature, sampler="defer",
+                      **({"lam": 1.0} if temperature == "constant" else {}))
+
+    table = pd.concat([
+        row("B3O-LogEI-c", "logei", "constant", 1.0 + luck),
+        row("B3O-UCB-c", "ucb", "constant", 5.0 + luck),
+        row("B3O-LogEI-auto", "logei", "auto-tail", 0.9 + luck),  # 0.1 better every seed
+        row("B3O-UCB-auto", "ucb", "auto-tail", 5.3 + luck),  # 0.3 worse every seed
+    ])
+    diffs = automatic.advantages(table).set_index("left")
+    assert diffs.loc["B3O-LogEI-auto", "right"].startswith("B3O-LogEI-c")
+    assert diffs.loc["B3O-LogEI-auto", "mean"] == pytest.approx(0.1)
+    assert diffs.loc["B3O-UCB-auto", "mean"] == pytest.approx(-0.3) and len(diffs) == 2
+    csv = tmp_path / "per_trial.csv"
+    table.to_csv(csv, index=False)
+    _run_figure("automatic", ["--table", str(csv)], tmp_path / "automatic")

@@ -383,7 +383,7 @@ def paper(tmp_path_factory) -> Path:
         ("provenance", _provenance()),
     ):
         table.to_csv(paper / "tables" / f"{name}.csv", index=False)
-    for name in ("regret_b100", "diversity_b100", "lambda_constant", "illustration_1d"):
+    for name in ("regret_b100", "diversity_b100", "lambda_constant", "illustration_1d", "automatic"):
         _figure(paper / "figures" / name)
     _figure(paper / "figures" / "paired_b100", empty=True)  # drawn without data: must stay out of the report
     (paper / "report.tex").write_text(build(paper))
@@ -448,6 +448,7 @@ def test_text_gives_the_measured_values(paper):
     assert "the effective sample size of the Boltzmann weights" in automatic  # the rule of the temperature run
     assert "B3O-LogEI-auto 0.215 [0.17, 0.26] and B3O-LogEI-c 0.412 [0.301, 0.527]" in automatic
     assert "Of the claims beyond the paper on this experiment" in automatic and "claim 5 holds" in automatic
+    assert "automatic" in automatic.split("shows the paired advantages")[0][-80:]  # its figure, referenced
     summary = _prose(sections["Summary"])
     assert "Of the paper's 4 claims, 2 hold, 1 is inconclusive and 1 is not measured" in summary
 

@@ -347,6 +347,7 @@ def automatic(run: Run) -> Section | None:
     if not present or run.per_trial is None:
         return None
     trials = run.per_trial[run.per_trial["experiment"].isin(present)]
+    drawn = run.has_figure("automatic")
     rules = [AUTOMATIC_RULES[t] for t in AUTOMATIC_RULES if t in set(trials["temperature"])]
     values = []
     for experiment in present:
@@ -362,11 +363,12 @@ def automatic(run: Run) -> Section | None:
             "synthetic functions)."
         ),
         " ".join(say.setup(run.per_trial, e) for e in present),
-        " ".join(values),
+        " ".join(values) + (" " + say.shows([ref("automatic")], "the paired advantages").strip() if drawn else ""),
         say.verdicts(run.claims, present, CLAIMS_REF, "the claims beyond the paper"),
     ]
     table = _final_table(
         run, present, "Final values, the automatic temperature against the paper's λ: mean [95\\,\\% CI] over seeds.",
         "automatic",
     )
-    return Section("A temperature that needs no tuning (beyond the paper)", [*paragraphs, table], "automatic")
+    blocks = [figure("automatic")] if drawn else []
+    return Section("A temperature that needs no tuning (beyond the paper)", [*paragraphs, *blocks, table], "automatic")
