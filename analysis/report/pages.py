@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections import Counter
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
