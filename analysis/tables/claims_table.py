@@ -126,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = checking.check_all(per_trial.load(args.table), looks)
     frame = pd.DataFrame([asdict(r) for r in results])
-    frame.insert(0, "number", range(1, len(frame) + 1))
+    # a claim's number is its place among all claims, so it is the same in every run's table (a run lists only the
+    # questions beyond the paper whose experiments it has)
+    frame.insert(0, "number", [list(checking.CLAIMS).index(name) + 1 for name in frame["name"]])
     frame["seeds_needed"] = frame["seeds_needed"].astype("Int64")
     for column in ("binding_mean", "binding_lo", "binding_hi"):  # 10 digits: the same from the tidy or per-trial table
         frame[column] = frame[column].map(lambda v: float(f"{v:.10g}"))
