@@ -58,6 +58,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model.add_argument("--out", default=str(COST_MODEL), help="where to write the model (CSV)")
     model.add_argument("--validation", default=str(COST_VALIDATION), help="where to write its error per experiment")
     model.add_argument(
+        "--also", nargs="*", default=[],
+        help="record files fitted to besides the run's: timed slices of trials no run of this machine's size makes "
+        "(tests/benchmarks/paper_scale/*.record.json), checked under 'slices'",
+    )
+    model.add_argument(
         "--holdout", nargs="*", default=[],
         help="results directories (their grid.csv's records) or record files the model is not fitted to, checked per "
         "method and size",
@@ -150,6 +155,9 @@ def _cost_model(args: argparse.Namespace) -> int:
         records = _records(Path(args.results), grid)
         if not records:
             raise ValueError(f"no readable records listed in {args.results}/grid.csv")
+        also = [r for r in (load_record(Path(p))[0] for p in args.also) if r is not None]
+        if len(also) < len(args.also):
+            raise ValueError(f"unreadable record among --also {' '.join(args.also)}")
         held = []
         for item in map(Path, args.holdout):
             if item.is_dir():
@@ -161,10 +169,10 @@ def _cost_model(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"b3o cost-model: error: {error}", file=sys.stderr)
         return 2
-    model = fit(observations(records), optional["lbfgs"], optional["scaling"])
+    model = fit(observations(records + also), optional["lbfgs"], optional["scaling"])
     first = grid.drop_duplicates("trial_id")  # a trial listed by several experiments counts under the first
-    experiment_of = dict(zip(first["trial_id"], first["experiment"]))
-    checked = validate(model, records, experiment_of).assign(sample="fitted")
+    experiment_of = {**dict(zip(first["trial_id"], first["experiment"])), **{r["trial_id"]: "slices" for r in also}}
+    checked = validate(model, records + also, experiment_of).assign(sample="fitted")
     if held:
         groups = {r["trial_id"]: _size(r["spec"]) for r in held}
         checked = pd.concat([checked, validate(model, held, groups).assign(sample="held out")], ignore_index=True)

@@ -107,3 +107,36 @@ def test_estimate_command_refuses_a_missing_config_with_exit_2(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 2 and "b3o estimate: error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_timed_slices_of_a_trial_no_run_makes_join_the_fit_and_make_its_method_predictable(tmp_path):
+    """`b3o cost-model --also`: records fitted to besides the run's (the Seq-EI paper-scale slices), so a config's
+    method that no run of this size has made is predicted, and checked under 'slices'."""
+    import json
+
+    def write_record(path: Path, record: dict) -> None:  # complete, as `baselines.records.load_record` reads it
+        rows = [{"num_evals": 0, "points": [], "observations": [], "values": [], "best_value": 0.0, **row}
+                for row in record["trace"]]
+        path.write_text(json.dumps({**record, "trace": rows}))
+
+    results = tmp_path / "run"
+    (results / "trials").mkdir(parents=True)
+    rows = []
+    for i, (b, maxiter, m) in enumerate([(5, 50, 64), (50, 50, 64), (10, 200, 256), (100, 100, 500)]):
+        record = _record(i, "b3o", b, 4, maxiter, m)
+        write_record(results / "trials" / f"{record['trial_id']}.json", record)
+        rows.append({"experiment": "e", "trial_id": record["trial_id"], "record": f"trials/{record['trial_id']}.json"})
+    pd.DataFrame(rows).to_csv(results / "grid.csv", index=False)
+    sliced = _record(9, "seq-ei", 1, 6, 500, 500)
+    write_record(tmp_path / "slice.record.json", sliced)
+    out, validation = tmp_path / "model.csv", tmp_path / "validation.csv"
+    command = [sys.executable, "-m", "baselines.cli", "cost-model", "--results", str(results), "--out", str(out),
+               "--validation", str(validation), "--lbfgs", "none", "--scaling", "none"]
+    assert subprocess.run(command, capture_output=True, timeout=300).returncode == 0
+    assert CostModel.read(out).predict(sliced["spec"]) is None  # no Seq-EI record: not predicted
+    result = subprocess.run(command + ["--also", str(tmp_path / "slice.record.json")], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    predicted = CostModel.read(out).predict({**sliced["spec"], "iterations": 750})
+    assert predicted is not None and predicted.total > 100 * sliced["wall_s"]  # 750 steps against the slice's 6
+    assert "slices" in set(pd.read_csv(validation)["experiment"])
