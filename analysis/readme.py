@@ -27,6 +27,7 @@ import pandas as pd
 from analysis import verdicts
 from analysis.formatting import number, signed
 from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
+from analysis.tables.density import lam_text
 from analysis.tables.run_times import PROFILE_NAMES
 
 
@@ -138,7 +139,7 @@ def verdict_size_block(table: pd.DataFrame, source: str) -> str:
 def density_block(table: pd.DataFrame, source: str) -> str:
     """Per experiment and B3O variant: ESS/N range over iterations with lambda_t > 0, collapsed and uniform counts."""
     rows = [
-        f"| {r.experiment} | {r.problem} | {r.label} | {number(r.lam)} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
+        f"| {r.experiment} | {r.problem} | {r.label} | {lam_text(r.lam, getattr(r, 'lambda_t_median', math.nan))} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
         f"(median {number(r.ess_fraction_median)}) | {number(r.relative_diversity_median)} | {r.collapsed} | "
         f"{r.uniform} |"
         for r in table.itertuples()

@@ -153,3 +153,12 @@ def test_the_test_suite_s_size_and_time_come_from_pytest_s_junit_report(tmp_path
     assert code == 0 and "2026-11-27): 574 tests passed, 5 skipped, 1 FAILED, in 15.1 min on" in text
     junit.write_text("<report/>")
     assert test_run(["--junit", str(junit), "--out", str(tmp_path / "run.csv")]) == 2
+
+
+def test_an_automatic_temperature_without_a_configured_lambda_has_its_row_with_the_lambda_t_it_chose() -> None:
+    from analysis.tables.density import for_paper
+
+    rows = density_summary(_b3o_rows("auto", [3.0, 5.0, 40.0], [0.01, 0.02, 0.03], [0.5, 0.5, 0.5]).assign(lam=np.nan))
+    assert rows["iterations"].tolist() == [3] and rows["lambda_t_median"].tolist() == [5.0]
+    shown, _ = for_paper(rows)
+    assert shown["lam"].tolist() == ["auto (median λ_t 5)"]

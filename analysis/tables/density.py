@@ -29,10 +29,11 @@ def density_summary(table: pd.DataFrame) -> pd.DataFrame:
             for e, lam, a in zip(rows["ess_fraction"], rows["lambda_density"], rows["alpha_range"])
         ],
     )
-    grouped = rows.groupby(KEYS, sort=False)
+    grouped = rows.groupby(KEYS, sort=False, dropna=False)  # an automatic temperature has no configured λ (NaN)
     return pd.DataFrame(
         {
             "iterations": grouped.size(),
+            "lambda_t_median": grouped["lambda_t"].median(),
             "ess_fraction_min": grouped["ess_fraction"].min(),
             "ess_fraction_median": grouped["ess_fraction"].median(),
             "ess_fraction_max": grouped["ess_fraction"].max(),
@@ -44,6 +45,11 @@ def density_summary(table: pd.DataFrame) -> pd.DataFrame:
     ).reset_index()
 
 
+def lam_text(lam: float, lambda_t_median: float) -> str:
+    """The configured λ, or for a temperature that chooses λ_t itself, "auto" with the median λ_t it chose."""
+    return common.number(lam) if pd.notna(lam) else f"auto (median λ_t {common.number(lambda_t_median)})"
+
+
 def for_paper(stats: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The rows as text (ESS/N as min / median / max) and their LaTeX headers."""
     shown = stats.assign(
@@ -53,7 +59,7 @@ def for_paper(stats: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         ],
         diversity=stats["relative_diversity_median"].map(common.number),
         alpha=stats["alpha_p10_p90_median"].map(common.number),
-        lam=stats["lam"].map(common.number),
+        lam=[lam_text(lam, median) for lam, median in zip(stats["lam"], stats["lambda_t_median"])],
     )[["experiment", "problem", "label", "lam", "iterations", "ess", "diversity", "alpha", "collapsed", "uniform"]]
     header = [
         "experiment",
