@@ -42,91 +42,37 @@ FINAL = {
 AUTO = (("B3O-LogEI-c", "constant", 1.0), ("B3O-LogEI-auto", "auto", float("nan")))
 
 
+def _row(experiment: str, trial_id: str, problem: str, label: str, method: str, acquisition, temperature, lam,
+         sampler, seed: int, value: float, diversity: tuple[float, float, float]) -> dict:
+    """One per-trial row of the fixture (B = 50, T = 6, N₀ = 50, simple regret read at 350 evaluations)."""
+    mean, first, last = diversity
+    return dict(experiment=experiment, trial_id=trial_id, problem=problem, label=label, method=method,
+                acquisition=acquisition, temperature=temperature, lam=lam, sampler=sampler, batch_size=50,
+                iterations=6, n_init=50, seed=seed, metric="simple_regret", lower_is_better=True, final_budget=350,
+                budget=350, value=value, diversity=mean, diversity_skipped="", diversity_first=first,
+                diversity_last=last)
+
+
 def _per_trial() -> pd.DataFrame:
-    rows = []
-    for (label, method, acquisition, temperature, lam, sampler), problem, seed in (
-        (m, p, s) for m in SYNTHETIC for p in PROBLEMS for s in range(5)
-    ):
-        rows.append(
-            dict(
-                experiment="synthetic_b100",
-                trial_id=f"{label}{problem}{seed}",
-                problem=problem,
-                label=label,
-                method=method,
-                acquisition=acquisition,
-                temperature=temperature,
-                lam=lam,
-                sampler=sampler,
-                batch_size=50,
-                iterations=6,
-                n_init=50,
-                seed=seed,
-                metric="simple_regret",
-                lower_is_better=True,
-                final_budget=350,
-                budget=350,
-                value=FINAL[label, problem][0],
-                diversity=0.11 if method == "ts" else 0.43,
-                diversity_skipped="",
-                diversity_first=0.21 if method == "ts" else 0.5,
-                diversity_last=0.07 if method == "ts" else 0.4,
-            )
-        )
-    for lam, seed in ((lam, s) for lam in (0.1, 10.0) for s in range(5)):
-        rows.append(
-            dict(
-                experiment="lambda_ablation",
-                trial_id=f"lam{lam}{seed}",
-                problem="hartmann6",
-                label="B3O-ucb-constant",
-                method="b3o",
-                acquisition="ucb",
-                temperature="constant",
-                lam=lam,
-                sampler="defer",
-                batch_size=50,
-                iterations=6,
-                n_init=50,
-                seed=seed,
-                metric="simple_regret",
-                lower_is_better=True,
-                final_budget=350,
-                budget=350,
-                value=0.3,
-                diversity=0.4,
-                diversity_skipped="",
-                diversity_first=0.5,
-                diversity_last=0.3,
-            )
-        )
-    for (label, temperature, lam), seed in ((m, s) for m in AUTO for s in range(5)):
-        rows.append(
-            dict(
-                experiment="auto_synthetic",
-                trial_id=f"{label}{seed}",
-                problem="ackley5",
-                label=label,
-                method="b3o",
-                acquisition="logei",
-                temperature=temperature,
-                lam=lam,
-                sampler="defer",
-                batch_size=50,
-                iterations=6,
-                n_init=50,
-                seed=seed,
-                metric="simple_regret",
-                lower_is_better=True,
-                final_budget=350,
-                budget=350,
-                value=FINAL[label, "ackley5"][0],
-                diversity=0.4,
-                diversity_skipped="",
-                diversity_first=0.5,
-                diversity_last=0.3,
-            )
-        )
+    rows = [
+        _row("synthetic_b100", f"{label}{problem}{seed}", problem, label, method, acquisition, temperature, lam,
+             sampler, seed, FINAL[label, problem][0], (0.11, 0.21, 0.07) if method == "ts" else (0.43, 0.5, 0.4))
+        for (label, method, acquisition, temperature, lam, sampler) in SYNTHETIC
+        for problem in PROBLEMS
+        for seed in range(5)
+    ]
+    rows += [
+        _row("lambda_ablation", f"lam{lam}{seed}", "hartmann6", "B3O-ucb-constant", "b3o", "ucb", "constant", lam,
+             "defer", seed, 0.3, (0.4, 0.5, 0.3))
+        for lam in (0.1, 10.0)
+        for seed in range(5)
+    ]
+    rows += [
+        _row("auto_synthetic", f"{label}{seed}", "ackley5", label, "b3o", "logei", temperature, lam, "defer", seed,
+             FINAL[label, "ackley5"][0], (0.4, 0.5, 0.3))
+        for (label, temperature, lam) in AUTO
+        for seed in range(5)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -184,70 +130,46 @@ def _summary() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _claim(number: int, name: str, claim: str, source: str, experiment: str, run: str, measured: str, verdict: str,
+           seeds_needed: int | None = None, beyond_paper: bool = False) -> dict:
+    return dict(number=number, name=name, claim=claim, source=source, experiment=experiment, run=run,
+                measured=measured, verdict=verdict, seeds_needed=seeds_needed, beyond_paper=beyond_paper)
+
+
 def _claims() -> pd.DataFrame:
     return pd.DataFrame(
         [
-            dict(
-                number=1,
-                name="b3o_beats_ts_b100",
-                claim="All four B3O variants reach a lower final regret than TS",
-                source="Sec. 6.1 (B = 100)",
-                experiment="synthetic_b100",
-                run="B = 50, T = 6; 5 seeds",
-                measured="ackley5: B3O-LogEI-c λ=1 vs TS at 350 evals: Δ +0.321 [0.2, 0.44], 5 seeds, p_Holm < 1e-04 "
+            _claim(
+                1, "b3o_beats_ts_b100", "All four B3O variants reach a lower final regret than TS", "Sec. 6.1 (B = 100)",
+                "synthetic_b100", "B = 50, T = 6; 5 seeds",
+                "ackley5: B3O-LogEI-c λ=1 vs TS at 350 evals: Δ +0.321 [0.2, 0.44], 5 seeds, p_Holm < 1e-04 "
                 "→ holds; B3O-LogEI-n vs TS at 350 evals: Δ +0.345 [0.2, 0.5], 5 seeds, p_Holm 0.002 → holds\n"
                 "hartmann6: B3O-LogEI-c λ=0.1 vs TS at 350 evals: Δ +0.0523 [-0.01, 0.1], 5 seeds, p_Holm 0.3 → "
                 "inconclusive, ≈23 seeds would decide it",
-                verdict="inconclusive",
-                seeds_needed=23,
+                "inconclusive", 23,
             ),
-            dict(
-                number=2,
-                name="batch_beats_random_b100",
-                claim="All batch methods reach a lower final regret than random search",
-                source="Sec. 6.1 (B = 100)",
-                experiment="synthetic_b100",
-                run="B = 50, T = 6; 5 seeds",
-                measured="ackley5: TS vs Random at 350 evals: Δ +1.73 [1.5, 1.9], 5 seeds, p_Holm < 1e-04 → holds",
-                verdict="holds",
-                seeds_needed=None,
+            _claim(
+                2, "batch_beats_random_b100", "All batch methods reach a lower final regret than random search",
+                "Sec. 6.1 (B = 100)", "synthetic_b100", "B = 50, T = 6; 5 seeds",
+                "ackley5: TS vs Random at 350 evals: Δ +1.73 [1.5, 1.9], 5 seeds, p_Holm < 1e-04 → holds", "holds",
             ),
-            dict(
-                number=3,
-                name="ucb_c_low_lambda_worse",
-                claim="Constant UCB degrades at low λ: λ ∈ {5, 10} beats λ = 0.1",
-                source="App. C.1, Fig. 9",
-                experiment="lambda_ablation",
-                run="B = 50, T = 6; 5 seeds",
-                measured="hartmann6: UCB-c λ=10 vs λ=0.1: Δ +0.444 [0.3, 0.6], 5 seeds, p_Holm 0.01 → holds",
-                verdict="holds",
-                seeds_needed=None,
+            _claim(
+                3, "ucb_c_low_lambda_worse", "Constant UCB degrades at low λ: λ ∈ {5, 10} beats λ = 0.1",
+                "App. C.1, Fig. 9", "lambda_ablation", "B = 50, T = 6; 5 seeds",
+                "hartmann6: UCB-c λ=10 vs λ=0.1: Δ +0.444 [0.3, 0.6], 5 seeds, p_Holm 0.01 → holds", "holds",
             ),
-            dict(
-                number=4,
-                name="battery_constant_beats_scheduled",
-                claim="Battery: constant-λ B3O-EHVI beats scheduled",
-                source="Sec. 6.2 (B = 50)",
-                experiment="battery",
-                run="–",
-                measured="experiment 'battery' was not run",
-                verdict="not measured",
-                seeds_needed=None,
+            _claim(
+                4, "battery_constant_beats_scheduled", "Battery: constant-λ B3O-EHVI beats scheduled",
+                "Sec. 6.2 (B = 50)", "battery", "–", "experiment 'battery' was not run", "not measured",
             ),
-            dict(
-                number=5,
-                name="auto_matches_tuned",
-                claim="The automatic temperature matches or beats Table 2's λ out of sample",
-                source="Beyond the paper, pre-registered",
-                experiment="auto_synthetic",
-                run="B = 50, T = 6; 5 seeds",
-                measured="ackley5: B3O-LogEI-auto vs B3O-LogEI-c at 350 evals: Δ +0.197 [0.1, 0.3], 5 seeds → holds",
-                verdict="holds",
-                seeds_needed=None,
+            _claim(
+                5, "auto_matches_tuned", "The automatic temperature matches or beats Table 2's λ out of sample",
+                "Beyond the paper, pre-registered", "auto_synthetic", "B = 50, T = 6; 5 seeds",
+                "ackley5: B3O-LogEI-auto vs B3O-LogEI-c at 350 evals: Δ +0.197 [0.1, 0.3], 5 seeds → holds", "holds",
                 beyond_paper=True,
             ),
         ]
-    ).assign(beyond_paper=lambda c: c["beyond_paper"].eq(True))
+    )
 
 
 def _run_times() -> pd.DataFrame:

@@ -59,7 +59,7 @@ def for_paper(stats: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         ],
         diversity=stats["relative_diversity_median"].map(common.number),
         alpha=stats["alpha_p10_p90_median"].map(common.number),
-        lam=[lam_text(lam, median) for lam, median in zip(stats["lam"], stats["lambda_t_median"])],
+        lam=[lam_text(lam, median) for lam, median in zip(stats["lam"], stats.get("lambda_t_median", stats["lam"]))],
     )[["experiment", "problem", "label", "lam", "iterations", "ess", "diversity", "alpha", "collapsed", "uniform"]]
     header = [
         "experiment",
