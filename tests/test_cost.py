@@ -4,7 +4,6 @@ trials that would outrun their slot."""
 from __future__ import annotations
 
 import math
-
 import subprocess
 import sys
 from pathlib import Path
