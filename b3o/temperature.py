@@ -159,9 +159,10 @@ class EffectiveSampleSize(_Automatic):
 
 class UpperTail(_Automatic):
     """lambda_t = ratio / (max alpha - its 90th percentile) over the reference set: the best reference point is e^ratio
-    times as likely as the 90th-percentile one, whatever the spread of alpha's lower tail (LogEI's is long)."""
+    times as likely as the 90th-percentile one, whatever the spread of alpha's lower tail (LogEI's is long). The default
+    ratio is the one the pre-registered tuning chose on Hartmann-6 (docs/auto-temperature.md)."""
 
-    def __init__(self, ratio: float = 4.6):
+    def __init__(self, ratio: float = 9.2):
         self.ratio = _check_lambda(ratio, "ratio")
 
     def _lambda(self, finite: np.ndarray, spread: float, num_samples: int) -> float:

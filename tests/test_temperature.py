@@ -112,3 +112,16 @@ def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
         for p in params:
             assert p["temperature"] == chosen["temperature"], experiment
             assert p["temperature_options"] == {CONSTANTS[chosen["temperature"]]: chosen["constant"]}, experiment
+
+
+def test_the_chosen_candidate_s_default_constant_is_the_tuned_one():
+    """The pre-registered rule: "the chosen constant becomes the default" (docs/auto-temperature.md)."""
+    import pandas as pd
+
+    from analysis.tables.auto_choice import CONSTANTS
+
+    root = Path(__file__).resolve().parents[1]
+    choice = pd.read_csv(root / "paper" / "auto_temperature" / "tables" / "auto_choice.csv")
+    chosen = choice[choice["chosen_candidate"]].iloc[0]
+    default = temperature.get(chosen["temperature"])
+    assert getattr(default, CONSTANTS[chosen["temperature"]]) == chosen["constant"]
