@@ -62,3 +62,18 @@ def test_a_damaged_chunk_or_a_missing_results_dir_is_one_clear_error(tmp_path, c
     assert not (tmp_path / "fresh" / "trials" / "a.json").exists()
     assert main(["archive", "--results", str(tmp_path / "nowhere"), "--archive", str(store)]) == 2
     assert "no trials directory" in capsys.readouterr().err
+
+
+def test_the_committed_archive_restores_whole_and_every_record_is_complete(tmp_path):
+    """What the repository's records/ holds comes back byte for byte (each record's SHA-256 as indexed) and is a
+    complete trial record: a half-committed chunk or index fails here, not on the next machine."""
+    from baselines.records import load_record
+
+    committed = Path(__file__).resolve().parents[1] / "records"
+    index = archive.read_index(committed)
+    assert index, f"no archived records in {committed}"
+    restored, present = archive.restore(tmp_path, committed)
+    assert (restored, present) == (len(index), 0)
+    for trial_id in index:
+        record, problem = load_record(tmp_path / "trials" / f"{trial_id}.json")
+        assert problem is None and record["trial_id"] == trial_id
