@@ -595,7 +595,6 @@ def _listed(table: pd.DataFrame) -> int:
 
 def test_claims_regenerate_from_the_per_trial_table_alone(built, tmp_path):
     from analysis import per_trial
-    from analysis.claims import checking
     from analysis.tables import claims_table
 
     assert per_trial.main(["--table", str(built["tidy"]), "--out", str(tmp_path / "per_trial.csv")]) == 0
