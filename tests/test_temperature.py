@@ -92,19 +92,27 @@ def test_the_rule_draws_the_same_batch_for_alpha_times_a_constant_and_records_la
     assert lams[1] == pytest.approx(lams[0] / 250.0)
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tuned():
+    """The row of the tuning run's chosen candidate and constant (paper/auto_temperature/tables/auto_choice.csv)."""
+    import pandas as pd
+
+    choice = pd.read_csv(ROOT / "paper" / "auto_temperature" / "tables" / "auto_choice.csv")
+    return choice[choice["chosen_candidate"]].iloc[0]
+
+
 def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
     """The pre-registered test (docs/auto-temperature.md) runs the candidate and constant that the tuning run chose by
     its written rule (paper/auto_temperature/tables/auto_choice.csv), in every experiment that has an automatic row."""
-    import pandas as pd
     import yaml
 
     from analysis.report.experiments import AUTOMATIC
     from analysis.tables.auto_choice import CONSTANTS
 
-    root = Path(__file__).resolve().parents[1]
-    choice = pd.read_csv(root / "paper" / "auto_temperature" / "tables" / "auto_choice.csv")
-    chosen = choice[choice["chosen_candidate"]].iloc[0]
-    config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    chosen = _tuned()
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     for experiment in AUTOMATIC:
         params = [m["params"] for m in config["experiments"][experiment]["methods"]
                   if m["params"]["temperature"] in temperature.automatic()]
@@ -116,12 +124,9 @@ def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
 
 def test_the_chosen_candidate_s_default_constant_is_the_tuned_one():
     """The pre-registered rule: "the chosen constant becomes the default" (docs/auto-temperature.md)."""
-    import pandas as pd
 
     from analysis.tables.auto_choice import CONSTANTS
 
-    root = Path(__file__).resolve().parents[1]
-    choice = pd.read_csv(root / "paper" / "auto_temperature" / "tables" / "auto_choice.csv")
-    chosen = choice[choice["chosen_candidate"]].iloc[0]
+    chosen = _tuned()
     default = temperature.get(chosen["temperature"])
     assert getattr(default, CONSTANTS[chosen["temperature"]]) == chosen["constant"]

@@ -9,6 +9,8 @@ point B times.
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from analysis.tables import common
@@ -59,7 +61,7 @@ def for_paper(stats: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         ],
         diversity=stats["relative_diversity_median"].map(common.number),
         alpha=stats["alpha_p10_p90_median"].map(common.number),
-        lam=[lam_text(lam, median) for lam, median in zip(stats["lam"], stats.get("lambda_t_median", stats["lam"]))],
+        lam=[lam_text(lam, median) for lam, median in zip(stats["lam"], stats.get("lambda_t_median", math.nan * stats["lam"]))],
     )[["experiment", "problem", "label", "lam", "iterations", "ess", "diversity", "alpha", "collapsed", "uniform"]]
     header = [
         "experiment",
