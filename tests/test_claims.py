@@ -475,6 +475,84 @@ def test_the_automatic_temperature_is_compared_with_the_same_variant_at_the_pape
     assert not claims.batch_method(table[table["temperature"] == "auto"]).any()
 
 
+def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_densities():
+    """claims_table --comparisons writes each comparison as numbers; analysis.tables.automatic joins the test's with
+    the density diagnostics of both sides (by label and λ) and counts the goal per variant, EHVI counting for both."""
+    from analysis import readme
+    from analysis.tables import automatic, claims_table
+
+    def auto(name: str, values, problem: str, experiment: str = "auto_synthetic", **kw) -> pd.DataFrame:
+        return trials(f"B3O-{name}-auto", values, problem=problem, experiment=experiment, method="b3o",
+                      acquisition=name.lower(), temperature="auto-tail", sampler="defer", **kw)
+
+    synthetic = pd.concat(
+        [
+            frame
+            for problem, lam in (("shekel4", 5.0), ("ackley5", 1.0))
+            for frame in (
+                b3o("LogEI-c", 1.0 + LUCK, problem=problem, experiment="auto_synthetic").assign(lam=lam),
+                b3o("UCB-c", 1.0 + LUCK, problem=problem, experiment="auto_synthetic"),
+                auto("LogEI", 1.0 + LUCK + 0.001 * np.arange(8), problem),  # within every margin
+                auto("UCB", 9.0 + LUCK, problem),  # far worse
+            )
+        ]
+    )
+    battery = pd.concat(
+        [
+            trials("B3O-EHVI-c", 1e5 + 1e3 * LUCK, problem="battery", experiment="auto_battery", method="b3o",
+                   acquisition="ehvi", temperature="constant", lam=1.0, sampler="defer", lower_is_better=False,
+                   final_budget=140),
+            auto("EHVI", 1e5 + 1e3 * LUCK + 10.0, "battery", "auto_battery", lower_is_better=False, final_budget=140),
+        ]
+    )
+    results = [
+        checking.check(catalogue.claim("auto_matches_tuned"), synthetic),
+        checking.check(catalogue.claim("auto_matches_paper_battery"), battery),
+    ]
+    rows = claims_table.comparisons(results)
+    assert list(rows.columns) == claims_table.COMPARISON_COLUMNS and len(rows) == 5
+    ucb = rows[rows["left"] == "B3O-UCB-auto"]
+    assert np.allclose(ucb["mean"], -8.0) and set(ucb["verdict"]) == {FAILS}  # B − A: 1 − 9 per seed
+    assert set(rows.loc[rows["left"] == "B3O-LogEI-c λ=5", "problem"]) == set()  # the rival is always on the right
+    assert set(rows.loc[rows["left"] == "B3O-LogEI-auto", "right"]) == {"B3O-LogEI-c λ=5", "B3O-LogEI-c λ=1"}
+
+    def density(experiment, problem, label, lam, lambda_t, diversity):
+        return {"experiment": experiment, "problem": problem, "label": label, "lam": lam, "lambda_t_median": lambda_t,
+                "ess_fraction_median": diversity / 100, "relative_diversity_median": diversity}
+
+    diagnostics = pd.DataFrame(
+        [density("auto_synthetic", p, "B3O-LogEI-c", lam, lam, 0.1) for p, lam in (("shekel4", 5.0), ("ackley5", 1.0))]
+        + [density("auto_synthetic", p, "B3O-LogEI-c", 0.1, 0.1, 0.9) for p in ("shekel4", "ackley5")]  # other λ
+        + [density("auto_synthetic", p, "B3O-UCB-c", 1.0, 1.0, 0.2) for p in ("shekel4", "ackley5")]
+        + [density("auto_synthetic", p, f"B3O-{v}-auto", np.nan, 0.3, 0.5) for p in ("shekel4", "ackley5")
+           for v in ("LogEI", "UCB")]
+        + [density("auto_battery", "battery", "B3O-EHVI-c", 1.0, 1.0, 0.6),
+           density("auto_battery", "battery", "B3O-EHVI-auto", np.nan, 0.7, 0.61)]
+    )
+    table = automatic.outcome(rows, diagnostics).set_index(["problem", "variant"])
+    assert table.loc[("ackley5", "LogEI"), "paper_lam"] == 1.0 and table.loc[("shekel4", "LogEI"), "paper_lam"] == 5.0
+    assert table.loc[("ackley5", "LogEI"), "rival_diversity"] == 0.1  # the paper's λ's row, not λ = 0.1's
+    assert table.loc[("battery", "EHVI"), "auto_lambda_t_median"] == 0.7
+    assert automatic.goal(table.reset_index()).set_index("variant")[["held", "problems"]].to_dict("index") == {
+        "LogEI": {"held": 3, "problems": 3},
+        "UCB": {"held": 1, "problems": 3},
+    }
+    block = readme.automatic_block(table.reset_index(), "automatic.csv")
+    assert "LogEI on 3 of 3 and UCB on 1 of 3 problems run" in block
+    assert "ackley5 (UCB): flatter than" in block and "battery" not in block.split("Where it is not shown")[-1]
+
+
+def test_the_workflow_knows_the_automatic_temperature_s_experiments():
+    """The Snakefile names the test's experiments without importing the claims; they must be the claims'."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "workflow" / "rules" / "common.smk").read_text()
+    named = set(re.findall(r'"(\w+)"', re.search(r"AUTO_EXPERIMENTS = \(([^)]*)\)", text).group(1)))
+    from analysis.tables.automatic import CLAIMS
+
+    assert named == {catalogue.claim(name).experiment for name in CLAIMS}
+
+
 def test_a_question_beyond_the_paper_is_listed_only_where_its_experiment_ran():
     table = pd.concat([b3o("LogEI-c", 1.0 + LUCK), trials("TS", 2.0 + LUCK)])  # synthetic_b100 only
     results = {r.name: r for r in checking.check_all(table)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -30,7 +30,8 @@ from baselines.paper import TABLE_2_CELLS
 class Result:
     """A checked claim; `run` is what was actually run (B × T, seeds, budgets compared). `binding` names the
     comparison that binds the verdict (`wording.binding`) and `binding_mean`, `binding_lo`, `binding_hi` give its mean
-    advantage and BCa interval; an inconclusive claim also carries the seeds that comparison would need."""
+    advantage and BCa interval; an inconclusive claim also carries the seeds that comparison would need.
+    `comparisons` are the decided comparisons themselves (`analysis.tables.claims_table` writes one row each)."""
 
     name: str
     claim: str
@@ -45,6 +46,7 @@ class Result:
     binding_mean: float = math.nan
     binding_lo: float = math.nan
     binding_hi: float = math.nan
+    comparisons: tuple[Compared, ...] = field(default=(), repr=False)
 
 
 def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: list[Compared]) -> Result:
@@ -65,6 +67,7 @@ def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: li
         stat.mean if stat else math.nan,
         stat.lo if stat else math.nan,
         stat.hi if stat else math.nan,
+        tuple(compared),
     )
 
 

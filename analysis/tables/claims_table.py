@@ -2,7 +2,7 @@
 
 Reads the per-trial table (`paper/tables/per_trial.csv` from `analysis.per_trial`, or a tidy parquet table, from
 which it is built) and writes OUT.md (default paper/claims.md: how verdicts are decided, then one row per claim),
-OUT.csv and OUT.tex. The claims are in `analysis.claims`, the verdict rules in `analysis.verdicts`, the equivalence
+OUT.csv and OUT.tex, and with --comparisons one row per comparison (paper/tables/comparisons.csv). The claims are in `analysis.claims`, the verdict rules in `analysis.verdicts`, the equivalence
 margins in `problems.margins`.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 
 import pandas as pd
@@ -52,11 +52,56 @@ def rules() -> list[str]:
     ]
 
 
+def number(name: str) -> int:
+    """A claim's number: its place among all claims, so it is the same in every run's table (a run lists only the
+    questions beyond the paper whose experiments it has)."""
+    return list(checking.CLAIMS).index(name) + 1
+
+
+def comparisons(results: list[checking.Result]) -> pd.DataFrame:
+    """One row per decided comparison of every claim: what the claims table says in words, as numbers (the unit's
+    problem, the two methods, the budget, margin, seeds, look, mean advantage with its BCa interval, Holm-adjusted p
+    values, verdict and the seeds an undecided one would need)."""
+    rows = [
+        {
+            "number": number(r.name),
+            "name": r.name,
+            "experiment": r.experiment,
+            "problem": c.unit[0],
+            "left": c.stat.left,
+            "right": c.stat.right,
+            "budget": c.budget,
+            "margin": c.margin,
+            "n": c.stat.n,
+            "look": c.look,
+            "mean": c.stat.mean,
+            "lo": c.stat.lo,
+            "hi": c.stat.hi,
+            "p_holm": c.stat.p_holm,
+            "p_equivalent_holm": c.stat.p_equivalent_holm,
+            "verdict": c.stat.verdict,
+            "seeds_needed": c.stat.seeds_needed,
+        }
+        for r in results
+        for c in r.comparisons
+    ]
+    frame = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+    for column in ("budget", "look", "seeds_needed"):
+        frame[column] = frame[column].astype("Int64")
+    return frame
+
+
+COMPARISON_COLUMNS = [
+    "number", "name", "experiment", "problem", "left", "right", "budget", "margin", "n", "look", "mean", "lo", "hi",
+    "p_holm", "p_equivalent_holm", "verdict", "seeds_needed",
+]
+
+
 def markdown(results: list[checking.Result], source: str) -> str:
     rows = [
-        f"| {i} | {cell(r.claim)} | {r.source} | {cell(r.run)} | {cell(r.measured)} | **{r.verdict}** | "
+        f"| {number(r.name)} | {cell(r.claim)} | {r.source} | {cell(r.run)} | {cell(r.measured)} | **{r.verdict}** | "
         f"{seeds_text(r.seeds_needed, r.binding)} |"
-        for i, r in enumerate(results, 1)
+        for r in results
     ]
     return "\n".join(
         [
@@ -118,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         "--looks", nargs="*", default=[], metavar="EXPERIMENT=N1,N2,...",
         help="planned seed counts of an experiment whose seeds were added in looks (the config's seeds: {start, step, max})",
     )
+    cli.add_argument("--comparisons", help="also write one row per comparison to this CSV (default: none)")
     args = cli.parse_args(argv)
     try:
         looks = parse_looks(args.looks)
@@ -125,10 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     results = checking.check_all(per_trial.load(args.table), looks)
-    frame = pd.DataFrame([asdict(r) for r in results])
-    # a claim's number is its place among all claims, so it is the same in every run's table (a run lists only the
-    # questions beyond the paper whose experiments it has)
-    frame.insert(0, "number", [list(checking.CLAIMS).index(name) + 1 for name in frame["name"]])
+    frame = pd.DataFrame([{f.name: getattr(r, f.name) for f in fields(r) if f.name != "comparisons"} for r in results])
+    frame.insert(0, "number", [number(name) for name in frame["name"]])
     frame["seeds_needed"] = frame["seeds_needed"].astype("Int64")
     for column in ("binding_mean", "binding_lo", "binding_hi"):  # 10 digits: the same from the tidy or per-trial table
         frame[column] = frame[column].map(lambda v: float(f"{v:.10g}"))
@@ -151,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     md = Path(args.out).with_name(Path(args.out).name + ".md")
     md.write_text(markdown(results, args.table))
     print(f"wrote {md}")
+    if args.comparisons:
+        Path(args.comparisons).parent.mkdir(parents=True, exist_ok=True)
+        comparisons(results).to_csv(args.comparisons, index=False)
+        print(f"wrote {args.comparisons}")
     return 0
 
 

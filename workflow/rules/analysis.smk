@@ -98,6 +98,7 @@ rule claims:
         md=report(f"{PAPER}/claims.md", category="Claims"),
         csv=f"{PAPER}/claims.csv",
         tex=f"{PAPER}/claims.tex",
+        comparisons=f"{PAPER}/tables/comparisons.csv",
     log:
         f"{RESULTS}/logs/tables/claims.log",
     params:
@@ -108,7 +109,28 @@ rule claims:
     conda:
         ENV
     shell:
-        "python -m analysis.tables.claims_table --table {input:q} --out {params.prefix:q} {params.looks} > {log:q} 2>&1"
+        "python -m analysis.tables.claims_table --table {input:q} --out {params.prefix:q} {params.looks} "
+        "--comparisons {output.comparisons:q} > {log:q} 2>&1"
+
+
+rule automatic:
+    """The automatic temperature's pre-registered test per problem and variant, with its density diagnostics (only
+    for a config that runs the test's experiments)."""
+    input:
+        comparisons=f"{PAPER}/tables/comparisons.csv",
+        density=f"{PAPER}/tables/density.csv",
+    output:
+        csv=f"{PAPER}/tables/automatic.csv",
+        tex=f"{PAPER}/tables/automatic.tex",
+    log:
+        f"{RESULTS}/logs/tables/automatic.log",
+    params:
+        prefix=lambda wildcards, output: output.csv[: -len(".csv")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.automatic --comparisons {input.comparisons:q} --density {input.density:q} "
+        "--out {params.prefix:q} > {log:q} 2>&1"
 
 
 rule readme:
@@ -118,6 +140,7 @@ rule readme:
         claims=f"{PAPER}/claims.csv",
         density=f"{PAPER}/tables/density.csv",
         cost=f"{PAPER}/tables/run_times.csv",
+        automatic=lambda wildcards: [f"{PAPER}/tables/automatic.csv"] if runs_automatic() else [],
     output:
         # a stamp: Snakemake removes a job's outputs before running it, and the README must be edited, not replaced
         touch(f"{RESULTS}/readme.done"),
@@ -128,7 +151,8 @@ rule readme:
         claims=lambda wildcards, input: published_claims(input.claims),
         tables=lambda wildcards, input: (
             f"--density {shlex.quote(input.density)} --cost {shlex.quote(input.cost)}" if RUN_NAME == "default" else ""
-        ),
+        )
+        + "".join(f" --automatic {shlex.quote(path)}" for path in input.automatic),
     conda:
         ENV
     shell:

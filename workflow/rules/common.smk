@@ -200,11 +200,21 @@ def _runs(experiment, when):
     )
 
 
+#: the experiments of the automatic temperature's pre-registered test (its claims' experiments in
+#: `analysis.claims.catalogue`, which a test checks; named here so the DAG build need not import the claims)
+AUTO_EXPERIMENTS = ("auto_synthetic", "auto_battery", "auto_formula_e")
+
+
+def runs_automatic():
+    """Whether the config runs an experiment of the automatic temperature's pre-registered test."""
+    return bool(set(AUTO_EXPERIMENTS) & experiments())
+
+
 def table_names():
-    """The tables this config makes: those declared by the table scripts whose experiment it runs, and the three
-    with rules of their own."""
+    """The tables this config makes: those declared by the table scripts whose experiment it runs, and those with
+    rules of their own."""
     declared_here = [name for name, table in TABLES.items() if table.experiment in (None, *experiments())]
-    return declared_here + ["run_times", "per_trial"]
+    return declared_here + ["run_times", "per_trial"] + (["automatic"] if runs_automatic() else [])
 
 
 def figure_outputs():
@@ -231,7 +241,8 @@ PUBLISHED_CLAIMS = {"default": "paper/claims.csv", "extended": "paper/extended/c
 def readme_files():
     """The README and, for the default run, the docs whose generated sections it rewrites (quoted for the shell)."""
     readme = Path(config["readme"])
-    docs = [readme.parent / "docs" / name for name in ("results.md", "method.md")] if RUN_NAME == "default" else []
+    names = ("results.md", "method.md", "auto-temperature.md")
+    docs = [readme.parent / "docs" / name for name in names] if RUN_NAME == "default" else []
     docs = [p for p in docs if p.is_file()]
     return " ".join(shlex.quote(str(p)) for p in [readme, *docs])
 
