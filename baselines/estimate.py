@@ -67,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="results directories (their grid.csv's records) or record files the model is not fitted to, checked per "
         "method and size",
     )
+    model.add_argument(
+        "--model",
+        help="check this fitted model (a CSV `b3o cost-model` wrote before the run) on the run's records instead of "
+        "fitting one: the out-of-sample test of a model on a later run; its rows ('out of sample') replace those of "
+        "an earlier check in --validation, whose other rows stay; --out is not written",
+    )
     model.set_defaults(func=_cost_model)
 
 
@@ -151,6 +157,7 @@ def _cost_model(args: argparse.Namespace) -> int:
     from baselines.records import load_record
 
     try:
+        committed = CostModel.read(args.model) if args.model else None  # before the records: a bad path fails fast
         grid = pd.read_csv(Path(args.results) / "grid.csv")
         records = _records(Path(args.results), grid)
         if not records:
@@ -169,9 +176,18 @@ def _cost_model(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"b3o cost-model: error: {error}", file=sys.stderr)
         return 2
-    model = fit(observations(records + also), optional["lbfgs"], optional["scaling"])
     first = grid.drop_duplicates("trial_id")  # a trial listed by several experiments counts under the first
     experiment_of = {**dict(zip(first["trial_id"], first["experiment"])), **{r["trial_id"]: "slices" for r in also}}
+    if committed is not None:
+        checked = validate(committed, records + also, experiment_of).assign(sample="out of sample")
+        kept = pd.read_csv(args.validation) if Path(args.validation).is_file() else checked.iloc[:0]
+        Path(args.validation).parent.mkdir(parents=True, exist_ok=True)
+        pd.concat([kept[kept["sample"] != "out of sample"], checked], ignore_index=True).to_csv(args.validation,
+                                                                                                 index=False)
+        print(checked.to_string(index=False, float_format=lambda v: f"{v:,.3g}"))
+        print(f"wrote {args.validation}: {args.model} against {len(records)} records it was not fitted to")
+        return 0
+    model = fit(observations(records + also), optional["lbfgs"], optional["scaling"])
     checked = validate(model, records + also, experiment_of).assign(sample="fitted")
     if held:
         groups = {r["trial_id"]: _size(r["spec"]) for r in held}

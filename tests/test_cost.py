@@ -139,3 +139,36 @@ def test_timed_slices_of_a_trial_no_run_makes_join_the_fit_and_make_its_method_p
     predicted = CostModel.read(out).predict({**sliced["spec"], "iterations": 750})
     assert predicted is not None and predicted.total > 100 * sliced["wall_s"]  # 750 steps against the slice's 6
     assert "slices" in set(pd.read_csv(validation)["experiment"])
+
+
+def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refitting(tmp_path):
+    """`b3o cost-model --model`: the committed model against a later run's records; its rows ('out of sample')
+    replace an earlier check's and keep the fitted ones; the model is not rewritten; a bad path fails before any
+    record is read."""
+    import json
+
+    results = tmp_path / "run"
+    (results / "trials").mkdir(parents=True)
+    rows = []
+    for i, (b, maxiter, m) in enumerate([(5, 50, 64), (50, 50, 64), (10, 200, 256), (100, 100, 500)]):
+        record = _record(i, "b3o", b, 4, maxiter, m)
+        trace = [{"num_evals": 0, "points": [], "observations": [], "values": [], "best_value": 0.0, **row}
+                 for row in record["trace"]]
+        (results / "trials" / f"{record['trial_id']}.json").write_text(json.dumps({**record, "trace": trace}))
+        rows.append({"experiment": "e", "trial_id": record["trial_id"], "record": f"trials/{record['trial_id']}.json"})
+    pd.DataFrame(rows).to_csv(results / "grid.csv", index=False)
+    out, validation = tmp_path / "model.csv", tmp_path / "validation.csv"
+    base = [sys.executable, "-m", "baselines.cli", "cost-model", "--results", str(results), "--validation",
+            str(validation), "--lbfgs", "none", "--scaling", "none"]
+    assert subprocess.run(base + ["--out", str(out)], capture_output=True, timeout=300).returncode == 0
+    fitted = out.read_text()
+    for _ in range(2):  # a second check replaces the first's rows
+        done = subprocess.run(base + ["--model", str(out)], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    checked = pd.read_csv(validation)
+    assert list(checked["sample"]).count("out of sample") == list(checked["sample"]).count("fitted") > 0
+    outside = checked[checked["sample"] == "out of sample"].set_index("experiment")["error"]
+    assert np.allclose(outside, checked[checked["sample"] == "fitted"].set_index("experiment")["error"])  # same model
+    assert out.read_text() == fitted
+    bad = subprocess.run(base + ["--model", str(tmp_path / "none.csv")], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "b3o cost-model: error:" in bad.stderr
