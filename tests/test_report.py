@@ -281,6 +281,16 @@ def _provenance() -> pd.DataFrame:
     return pd.DataFrame({"item": list(items), "value": list(items.values())})
 
 
+def _automatic() -> pd.DataFrame:
+    """analysis.tables.automatic's table for the fixture's automatic row on Ackley: inconclusive, flatter."""
+    return pd.DataFrame(
+        [{"name": "auto_matches_tuned", "problem": "ackley5", "variant": "LogEI", "in_sample": False,
+          "auto": "B3O-LogEI-auto", "rival": "B3O-LogEI-c", "paper_lam": 1.0, "auto_lambda_t_median": 0.22, "n": 5,
+          "look": None, "margin": 0.155, "mean": -0.2, "lo": -0.3, "hi": -0.1, "verdict": "inconclusive",
+          "auto_ess": 0.0017, "rival_ess": 0.0003, "auto_diversity": 0.39, "rival_diversity": 0.11}]
+    )
+
+
 def _figure(path: Path, empty: bool = False) -> None:
     if empty:
         fig = figures.message_figure("No B3O and TS runs on a common problem")
@@ -303,6 +313,7 @@ def paper(tmp_path_factory) -> Path:
         ("density", _density()),
         ("best_lambda", _best_lambda()),
         ("provenance", _provenance()),
+        ("automatic", _automatic()),
     ):
         table.to_csv(paper / "tables" / f"{name}.csv", index=False)
     for name in ("regret_b100", "diversity_b100", "lambda_constant", "illustration_1d", "automatic"):
@@ -371,6 +382,8 @@ def test_text_gives_the_measured_values(paper):
     assert "B3O-LogEI-auto 0.215 [0.17, 0.26] and B3O-LogEI-c 0.412 [0.301, 0.527]" in automatic
     assert "Of the claims beyond the paper on this experiment" in automatic and "claim 5 holds" in automatic
     assert "automatic" in automatic.split("shows the paired advantages")[0][-80:]  # its figure, referenced
+    assert "for LogEI on 0 of 1 problems run" in automatic and r"\label{tab:automatic_outcome}" in automatic
+    assert "0.22, 1 & -0.2 [-0.3, -0.1]" in automatic  # λ_t chosen beside the paper's λ, then the advantage
     summary = _prose(sections["Summary"])
     assert "Of the paper's 4 claims, 2 hold, 1 is inconclusive and 1 is not measured" in summary
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from analysis.figures.common import NO_DATA
 
-TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance")
+TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic")
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class Run:
     scaling: pd.DataFrame | None
     figures: frozenset[str]
     config: str = ""  # the config file the run was made from, as the workflow names it
+    automatic: pd.DataFrame | None = None  # the automatic temperature's test, per comparison (analysis.tables.automatic)
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""
@@ -56,7 +57,8 @@ def _has_data(pdf: Path) -> bool:
 
 
 def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
-    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance}.csv,
+    """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance,
+    automatic}.csv,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)

@@ -105,18 +105,18 @@ def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         {
             "problem": table["problem"] + table["in_sample"].map({True: " (tuned here)", False: ""}),
             "variant": table["variant"],
-            "lam": [f"{number(a)} vs {number(p)}" for a, p in zip(table["auto_lambda_t_median"], table["paper_lam"])],
+            "lam": [f"{number(a)}, {number(p)}" for a, p in zip(table["auto_lambda_t_median"], table["paper_lam"])],
             "advantage": [
                 f"{number(m)} [{number(lo)}, {number(hi)}] (±{number(g)}, {n} seeds)"
                 for m, lo, hi, g, n in zip(table["mean"], table["lo"], table["hi"], table["margin"], table["n"])
             ],
             "verdict": table["verdict"],
-            "ess": [f"{number(a)} vs {number(r)}" for a, r in zip(table["auto_ess"], table["rival_ess"])],
-            "diversity": [f"{number(a)} vs {number(r)}" for a, r in zip(table["auto_diversity"], table["rival_diversity"])],
+            "ess": [f"{number(a)}, {number(r)}" for a, r in zip(table["auto_ess"], table["rival_ess"])],
+            "diversity": [f"{number(a)}, {number(r)}" for a, r in zip(table["auto_diversity"], table["rival_diversity"])],
         }
     )
-    header = ["problem", "variant", r"$\lambda_t$ auto vs paper", "advantage [95\\% CI] (margin)", "verdict",
-              "ESS/N auto vs paper", "diversity auto vs paper"]
+    header = ["problem", "variant", r"$\lambda_t$ auto, paper", "advantage [95\\% CI] (margin)", "verdict",
+              "ESS/N auto, paper", "diversity auto, paper"]
     return shown, header
 
 
