@@ -257,11 +257,25 @@ def horizon_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def goal_text(table: pd.DataFrame) -> str:
+    """The automatic temperature's goal, as measured: on how many problems each variant is shown to match."""
+    tally = " and ".join(f"{r.variant} on {int(r.held)} of {int(r.problems)}" for r in goal(table).itertuples())
+    return (
+        f"Shown to match or beat the paper's λ, paired by seed: {tally} problems run, the battery's EHVI counting for "
+        "both (the goal: 4 of 5 for both)."
+    )
+
+
+def automatic_goal_block(table: pd.DataFrame, source: str) -> str:
+    """The automatic temperature's goal in one line (the README's; docs/auto-temperature.md has the table)."""
+    return _generated("automatic_goal", source, [goal_text(table)])
+
+
 def automatic_block(table: pd.DataFrame, source: str) -> str:
     """The automatic temperature's pre-registered test: the goal's tally per variant, one row per problem and variant
     with what each temperature made of the density, and for each comparison that did not hold, which way the
     automatic density leaned (from `analysis.tables.automatic`)."""
-    tally = " and ".join(f"{r.variant} on {int(r.held)} of {int(r.problems)}" for r in goal(table).itertuples())
+    tally = goal_text(table)
     rows = [
         f"| {r.problem}{' (tuned here)' if r.in_sample else ''} | {r.variant} | {number(r.auto_lambda_t_median)} vs "
         f"{number(r.paper_lam)} | {signed(r.mean)} [{number(r.lo)}, {number(r.hi)}] (margin {number(r.margin)}, "
@@ -279,8 +293,7 @@ def automatic_block(table: pd.DataFrame, source: str) -> str:
         "automatic",
         source,
         [
-            f"Shown to match or beat the paper's λ, paired by seed: {tally} problems run, the battery's EHVI counting "
-            "for both (the goal: 4 of 5 for both).",
+            tally,
             "",
             "| problem | variant | λ_t chosen (median) vs paper's λ | advantage [95% CI] | verdict | ESS/N (median) "
             "auto vs paper | batch diversity / uniform auto vs paper |",
@@ -330,6 +343,9 @@ SECTIONS = {
         cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
     ),
 }
+#: a section's short forms, rewritten from the same table where a file has their markers (the section itself may then
+#: be in none of the files)
+EXTRA = {"cost": {"run_cost": run_cost_block}, "automatic": {"automatic_goal": automatic_goal_block}}
 GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "binding_lo", "binding_hi"}
 
 
@@ -348,6 +364,10 @@ def _named(pairs: list[str]) -> dict[str, str]:
     if bad:
         raise ValueError(f"--claims takes RUN=CSV with RUN one of {list(RUNS)}, got {bad}")
     return named
+
+
+def _has(texts: dict[str, str], name: str) -> bool:
+    return any(markers(name)[0] in text for text in texts.values())
 
 
 def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
@@ -381,9 +401,11 @@ def main(argv: list[str] | None = None) -> int:
             source = getattr(args, name, None)
             if name != "claims" and source is not None:
                 table = _read(source, columns, command)
-                rewrite_all(texts, build(table, source), name)
-                if name == "cost" and any(markers("run_cost")[0] in text for text in texts.values()):
-                    rewrite_all(texts, run_cost_block(table, source), "run_cost")
+                shorts = {extra: block for extra, block in EXTRA.get(name, {}).items() if _has(texts, extra)}
+                if _has(texts, name) or not shorts:  # with neither, rewrite_all says which markers are missing
+                    rewrite_all(texts, build(table, source), name)
+                for extra, block in shorts.items():
+                    rewrite_all(texts, block(table, source), extra)
         for path, text in texts.items():
             Path(path).write_text(text)
     except (OSError, ValueError) as error:

@@ -475,7 +475,7 @@ def test_the_automatic_temperature_is_compared_with_the_same_variant_at_the_pape
     assert not claims.batch_method(table[table["temperature"] == "auto"]).any()
 
 
-def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_densities():
+def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_densities(tmp_path):
     """claims_table --comparisons writes each comparison as numbers; analysis.tables.automatic joins the test's with
     the density diagnostics of both sides (by label and λ) and counts the goal per variant, EHVI counting for both."""
     from analysis import readme
@@ -540,6 +540,16 @@ def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_dens
     block = readme.automatic_block(table.reset_index(), "automatic.csv")
     assert "LogEI on 3 of 3 and UCB on 1 of 3 problems run" in block
     assert "ackley5 (UCB): flatter than" in block and "battery" not in block.split("Where it is not shown")[-1]
+    # a README with only the one-line goal, a doc with the table: each gets its own form from the same table
+    source = tmp_path / "automatic.csv"
+    table.reset_index().to_csv(source, index=False)
+    short, full = tmp_path / "README.md", tmp_path / "auto.md"
+    short.write_text("a\n<!-- automatic_goal:begin -->\n<!-- automatic_goal:end -->\nb\n")
+    full.write_text("<!-- automatic:begin -->\n<!-- automatic:end -->\n")
+    assert readme.main(["--into", str(short), "--automatic", str(source)]) == 0
+    assert "LogEI on 3 of 3" in short.read_text() and "| problem |" not in short.read_text()
+    assert readme.main(["--into", str(short), str(full), "--automatic", str(source)]) == 0
+    assert "| ackley5 | UCB |" in full.read_text() and short.read_text().startswith("a\n<!-- automatic_goal:begin")
 
 
 def test_the_workflow_knows_the_automatic_temperature_s_experiments():
