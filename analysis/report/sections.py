@@ -107,7 +107,8 @@ def method(run: Run) -> Section:
             (
                 r"Temperatures are constant (suffix \texttt{-c}), scheduled ($\lambda_t = \lambda_0\sqrt{t}\log t$, "
                 r"suffix \texttt{-s}; the first batch is uniform) or, beyond the paper, normalised (suffix "
-                r"\texttt{-n}: one $\lambda$ acting on the acquisition standardised over a fixed reference set). "
+                r"\texttt{-n}: one $\lambda$ acting on the acquisition standardised over a fixed reference set) or "
+                r"automatic (suffix \texttt{-auto}: $\lambda_t$ chosen from the acquisition at every iteration). "
                 r"Observations are standardised before any model sees them; the surrogate is an SVGP (Mat\'ern-5/2) "
                 r"fitted with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
                 r"seed, so methods are compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds."
@@ -290,7 +291,7 @@ def density(run: Run) -> Section | None:
     block = long_table(
         shown,
         header,
-        "l l Y l r L{4cm} R{1.2cm} R{1.2cm} r r",
+        "l l Y L{2.1cm} r L{3.8cm} R{1.2cm} R{1.2cm} r r",
         r"B3O's Boltzmann density per experiment, variant and $\lambda$, over iterations with $\lambda_t > 0$.",
         "density",
         size=r"\footnotesize",
