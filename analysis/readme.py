@@ -6,11 +6,12 @@ section is rewritten in every given file that has its markers (and must be in on
 claim: its verdict from the largest run that measured it, the binding comparison's advantage and CI; from the
 published claims tables), `claims` (the default run's claims in full, from its claims.csv), `verdict_size` (the
 verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from
-paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv) and, where a
-file has its markers, `run_cost` (the same table's totals in one sentence), and `cost_model` (the cost model's
+paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv), `cost_model` (the cost model's
 error, from paper/tables/cost_validation.csv, written by `b3o cost-model`), `horizon` (B3O against TS at
 the longer horizon's checkpoints, from paper/horizon/tables/horizon.csv) and `automatic` (the automatic
-temperature's pre-registered test, from paper/tables/automatic.csv). Run as
+temperature's pre-registered test, from paper/tables/automatic.csv). Where a file has their markers, the short
+forms `run_cost`, `verdict_size_line` and `automatic_goal` (one sentence each, from the same tables) are rewritten
+too; a section need not be in any file whose short form is. Run as
 `python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
 extended=paper/extended/claims.csv --density paper/tables/density.csv --cost paper/tables/run_times.csv
 --verdict-size paper/tables/verdict_size.csv` (any table may be left out; its section is then kept).
@@ -134,6 +135,27 @@ def verdict_size_block(table: pd.DataFrame, source: str) -> str:
             "| per-seed differences | " + " | ".join(f"n = {n}" for n in ns) + " |",
             "|---" * (1 + len(ns)) + "|",
             *rows,
+        ],
+    )
+
+
+def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
+    """The verdict rule's size and power in one sentence (the README's; docs/results.md has the table)."""
+    ours = table[table["rule"] == table["rule"].iloc[0]]
+    size, power = ours[ours["kind"] == "size"], ours[ours["kind"] == "power"]
+    worst = size.loc[size["rate"].idxmax()]
+    mild = size[~(size["distribution"].eq(worst["distribution"]) & size["sigma"].eq(worst["sigma"]))]
+    best = power.loc[power["n"].idxmax()]
+    ns = sorted(table["n"].unique())
+    heavy = f"{worst['distribution']}" + (f" σ = {worst['sigma']:g}" if not math.isnan(worst["sigma"]) else "")
+    return _generated(
+        "verdict_size_line",
+        source,
+        [
+            f"By simulation ({int(table['replications'].iloc[0]):,} comparisons per cell, {ns[0]}–{ns[-1]} seeds): "
+            f"it decides at most {mild['rate'].max():.3f} of null comparisons at α = {verdicts.ALPHA:g} (up to "
+            f"{worst['rate']:.3f} for {heavy} differences), and {best['rate']:.2f} of comparisons with a true "
+            f"effect of {best['effect']:.2f} SD at {int(best['n'])} seeds."
         ],
     )
 
@@ -345,7 +367,11 @@ SECTIONS = {
 }
 #: a section's short forms, rewritten from the same table where a file has their markers (the section itself may then
 #: be in none of the files)
-EXTRA = {"cost": {"run_cost": run_cost_block}, "automatic": {"automatic_goal": automatic_goal_block}}
+EXTRA = {
+    "cost": {"run_cost": run_cost_block},
+    "automatic": {"automatic_goal": automatic_goal_block},
+    "verdict_size": {"verdict_size_line": verdict_size_line_block},
+}
 GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "binding_lo", "binding_hi"}
 
 

@@ -638,6 +638,17 @@ def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
     assert readme_claims.main(["--into", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
     text = readme.read_text()
     assert "| size, lognormal σ = 0.5 | 0.000 / 0.190 | 0.050 / 0.120 |" in text and "10,000 simulated" in text
+    # the README's one line: the worst null rate apart, the mildest distributions' worst, power at the most seeds
+    rows = [("size", "normal", np.nan, 0.0, 10, "new", 0.04), ("size", "lognormal", 1.0, 0.0, 10, "new", 0.09),
+            ("size", "normal", np.nan, 0.0, 10, "old", 0.2), ("power", "normal", np.nan, 0.83, 5, "new", 0.1),
+            ("power", "normal", np.nan, 0.83, 10, "new", 0.56)]
+    table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
+    table.assign(replications=10_000).to_csv(tmp_path / "size.csv", index=False)
+    begin, end = readme_claims.markers("verdict_size_line")
+    readme.write_text(f"{begin}\n{end}\n")
+    assert readme_claims.main(["--into", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
+    assert ("at most 0.040 of null comparisons at α = 0.05 (up to 0.090 for lognormal σ = 1 differences), and 0.56 "
+            "of comparisons with a true effect of 0.83 SD at 10 seeds") in readme.read_text()
 
 
 # --- planned looks ---------------------------------------------------------------------------------------------------
