@@ -461,7 +461,7 @@ def test_a_page_left_mostly_empty_is_found_unless_it_ends_a_section(tmp_path):
 
 
 @pytest.mark.skipif(not shutil.which("pdftoppm"), reason="needs poppler (tools/install-latex.sh)")
-@pytest.mark.parametrize("run", ["paper", "paper/horizon"])
+@pytest.mark.parametrize("run", ["paper", "paper/horizon", "paper/collapsed_fit"])
 def test_the_published_reports_leave_no_page_mostly_empty(run):
     assert short_pages(ROOT / run / "report.pdf", ROOT / run / "report.tex") == []
 
@@ -474,3 +474,25 @@ def test_page_one_gives_the_provenance_the_scale_and_every_verdict(paper):
     rows = re.findall(r"^(\d+) & ", glance, re.M)
     assert sorted(map(int, rows)) == sorted(claims["number"])
 
+
+
+def test_an_experiment_no_section_describes_gets_its_own_subsection(paper):
+    """A user's own experiment (or a side question's) is reported with its setup, values and figure, not left out;
+    the experiments the report's sections describe are not repeated there."""
+    from dataclasses import replace
+
+    from analysis.report import experiments, inputs
+
+    run = inputs.load(paper)
+    assert experiments.other(run) is None  # every experiment of the fixture has its section
+    renamed = {"lambda_ablation": "my_study"}
+    mine = replace(
+        run,
+        per_trial=run.per_trial.replace({"experiment": renamed}),
+        summary=run.summary.replace({"experiment": renamed}),
+        figures=run.figures | {"progress_my_study"},
+    )
+    section = experiments.other(mine)
+    body = "\n".join(section.parts)
+    assert section.title == "Further experiments" and r"\subsection{my\_study}" in body
+    assert "We ran" in body and r"\ref{fig:progress_my_study} shows the run" in body

@@ -397,3 +397,29 @@ def automatic(run: Run) -> Section | None:
             )
         )
     return Section("A temperature that needs no tuning (beyond the paper)", [*paragraphs, *blocks, table], "automatic")
+
+
+#: the experiments the sections above describe; any other (a user's own, a side question) gets `other`'s subsection
+DESCRIBED = ("synthetic_b100", "synthetic_b5", horizon_table.EXPERIMENT, "lambda_ablation", "sampler_ablation",
+             "battery", "formula_e", *AUTOMATIC)
+
+
+def other(run: Run) -> Section | None:
+    """Every experiment no section above describes: its setup, final values, progress figure and claims, so a
+    config of one's own (or a side question such as config/collapsed_fit.yaml) is reported, not left out."""
+    present = [e for e in run.experiments() if e not in DESCRIBED]
+    if not present or run.per_trial is None:
+        return None
+    parts = []
+    for experiment in present:
+        rows = _summary_rows(run, experiment)
+        values = [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
+        name = f"progress_{experiment}"
+        shown = [f"{ref(name)} shows the run."] if run.has_figure(name) else []
+        paragraphs = [
+            " ".join([say.setup(run.per_trial, experiment), *values, *shown]),
+            say.verdicts(run.claims, [experiment], CLAIMS_REF, "the claims"),
+        ]
+        parts += subsection(text(experiment_title(experiment)), paragraphs, [figure(name)] if shown else [])
+    return Section("Further experiments", parts, "other")
+

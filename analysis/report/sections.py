@@ -9,7 +9,7 @@ from analysis.deviations import SETTINGS
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, problem_title
 from analysis.report import text as say
-from analysis.report.experiments import ablations, applications, automatic, horizon, synthetic
+from analysis.report.experiments import ablations, applications, automatic, horizon, other, synthetic
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
@@ -387,6 +387,6 @@ def _tally(claims: pd.DataFrame) -> str:
 
 
 ALL = (
-    overview, method, illustrations, synthetic, horizon, ablations, applications, automatic, summary, claims, cost,
+    overview, method, illustrations, synthetic, horizon, ablations, applications, automatic, other, summary, claims, cost,
     density,
 )
