@@ -481,10 +481,10 @@ def test_an_experiment_no_section_describes_gets_its_own_subsection(paper):
     the experiments the report's sections describe are not repeated there."""
     from dataclasses import replace
 
-    from analysis.report import experiments, inputs
+    from analysis.report import beyond, inputs
 
     run = inputs.load(paper)
-    assert experiments.other(run) is None  # every experiment of the fixture has its section
+    assert beyond.other(run) is None  # every experiment of the fixture has its section
     renamed = {"lambda_ablation": "my_study"}
     mine = replace(
         run,
@@ -492,7 +492,7 @@ def test_an_experiment_no_section_describes_gets_its_own_subsection(paper):
         summary=run.summary.replace({"experiment": renamed}),
         figures=run.figures | {"progress_my_study"},
     )
-    section = experiments.other(mine)
+    section = beyond.other(mine)
     body = "\n".join(section.parts)
     assert section.title == "Further experiments" and r"\subsection{my\_study}" in body
     assert "We ran" in body and r"\ref{fig:progress_my_study} shows the run" in body

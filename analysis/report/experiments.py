@@ -20,24 +20,14 @@ from analysis.naming import (
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
-from analysis.tables import automatic as automatic_table
 from analysis.tables import horizon as horizon_table
 from analysis.tables import summary as summary_table
 from baselines.paper import TABLE_2_CELLS as PAPER_TABLE_2
 
 CLAIMS_REF = r"Table~\ref{tab:claims}"
-#: the experiments of the automatic temperature's pre-registered test (docs/auto-temperature.md)
-AUTOMATIC = ("auto_synthetic", "auto_battery", "auto_formula_e")
-#: how each automatic temperature chooses lambda_t (b3o/temperature.py)
-AUTOMATIC_RULES = {
-    "auto": "the effective sample size of the Boltzmann weights over the rule's fixed reference set hits a multiple "
-    "of B, as sequential Monte Carlo samplers choose their next temperature",
-    "auto-tail": "the best reference point is a fixed factor more likely than α's 90th percentile over the rule's "
-    "fixed reference set",
-}
 
 
-def _final_table(run: Run, experiments: list[str], caption_text: str, label: str) -> str:
+def final_table(run: Run, experiments: list[str], caption_text: str, label: str) -> str:
     """Final values with CIs of these experiments, from the summary table (grouped by experiment and problem); the
     metric goes into the caption when it is the same on every row."""
     rows = run.summary[run.summary["experiment"].isin(experiments)]
@@ -65,7 +55,7 @@ def _final_table(run: Run, experiments: list[str], caption_text: str, label: str
     return long_table(shown, header, columns, caption_text, label)
 
 
-def _summary_rows(run: Run, experiment: str) -> pd.DataFrame:
+def summary_rows(run: Run, experiment: str) -> pd.DataFrame:
     if run.summary is None:
         return pd.DataFrame()
     return run.summary[run.summary["experiment"] == experiment]
@@ -80,7 +70,7 @@ def synthetic(run: Run) -> Section | None:
         large = experiment == "synthetic_b100"
         names = ("regret_b100", "paired_b100", "diversity_b100") if large else ("regret_b5", "diversity_b5")
         figures = [n for n in names if run.has_figure(n)]
-        rows = _summary_rows(run, experiment)
+        rows = summary_rows(run, experiment)
         values = [say.best_against(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
         shown = say.shows([ref(n) for n in figures], "the run")
         paragraphs = [
@@ -93,7 +83,7 @@ def synthetic(run: Run) -> Section | None:
         blocks = [figure(n) for n in figures]
         if len(rows):
             blocks.append(
-                _final_table(
+                final_table(
                     run,
                     [experiment],
                     f"Final values, {text(experiment_title(experiment))}: mean [95\\,\\% CI] over seeds.",
@@ -142,7 +132,7 @@ def horizon(run: Run) -> Section | None:
 def _normalised(run: Run, experiment: str) -> str:
     """The beyond-the-paper normalised-temperature rows against the constant-λ variant of the same acquisition."""
     trials = run.per_trial[(run.per_trial["experiment"] == experiment) & (run.per_trial["method"] == "b3o")]
-    rows = _summary_rows(run, experiment)
+    rows = summary_rows(run, experiment)
     sentences = []
     for label, group in trials[trials["temperature"] == "normalised"].groupby("label", sort=False):
         acquisition = group["acquisition"].iloc[0]
@@ -216,9 +206,9 @@ def ablations(run: Run) -> Section | None:
             say.against_paper(run.claims, ["sampler_ablation"]),
         ]
         blocks = [figure(n, r"0.3\textheight") for n in figures]
-        if len(_summary_rows(run, "sampler_ablation")):
+        if len(summary_rows(run, "sampler_ablation")):
             blocks.append(
-                _final_table(
+                final_table(
                     run, ["sampler_ablation"], "Final values per sampler: mean [95\\,\\% CI] over seeds.", "sampler"
                 )
             )
@@ -233,7 +223,7 @@ def _variant_of(run: Run, experiment: str) -> dict[str, str]:
 
 
 def _lambda_values(run: Run) -> str:
-    rows = _summary_rows(run, "lambda_ablation")
+    rows = summary_rows(run, "lambda_ablation")
     trials = run.per_trial[run.per_trial["experiment"] == "lambda_ablation"]
     temperatures = trials.drop_duplicates("label").set_index("label")["temperature"]
     sentences = []
@@ -305,7 +295,7 @@ def _best_lambda_table(run: Run) -> str:
 
 
 def _sampler_values(run: Run) -> str:
-    rows = _summary_rows(run, "sampler_ablation")
+    rows = summary_rows(run, "sampler_ablation")
     variant = _variant_of(run, "sampler_ablation")
     rows = rows.assign(variant=rows["label"].map(variant))
     sentences = []
@@ -330,7 +320,7 @@ def applications(run: Run) -> Section | None:
         return None
     parts = []
     for experiment in present:
-        rows = _summary_rows(run, experiment)
+        rows = summary_rows(run, experiment)
         values = [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
         shown = [f"{ref(experiment)} shows the run."] if run.has_figure(experiment) else []
         paragraphs = [
@@ -340,86 +330,3 @@ def applications(run: Run) -> Section | None:
         ]
         parts += subsection(titles[experiment], paragraphs, [figure(experiment)] if run.has_figure(experiment) else [])
     return Section("Applications", parts, "applications")
-
-
-def automatic(run: Run) -> Section | None:
-    """Beyond the paper: the automatic temperature against the paper's λ, the test written down before it ran."""
-    present = [e for e in AUTOMATIC if e in run.experiments()]
-    if not present or run.per_trial is None:
-        return None
-    trials = run.per_trial[run.per_trial["experiment"].isin(present)]
-    drawn = run.has_figure("automatic")
-    rules = [AUTOMATIC_RULES[t] for t in AUTOMATIC_RULES if t in set(trials["temperature"])]
-    values = []
-    for experiment in present:
-        rows = _summary_rows(run, experiment)
-        values += [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
-    paragraphs = [
-        text("An automatic temperature takes no λ: at every iteration it chooses ") + r"$\lambda_t$"
-        + text(
-            " such that " + (say.series(rules) if rules else "its rule holds")
-            + ". Its one constant was tuned on Hartmann-6 alone, by a rule written down before any of its trials ran "
-            "(docs/auto-temperature.md); Shekel, Ackley, the battery and Formula E are out of sample. Each B3O "
-            "variant with it is compared, paired by seed, with the same variant at the paper's λ (Table 2's on the "
-            "synthetic functions)."
-        ),
-        " ".join(say.setup(run.per_trial, e) for e in present),
-        " ".join(values) + (" " + say.shows([ref("automatic")], "the paired advantages").strip() if drawn else ""),
-        say.verdicts(run.claims, present, CLAIMS_REF, "the claims beyond the paper"),
-    ]
-    table = _final_table(
-        run, present, "Final values, the automatic temperature against the paper's λ: mean [95\\,\\% CI] over seeds.",
-        "automatic",
-    )
-    blocks = [figure("automatic")] if drawn else []
-    if run.automatic is not None:
-        tally = say.series([f"{r.variant} on {int(r.held)} of {int(r.problems)}"
-                            for r in automatic_table.goal(run.automatic).itertuples()])
-        paragraphs.append(
-            text(
-                f"It is shown to match or beat the paper's λ for {tally} problems run (the battery's EHVI counting for "
-                "both; the goal set before the run: 4 of 5 for both). "
-            )
-            + r"Table~\ref{tab:automatic_outcome} sets each comparison beside what the two temperatures made of the "
-            + text("density: the median λ_t the rule chose, the effective sample size of the Boltzmann weights and the "
-                   "batch diversity relative to uniform draws.")
-        )
-        shown, header = automatic_table.for_paper(run.automatic)
-        blocks.append(
-            long_table(
-                shown,
-                header,
-                "L{1.9cm} l L{1.3cm} Y L{1.6cm} L{2cm} L{1.6cm}",
-                "The automatic temperature against the paper's λ per problem and variant, with both densities "
-                "(medians over the iterations with $\\lambda_t > 0$).",
-                "automatic_outcome",
-                size=r"\footnotesize",
-            )
-        )
-    return Section("A temperature that needs no tuning (beyond the paper)", [*paragraphs, *blocks, table], "automatic")
-
-
-#: the experiments the sections above describe; any other (a user's own, a side question) gets `other`'s subsection
-DESCRIBED = ("synthetic_b100", "synthetic_b5", horizon_table.EXPERIMENT, "lambda_ablation", "sampler_ablation",
-             "battery", "formula_e", *AUTOMATIC)
-
-
-def other(run: Run) -> Section | None:
-    """Every experiment no section above describes: its setup, final values, progress figure and claims, so a
-    config of one's own (or a side question such as config/collapsed_fit.yaml) is reported, not left out."""
-    present = [e for e in run.experiments() if e not in DESCRIBED]
-    if not present or run.per_trial is None:
-        return None
-    parts = []
-    for experiment in present:
-        rows = _summary_rows(run, experiment)
-        values = [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
-        name = f"progress_{experiment}"
-        shown = [f"{ref(name)} shows the run."] if run.has_figure(name) else []
-        paragraphs = [
-            " ".join([say.setup(run.per_trial, experiment), *values, *shown]),
-            say.verdicts(run.claims, [experiment], CLAIMS_REF, "the claims"),
-        ]
-        parts += subsection(text(experiment_title(experiment)), paragraphs, [figure(name)] if shown else [])
-    return Section("Further experiments", parts, "other")
-

@@ -9,7 +9,8 @@ from analysis.deviations import SETTINGS
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, problem_title
 from analysis.report import text as say
-from analysis.report.experiments import ablations, applications, automatic, horizon, other, synthetic
+from analysis.report.beyond import automatic, other
+from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
