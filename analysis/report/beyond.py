@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from analysis.naming import experiment_title
 from analysis.report import text as say
-from analysis.report.experiments import CLAIMS_REF, final_table, summary_rows
+from analysis.report.experiments import CLAIMS_REF, final_table, one_experiment, summary_rows
 from analysis.report.inputs import Run
-from analysis.report.latex import Section, figure, long_table, ref, subsection, text
+from analysis.report.latex import Section, figure, long_table, ref, text
 from analysis.tables import automatic as automatic_table
 from analysis.tables import horizon as horizon_table
 
@@ -92,13 +92,6 @@ def other(run: Run) -> Section | None:
         return None
     parts = []
     for experiment in present:
-        rows = summary_rows(run, experiment)
-        values = [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
-        name = f"progress_{experiment}"
-        shown = [f"{ref(name)} shows the run."] if run.has_figure(name) else []
-        paragraphs = [
-            " ".join([say.setup(run.per_trial, experiment), *values, *shown]),
-            say.verdicts(run.claims, [experiment], CLAIMS_REF, "the claims"),
-        ]
-        parts += subsection(text(experiment_title(experiment)), paragraphs, [figure(name)] if shown else [])
+        claims = [say.verdicts(run.claims, [experiment], CLAIMS_REF, "the claims")]
+        parts += one_experiment(run, experiment, text(experiment_title(experiment)), f"progress_{experiment}", claims)
     return Section("Further experiments", parts, "other")

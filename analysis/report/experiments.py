@@ -313,6 +313,15 @@ def _sampler_values(run: Run) -> str:
     return " ".join(sentences)
 
 
+def one_experiment(run: Run, experiment: str, title: str, figure_name: str, extra: list[str]) -> list[str]:
+    """A subsection for one experiment: its setup and final values (and its figure, where drawn), then `extra`."""
+    rows = summary_rows(run, experiment)
+    values = [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
+    shown = [f"{ref(figure_name)} shows the run."] if run.has_figure(figure_name) else []
+    paragraphs = [" ".join([say.setup(run.per_trial, experiment), *values, *shown]), *extra]
+    return subsection(title, paragraphs, [figure(figure_name)] if shown else [])
+
+
 def applications(run: Run) -> Section | None:
     titles = {"battery": "Battery electrode design", "formula_e": "Formula E"}
     present = [e for e in titles if e in run.experiments()]
@@ -320,13 +329,6 @@ def applications(run: Run) -> Section | None:
         return None
     parts = []
     for experiment in present:
-        rows = summary_rows(run, experiment)
-        values = [say.each_value(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
-        shown = [f"{ref(experiment)} shows the run."] if run.has_figure(experiment) else []
-        paragraphs = [
-            " ".join([say.setup(run.per_trial, experiment), *values, *shown]),
-            say.verdicts(run.claims, [experiment], CLAIMS_REF),
-            say.against_paper(run.claims, [experiment]),
-        ]
-        parts += subsection(titles[experiment], paragraphs, [figure(experiment)] if run.has_figure(experiment) else [])
+        verdicts_ = [say.verdicts(run.claims, [experiment], CLAIMS_REF), say.against_paper(run.claims, [experiment])]
+        parts += one_experiment(run, experiment, titles[experiment], experiment, verdicts_)
     return Section("Applications", parts, "applications")
