@@ -108,7 +108,7 @@ def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
     its written rule (paper/auto_temperature/tables/auto_choice.csv), in every experiment that has an automatic row."""
     import yaml
 
-    from analysis.report.experiments import AUTOMATIC
+    from analysis.report.beyond import AUTOMATIC
     from analysis.tables.auto_choice import CONSTANTS
 
     chosen = _tuned()

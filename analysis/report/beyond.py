@@ -12,7 +12,7 @@ from analysis.tables import automatic as automatic_table
 from analysis.tables import horizon as horizon_table
 
 #: the experiments of the automatic temperature's pre-registered test (docs/auto-temperature.md)
-AUTOMATIC = ("auto_synthetic", "auto_battery", "auto_formula_e")
+AUTOMATIC = automatic_table.EXPERIMENTS
 #: how each automatic temperature chooses lambda_t (b3o/temperature.py)
 AUTOMATIC_RULES = {
     "auto": "the effective sample size of the Boltzmann weights over the rule's fixed reference set hits a multiple "

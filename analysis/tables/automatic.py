@@ -23,6 +23,8 @@ from analysis.verdicts import HOLDS
 
 #: the claims of the pre-registered test
 CLAIMS = tuple(c.name for c in CATALOGUE if c.source == AUTO_SOURCE)
+#: the experiments of the test, in the claims' order
+EXPERIMENTS = tuple(dict.fromkeys(c.experiment for c in CATALOGUE if c.source == AUTO_SOURCE))
 #: the variants whose goal is counted; the battery's EHVI counts for each
 SINGLE_OBJECTIVE = ("LogEI", "UCB")
 #: what the README and report show of each density: column of density.csv -> name here
