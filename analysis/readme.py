@@ -9,7 +9,8 @@ verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B
 paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv), `cost_model` (the cost model's
 error, from paper/tables/cost_validation.csv, written by `b3o cost-model`), `horizon` (B3O against TS at
 the longer horizon's checkpoints, from paper/horizon/tables/horizon.csv) and `automatic` (the automatic
-temperature's pre-registered test, from paper/tables/automatic.csv). Where a file has their markers, the short
+temperature's pre-registered test, from paper/tables/automatic.csv); with `--run-costs RUN=CSV ...`, `run_costs`
+(each published run's trials and core-minutes per experiment, from their run_times.csv). Where a file has their markers, the short
 forms `run_cost`, `verdict_size_line` and `automatic_goal` (one sentence each, from the same tables) are rewritten
 too; a section need not be in any file whose short form is. Run as
 `python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
@@ -38,6 +39,7 @@ from analysis.readme_blocks import (
     horizon_block,
     markers,
     run_cost_block,
+    run_costs_block,
     test_run_block,
     verdict_size_block,
     verdict_size_line_block,
@@ -165,10 +167,18 @@ def _read(source: str, columns: set[str], command: str) -> pd.DataFrame:
     return table
 
 
+def _pairs(pairs: list[str], option: str) -> dict[str, str]:
+    """RUN=PATH arguments -> {run: path}, in the order given."""
+    bad = [p for p in pairs if "=" not in p]
+    if bad:
+        raise ValueError(f"{option} takes RUN=CSV, got {bad}")
+    return dict(pair.split("=", 1) for pair in pairs)
+
+
 def _named(pairs: list[str]) -> dict[str, str]:
     """RUN=PATH arguments -> {run: path}; a run must be one of RUNS."""
-    named = dict(pair.split("=", 1) for pair in pairs if "=" in pair)
-    bad = [p for p in pairs if "=" not in p] + [r for r in named if r not in RUNS]
+    named = _pairs(pairs, "--claims")
+    bad = [r for r in named if r not in RUNS]
     if bad:
         raise ValueError(f"--claims takes RUN=CSV with RUN one of {list(RUNS)}, got {bad}")
     return named
@@ -192,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
     cli.add_argument("--into", nargs="+", default=["README.md"], help="markdown files to rewrite in place")
     cli.add_argument("--claims", nargs="+", default=[], help="RUN=CSV claims tables (the first run's in full)")
+    cli.add_argument("--run-costs", nargs="+", default=[], help="RUN=CSV run-time tables, one per published run")
     for name in SECTIONS:
         if name != "claims":
             cli.add_argument(f"--{name.replace('_', '-')}", dest=name, help=f"the table (CSV) of the {name} section")
@@ -205,6 +216,11 @@ def main(argv: list[str] | None = None) -> int:
             rewrite_all(texts, glance_block(tables, ", ".join(claims.values())), "glance")
             first = min(claims, key=RUNS.index)
             rewrite_all(texts, claims_block(tables[first], claims[first]), "claims")
+        costs = {run: path for run, path in _pairs(args.run_costs, "--run-costs").items() if Path(path).is_file()}
+        if costs:
+            command = SECTIONS["cost"][2]
+            tables = {run: _read(path, SECTIONS["cost"][1], command) for run, path in costs.items()}
+            rewrite_all(texts, run_costs_block(tables, ", ".join(costs.values())), "run_costs")
         for name, (build, columns, command) in SECTIONS.items():
             source = getattr(args, name, None)
             if name != "claims" and source is not None:

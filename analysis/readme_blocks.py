@@ -141,6 +141,24 @@ def run_cost_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def run_costs_block(tables: dict[str, pd.DataFrame], source: str) -> str:
+    """Per published run and experiment: trials and core-minutes, each run's trials counted once in its total.
+
+    A run that shares a results directory with another (the extended run reuses the default's trials) counts every
+    trial it holds, so its rows are what it costs from an empty directory, not what it added."""
+    rows = []
+    for run, table in tables.items():
+        shown = table[table["label"] == "all methods"]
+        if not (shown["experiment"] == "all experiments").any():
+            raise ValueError(f"the {run} run's table has no 'all experiments' row: rerun python -m analysis.tables.run_times")
+        for r in shown.to_dict("records"):
+            experiment = "**all (each trial once)**" if r["experiment"] == "all experiments" else r["experiment"]
+            rows.append(f"| {run} | {experiment} | {int(r['trials'])} | {number(r['total_s'] / 60)} |")
+    return generated(
+        "run_costs", source, ["| run | experiment | trials | core-minutes |", "|---|---|---|---|", *rows]
+    )
+
+
 def test_run_block(table: pd.DataFrame, source: str) -> str:
     """One sentence: the default suite's size and wall time on a clean clone."""
     r = table.iloc[0]

@@ -162,3 +162,32 @@ def test_an_automatic_temperature_without_a_configured_lambda_has_its_row_with_t
     assert rows["iterations"].tolist() == [3] and rows["lambda_t_median"].tolist() == [5.0]
     shown, _ = for_paper(rows)
     assert shown["lam"].tolist() == ["auto (median λ_t 5)"]
+
+
+def test_each_published_run_s_cost_is_a_row_per_experiment_and_a_missing_run_is_left_out(tmp_path) -> None:
+    """`--run-costs RUN=CSV ...`: one row per run and experiment in core-minutes, the run's total counting each
+    trial once; a run whose table is not published (yet) is skipped, and a table without its total is refused."""
+    from analysis import readme
+    from analysis.tables.run_times import summarise
+
+    def run_times(seconds: list[float]) -> pd.DataFrame:
+        frame = pd.DataFrame(
+            {"experiment": "x", "label": "A", "trial_id": [f"t{i}" for i in range(len(seconds))], "seconds": seconds,
+             "max_rss_mb": 1.0}
+        )
+        return summarise(frame)
+
+    run_times([60.0, 120.0]).to_csv(tmp_path / "default.csv", index=False)
+    run_times([600.0]).to_csv(tmp_path / "horizon.csv", index=False)
+    doc = tmp_path / "doc.md"
+    doc.write_text("before\n<!-- run_costs:begin -->\nold\n<!-- run_costs:end -->\nafter\n")
+    code = readme.main(["--into", str(doc), "--run-costs", f"default={tmp_path / 'default.csv'}",
+                        f"extended={tmp_path / 'missing.csv'}", f"horizon={tmp_path / 'horizon.csv'}"])
+    text = doc.read_text()
+    assert code == 0 and "old" not in text and "extended" not in text.split("-->", 2)[2]
+    assert "| default | x | 2 | 3 |" in text and "| default | **all (each trial once)** | 2 | 3 |" in text
+    assert "| horizon | x | 1 | 10 |" in text and text.startswith("before\n") and text.endswith("after\n")
+
+    run_times([60.0]).query("experiment != 'all experiments'").to_csv(tmp_path / "bad.csv", index=False)
+    assert readme.main(["--into", str(doc), "--run-costs", f"default={tmp_path / 'bad.csv'}"]) == 2
+    assert readme.main(["--into", str(doc), "--run-costs", str(tmp_path / "default.csv")]) == 2

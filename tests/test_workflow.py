@@ -130,7 +130,8 @@ def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdi
     result = _snakemake(workdir, configfile)
     assert result.returncode == 0, result.stderr[-4000:]
     out = workdir / "results/looks"
-    look = json.loads((out / "looks/synthetic_b100/look1.json").read_text())
+    (look_file,) = (out / "looks/synthetic_b100").glob("*/look1.json")  # under the experiment's plan
+    look = json.loads(look_file.read_text())
     grid = pd.read_csv(out / "grid.csv")
     seeds = grid.groupby("label")["seed"].nunique()
     # B3O against Random on Hartmann-6 (claim 2) cannot be decided on 2 seeds: both settings get the second look
@@ -140,3 +141,18 @@ def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdi
     assert "at look 2" in (out / "paper/claims.md").read_text()
     rerun = _snakemake(workdir, configfile, "-n")
     assert rerun.returncode == 0 and "Nothing to be done" in rerun.stdout + rerun.stderr
+
+    # a second config on the same results directory whose synthetic_b100 has one more method keeps its own looks:
+    # the first config's plan (which never heard of that method's trials) still builds, its look unchanged
+    config["experiments"]["synthetic_b100"]["methods"].append(
+        {"label": "B3O-UCB-s", "method": "b3o", "params": {"acquisition": "ucb", "temperature": "scheduled",
+                                                           "sampler": "defer"}, "lam": 1}
+    )
+    (workdir / "config/looks-wider.yaml").write_text(yaml.safe_dump(config))
+    # (a flag after the config file ends --configfile's list, so the target is not read as a second config)
+    wider = _snakemake(workdir, "config/looks-wider.yaml", "--keep-going", "results/looks/grid.csv")
+    assert wider.returncode == 0, wider.stderr[-4000:]
+    assert len(list((out / "looks/synthetic_b100").glob("*/look1.json"))) == 2
+    assert json.loads(look_file.read_text()) == look
+    again = _snakemake(workdir, configfile, "-n")
+    assert again.returncode == 0, again.stderr[-4000:]

@@ -135,7 +135,7 @@ rule automatic:
 
 rule readme:
     """The generated sections of the README (claims at a glance) and, for the default run, of docs/results.md and
-    docs/method.md (claims in full, cost, B3O's density diagnostics); only when the config names a README."""
+    docs/method.md (claims in full, cost and every published run's cost, B3O's density diagnostics); only when the config names a README."""
     input:
         claims=f"{PAPER}/claims.csv",
         density=f"{PAPER}/tables/density.csv",
@@ -150,7 +150,10 @@ rule readme:
         into=lambda wildcards: readme_files(),
         claims=lambda wildcards, input: published_claims(input.claims),
         tables=lambda wildcards, input: (
-            f"--density {shlex.quote(input.density)} --cost {shlex.quote(input.cost)}" if RUN_NAME == "default" else ""
+            f"--density {shlex.quote(input.density)} --cost {shlex.quote(input.cost)} "
+            f"--run-costs {published_costs(input.cost)}"
+            if RUN_NAME == "default"
+            else ""
         )
         + "".join(f" --automatic {shlex.quote(path)}" for path in input.automatic),
     conda:

@@ -1,6 +1,7 @@
 """Shared state: the trial grid built from the validated config, and the list of final outputs."""
 
 import functools
+import hashlib
 import json
 import math
 import os
@@ -102,6 +103,22 @@ def _setting(trial_id):
     return json.dumps({**SPECS[trial_id].to_dict(), "seed": None}, sort_keys=True, default=str)
 
 
+@functools.cache
+def look_plan(experiment):
+    """A short hash of what a sequential experiment's looks decide over: its labelled settings and its seed plan.
+
+    Looks are kept under it (`looks/EXPERIMENT/PLAN/`), so configs that share a results directory and an experiment's
+    name but not its grid (config.yaml's and extended.yaml's synthetic_b100) keep their own looks, while configs
+    that run the same experiment share its looks as they share its trials."""
+    settings = sorted({(row.label, _setting(row.spec.trial_id)) for row in GRID if row.experiment == experiment})
+    key = json.dumps({"settings": settings, "seeds": config["experiments"][experiment]["seeds"]}, sort_keys=True)
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def look_file(experiment, k):
+    return f"{RESULTS}/looks/{experiment}/{look_plan(experiment)}/look{k}.json"
+
+
 @functools.cache  # input functions ask again and again; a look's trials never change within a run
 def look_trials(experiment, k):
     """The trials of a sequential experiment run by its look k: its first n_k seeds of every setting at the first
@@ -110,7 +127,8 @@ def look_trials(experiment, k):
     rows = [row for row in GRID if row.experiment == experiment and row.spec.seed in seeds]
     if k == 1:
         return tuple(sorted({row.spec.trial_id for row in rows}))
-    with open(checkpoints.look.get(experiment=experiment, k=k - 1).output[0]) as handle:
+    previous = checkpoints.look.get(experiment=experiment, plan=look_plan(experiment), k=k - 1).output[0]
+    with open(previous) as handle:
         still_open = {_setting(t) for t in json.load(handle)["open"]}
     later = {row.spec.trial_id for row in rows if _setting(row.spec.trial_id) in still_open}
     return tuple(sorted(set(look_trials(experiment, k - 1)) | later))
@@ -146,7 +164,7 @@ def all_records(wildcards=None):
 
 def look_files(wildcards=None):
     """Every look's decision file of the sequential experiments (the grid table waits for them)."""
-    return [f"{RESULTS}/looks/{e}/look{k}.json" for e, looks in LOOKS.items() for k in range(1, len(looks))]
+    return [look_file(e, k) for e, looks in LOOKS.items() for k in range(1, len(looks))]
 
 
 def experiments():
@@ -236,6 +254,12 @@ def figure_outputs():
 RUN_NAME = config.get("run_name", "default")
 #: where each published run's claims table is committed (the README's claims at a glance read them all)
 PUBLISHED_CLAIMS = {"default": "paper/claims.csv", "extended": "paper/extended/claims.csv"}
+#: where each published run's run-time table is committed (docs/results.md's cost of every run reads them all)
+PUBLISHED_COSTS = {
+    "default": "paper/tables/run_times.csv",
+    "extended": "paper/extended/tables/run_times.csv",
+    "horizon": "paper/horizon/tables/run_times.csv",
+}
 
 
 def readme_files():
@@ -250,6 +274,12 @@ def readme_files():
 def published_claims(own):
     """RUN=CSV for every published run's claims table, this run's being its own fresh one (quoted for the shell)."""
     tables = {**PUBLISHED_CLAIMS, RUN_NAME: own}
+    return " ".join(shlex.quote(f"{run}={path}") for run, path in tables.items())
+
+
+def published_costs(own):
+    """RUN=CSV for every published run's run-time table, this run's being its own fresh one (quoted for the shell)."""
+    tables = {**PUBLISHED_COSTS, RUN_NAME: own}
     return " ".join(shlex.quote(f"{run}={path}") for run, path in tables.items())
 
 

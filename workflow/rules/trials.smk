@@ -40,11 +40,12 @@ checkpoint look:
     input:
         lambda wildcards: [record_path(t) for t in look_trials(wildcards.experiment, int(wildcards.k))],
     output:
-        f"{RESULTS}/looks/{{experiment}}/look{{k}}.json",
+        f"{RESULTS}/looks/{{experiment}}/{{plan}}/look{{k}}.json",
     log:
-        f"{RESULTS}/logs/looks/{{experiment}}/look{{k}}.log",
+        f"{RESULTS}/logs/looks/{{experiment}}/{{plan}}/look{{k}}.log",
     wildcard_constraints:
         k=r"\d+",
+        plan=r"[0-9a-f]{12}",
     params:
         rows=lambda wildcards: look_rows(wildcards.experiment, int(wildcards.k)),
         looks=lambda wildcards: ",".join(map(str, LOOKS[wildcards.experiment])),
