@@ -34,21 +34,27 @@ MAX_POINTS_PER_CALL = 20_000  # model inputs per acquisition call while scoring 
 
 
 def chunked_sampler(
-    num_samples: int, vectorization: int = 1, points_per_sample: int = 1, max_points_per_call: int = MAX_POINTS_PER_CALL
+    num_samples: int,
+    vectorization: int = 1,
+    points_per_sample: int = 1,
+    max_points_per_call: int = MAX_POINTS_PER_CALL,
+    shared: bool = False,
 ):
     """trieste initial-point sampler yielding `num_samples` random points of the space in chunks [n, V, D].
 
     Each sample feeds `vectorization` (V) acquisition functions with their own points, and is itself a batch of
     `points_per_sample` model inputs when the space is a joint batch space (q-EI), so a chunk holds at most
-    `max_points_per_call` model inputs.
+    `max_points_per_call` model inputs. With `shared`, the V functions are scored on the same points: chunks are
+    [n, D], which trieste's optimiser gives to every one of them.
     """
     chunk = max(1, max_points_per_call // (vectorization * points_per_sample))
+    draws = 1 if shared else vectorization
 
     def sampler(space: SearchSpace) -> Iterator[tf.Tensor]:
         for start in range(0, num_samples, chunk):
-            n = min(chunk, num_samples - start) * vectorization
+            n = min(chunk, num_samples - start) * draws
             x = space.sample_feasible(n) if isinstance(space, Box) and space.has_constraints else space.sample(n)
-            yield tf.reshape(x, [n // vectorization, vectorization, -1])
+            yield x if shared else tf.reshape(x, [n // vectorization, vectorization, -1])
 
     return sampler
 
@@ -92,7 +98,8 @@ class AcquisitionOptimising(Method):
         vectorization, points_per_sample = self.optimiser_shape(context)
         self.optimizer = generate_continuous_optimizer(
             num_initial_samples=chunked_sampler(
-                self.num_initial_samples, vectorization, points_per_sample, self.max_points_per_call
+                self.num_initial_samples, vectorization, points_per_sample, self.max_points_per_call,
+                shared=self.shared_starts(),
             ),
             num_optimization_runs=self.num_optimization_runs,
         )
@@ -100,6 +107,10 @@ class AcquisitionOptimising(Method):
     def optimiser_shape(self, context: TrialContext) -> tuple[int, int]:
         """(acquisition functions optimised at once, model inputs per candidate): (1, 1) for one point at a time."""
         return 1, 1
+
+    def shared_starts(self) -> bool:
+        """Whether the vectorised acquisition functions are scored on one common set of random points."""
+        return False
 
     @abstractmethod
     def builder(self) -> AcquisitionFunctionBuilder | SingleModelAcquisitionBuilder:

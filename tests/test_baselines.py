@@ -98,6 +98,9 @@ CASES = [
     ("logei-mv", "mixed", 1, SMALL_BUDGET),
     ("ts", "mixed", 3, SMALL_BUDGET),
     ("seq-ehvi", "two-objective", 1, SMALL_BUDGET),
+    ("ts", "branin2", 3, {**SMALL_BUDGET, "starts": "shared"}),
+    ("ts", "constrained-bowl", 2, {**SMALL_BUDGET, "starts": "shared"}),
+    ("ts", "mixed", 3, {**SMALL_BUDGET, "starts": "shared"}),
 ]
 LOCAL = {"two-objective": two_objective, "constrained-bowl": constrained_bowl, "mixed": mixed}
 
@@ -106,7 +109,9 @@ def _problem(name: str) -> Problem:
     return LOCAL[name]() if name in LOCAL else problems.get(name)
 
 
-@pytest.mark.parametrize("name, problem_name, batch_size, params", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+@pytest.mark.parametrize(
+    "name, problem_name, batch_size, params", CASES, ids=[f"{c[0]}-{c[1]}" + "-shared" * ("starts" in c[3]) for c in CASES]
+)
 def test_model_based_method_gives_seeded_feasible_batches(name, problem_name, batch_size, params):
     problem = _problem(problem_name)
     data = _data(problem)
@@ -260,3 +265,35 @@ def test_ts_peak_memory_at_batch_100_on_hartmann6():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"ts B=100 hartmann6 SVGP(M=100): peak RSS {peak:.0f} MB; {out.strip()}")
+
+
+@pytest.mark.parametrize("problem_name", ["hartmann6", "mixed"])
+def test_shared_start_ts_scores_every_trajectory_as_trieste_does(problem_name):
+    """`starts="shared"` evaluates the features once per shared point: its values at shared points equal trieste's
+    own evaluation of the same trajectories (on Hartmann-6 and on a mixed space's one-hot inputs), and points the B
+    trajectories do not share (L-BFGS) go to trieste unchanged."""
+    from trieste.acquisition import ParallelContinuousThompsonSampling
+
+    from baselines.thompson import SharedStartThompsonSampling
+
+    problem = _problem(problem_name)
+    data = _data(problem, n=30)
+    model = build_models(TINY_MODEL, problem.search_space, data)
+    fit(model, data)
+    batch = 7
+    tf.random.set_seed(3)
+    shared = SharedStartThompsonSampling().prepare_acquisition_function(model, data)
+    tf.random.set_seed(3)
+    reference = ParallelContinuousThompsonSampling().prepare_acquisition_function(model, data)
+    own = tf.reshape(problem.search_space.sample(40 * batch), [40, batch, -1])
+    np.testing.assert_allclose(shared(own), reference(own))  # first call: both draw the same B weight vectors
+    common = tf.tile(problem.search_space.sample(200)[:, None, :], [1, batch, 1])
+    values = shared(common)
+    assert values.shape == (200, batch) and np.ptp(values.numpy(), axis=1).min() > 0  # B different trajectories
+    np.testing.assert_allclose(values, reference(common), rtol=1e-9, atol=1e-9)
+
+
+def test_ts_starts_must_be_own_or_shared():
+    with pytest.raises(ValueError, match="starts must be one of own, shared"):
+        baselines.get("ts", starts="common")
+

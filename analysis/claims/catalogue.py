@@ -376,6 +376,17 @@ CATALOGUE = (
         ("hartmann6",),
         beyond_paper=True,
     ),
+    Claim(
+        "ts_shared_starts_matches_own",
+        "TS scoring its random starts on one set shared by the B trajectories (far cheaper per batch) matches or beats "
+        "TS with each trajectory's own starts, on all three benchmarks at the default scale",
+        "Beyond the paper: a cheaper TS, adopted only if it is no weaker (config/ts_starts.yaml)",
+        "ts_starts",
+        "matches_or_beats",
+        ((Slot("TS, shared starts", where(label="TS-shared")), Slot("TS, own starts", where(label="TS"))),),
+        SYNTHETIC,
+        beyond_paper=True,
+    ),
 )
 
 

@@ -1,7 +1,8 @@
 """Where Thompson sampling's time per batch goes, at the default config's scale (Hartmann-6, B = 50, M = 64 inducing
-points, 50 L-BFGS steps per fit): the whole ask, the scoring of its random starts (2000·d per trajectory, each
-trajectory its own points, `baselines.optimisers.chunked_sampler`) and, by difference, the trajectories' draw and the
-L-BFGS runs from the best starts.
+points, 50 L-BFGS steps per fit): the whole ask, the scoring of its random starts (2000·d per trajectory,
+`baselines.optimisers.chunked_sampler`) and, by difference, the trajectories' draw and the L-BFGS runs from the best
+starts; for each way of drawing the starts (`starts`: each trajectory its own points, the published TS, or one
+common set scored once per point, `baselines.thompson`).
 
     python tests/benchmarks/ts_profile.py --out paper/tables/ts_profile.csv [--repeats 3]
 
@@ -30,7 +31,7 @@ import problems  # noqa: E402
 from baselines.base import TrialContext  # noqa: E402
 from baselines.models import ModelSpec, build_models, fit  # noqa: E402
 from baselines.optimisers import chunked_sampler  # noqa: E402
-from baselines.thompson import ThompsonSampling  # noqa: E402
+from baselines.thompson import STARTS, SharedStartThompsonSampling, ThompsonSampling  # noqa: E402
 
 PROBLEM, BATCH, N, INDUCING, MAXITER = "hartmann6", 50, 150, 64, 50
 
@@ -55,19 +56,22 @@ def _seconds(work) -> float:
 def profile(repeats: int) -> pd.DataFrame:
     problem = problems.get(PROBLEM)
     model, data = _model(problem)
-    method = ThompsonSampling()
-    method.setup(TrialContext(problem=problem, batch_size=BATCH, iterations=repeats, seed=0))
-    budget = method.num_initial_samples
     rows = []
-    for repeat in range(repeats):
-        tf.random.set_seed(repeat)
-        ask = _seconds(lambda: method.ask({OBJECTIVE: model}, data, repeat + 1))
-        trajectories = ParallelContinuousThompsonSampling().prepare_acquisition_function(model)
-        own = chunked_sampler(budget, BATCH, 1, method.max_points_per_call)
-        scoring = _seconds(lambda: generate_initial_points(1, own, problem.search_space, trajectories, BATCH))
-        rows.append({"repeat": repeat, "ask_cpu_s": ask, "scoring_cpu_s": scoring, "rest_cpu_s": ask - scoring,
-                     "batch_size": BATCH, "num_data": N,
-                     "num_inducing": INDUCING, "random_starts_per_trajectory": budget})
+    for starts in STARTS:
+        method = ThompsonSampling(starts=starts)
+        method.setup(TrialContext(problem=problem, batch_size=BATCH, iterations=repeats, seed=0))
+        budget = method.num_initial_samples
+        builder = SharedStartThompsonSampling if method.shared_starts() else ParallelContinuousThompsonSampling
+        for repeat in range(repeats):
+            tf.random.set_seed(repeat)
+            ask = _seconds(lambda: method.ask({OBJECTIVE: model}, data, repeat + 1))
+            trajectories = builder().prepare_acquisition_function(model)
+            sampler = chunked_sampler(budget, BATCH, 1, method.max_points_per_call, shared=method.shared_starts())
+            trajectories(tf.zeros([1, BATCH, problem.dim], tf.float64))  # draws the weights, as the first chunk would
+            scoring = _seconds(lambda: generate_initial_points(1, sampler, problem.search_space, trajectories, BATCH))
+            rows.append({"starts": starts, "repeat": repeat, "ask_cpu_s": ask, "scoring_cpu_s": scoring,
+                         "rest_cpu_s": ask - scoring, "batch_size": BATCH, "num_data": N,
+                         "num_inducing": INDUCING, "random_starts_per_trajectory": budget})
     return pd.DataFrame(rows)
 
 
@@ -78,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     args = cli.parse_args(argv)
     table = profile(args.repeats)
     table.to_csv(args.out, index=False)
-    print(table.median(numeric_only=True).round(2).to_string())
+    print(table.groupby("starts").median(numeric_only=True).round(2).to_string())
     return 0
 
 
