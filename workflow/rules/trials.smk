@@ -51,9 +51,9 @@ checkpoint look:
         looks=lambda wildcards: ",".join(map(str, LOOKS[wildcards.experiment])),
     conda:
         ENV
-    shell:
-        "python -m analysis.looks --rows {params.rows:q} --experiment {wildcards.experiment} --looks {params.looks} "
-        "--look {wildcards.k} --out {output:q} > {log:q} 2>&1"
+    shell:  # the rows on stdin: a look of a large experiment has more than one command-line argument may hold
+        "python -m analysis.looks --rows /dev/stdin --experiment {wildcards.experiment} --looks {params.looks} "
+        "--look {wildcards.k} --out {output:q} > {log:q} 2>&1 <<'ROWS'\n{params.rows}\nROWS"
 
 
 rule grid:
