@@ -461,7 +461,9 @@ def test_a_page_left_mostly_empty_is_found_unless_it_ends_a_section(tmp_path):
 
 
 @pytest.mark.skipif(not shutil.which("pdftoppm"), reason="needs poppler (tools/install-latex.sh)")
-@pytest.mark.parametrize("run", ["paper", "paper/horizon", "paper/collapsed_fit"])
+@pytest.mark.parametrize(  # every published report
+    "run", sorted(str(pdf.parent.relative_to(ROOT)) for pdf in ROOT.glob("paper/**/report.pdf"))
+)
 def test_the_published_reports_leave_no_page_mostly_empty(run):
     assert short_pages(ROOT / run / "report.pdf", ROOT / run / "report.tex") == []
 
