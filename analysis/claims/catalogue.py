@@ -373,19 +373,17 @@ CATALOGUE = (
         "collapsed_fit_large",
         "matches_or_beats",
         COLLAPSED_PAIRS,
-        ("hartmann6",),
-        beyond_paper=True,
+        ("hartmann6",), beyond_paper=True,
     ),
     Claim(
         "ts_shared_starts_matches_own",
-        "TS scoring its random starts on one set shared by the B trajectories (far cheaper per batch) matches or beats "
-        "TS with each trajectory's own starts, on all three benchmarks at the default scale",
+        "TS scoring its random starts on one set shared by its B trajectories (far cheaper) matches or beats TS with "
+        "each trajectory's own starts, on all three benchmarks at the default scale",
         "Beyond the paper: a cheaper TS, adopted only if it is no weaker (config/ts_starts.yaml)",
         "ts_starts",
         "matches_or_beats",
         ((Slot("TS, shared starts", where(label="TS-shared")), Slot("TS, own starts", where(label="TS"))),),
-        SYNTHETIC,
-        beyond_paper=True,
+        SYNTHETIC, beyond_paper=True,
     ),
 )
 
