@@ -127,12 +127,17 @@ def cost_block(table: pd.DataFrame, source: str) -> str:
     return generated("cost", source, lines)
 
 
-def run_cost_block(table: pd.DataFrame, source: str) -> str:
-    """One sentence for the quick start: the last run's trials, core-minutes and wall-time span."""
+def _run_total(table: pd.DataFrame, source: str) -> pd.Series:
+    """A run-time table's total row (every trial once); its absence is a stale table, not a zero."""
     total = table[(table["experiment"] == "all experiments") & (table["label"] == "all methods")]
     if total.empty:
         raise ValueError(f"{source} has no 'all experiments' row: rerun python -m analysis.tables.run_times")
-    r = total.iloc[0]
+    return total.iloc[0]
+
+
+def run_cost_block(table: pd.DataFrame, source: str) -> str:
+    """One sentence for the quick start: the last run's trials, core-minutes and wall-time span."""
+    r = _run_total(table, source)
     span = f", {number(r['span_min'])} min from the first trial's start to the last one's finish" if (
         "span_min" in r and not math.isnan(r["span_min"])
     ) else ""
@@ -148,9 +153,8 @@ def run_costs_block(tables: dict[str, pd.DataFrame], source: str) -> str:
     trial it holds, so its rows are what it costs from an empty directory, not what it added."""
     rows = []
     for run, table in tables.items():
+        _run_total(table, f"the {run} run's table")
         shown = table[table["label"] == "all methods"]
-        if not (shown["experiment"] == "all experiments").any():
-            raise ValueError(f"the {run} run's table has no 'all experiments' row: rerun python -m analysis.tables.run_times")
         for r in shown.to_dict("records"):
             experiment = "**all (each trial once)**" if r["experiment"] == "all experiments" else r["experiment"]
             rows.append(f"| {run} | {experiment} | {int(r['trials'])} | {number(r['total_s'] / 60)} |")

@@ -148,10 +148,10 @@ rule readme:
         f"{RESULTS}/logs/readme.log",
     params:
         into=lambda wildcards: readme_files(),
-        claims=lambda wildcards, input: published_claims(input.claims),
+        claims=lambda wildcards, input: published(PUBLISHED_CLAIMS, input.claims),
         tables=lambda wildcards, input: (
             f"--density {shlex.quote(input.density)} --cost {shlex.quote(input.cost)} "
-            f"--run-costs {published_costs(input.cost)}"
+            f"--run-costs {published(PUBLISHED_COSTS, input.cost)}"
             if RUN_NAME == "default"
             else ""
         )

@@ -271,16 +271,10 @@ def readme_files():
     return " ".join(shlex.quote(str(p)) for p in [readme, *docs])
 
 
-def published_claims(own):
-    """RUN=CSV for every published run's claims table, this run's being its own fresh one (quoted for the shell)."""
-    tables = {**PUBLISHED_CLAIMS, RUN_NAME: own}
-    return " ".join(shlex.quote(f"{run}={path}") for run, path in tables.items())
-
-
-def published_costs(own):
-    """RUN=CSV for every published run's run-time table, this run's being its own fresh one (quoted for the shell)."""
-    tables = {**PUBLISHED_COSTS, RUN_NAME: own}
-    return " ".join(shlex.quote(f"{run}={path}") for run, path in tables.items())
+def published(tables, own):
+    """RUN=CSV for every published run's table of one kind (PUBLISHED_CLAIMS, PUBLISHED_COSTS), this run's being its
+    own fresh one (quoted for the shell)."""
+    return " ".join(shlex.quote(f"{run}={path}") for run, path in {**tables, RUN_NAME: own}.items())
 
 
 def scaling_spec():
