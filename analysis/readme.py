@@ -9,7 +9,7 @@ verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B
 paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv), `cost_model` (the cost model's
 error, from paper/tables/cost_validation.csv, written by `b3o cost-model`), `horizon` (B3O against TS at
 the longer horizon's checkpoints, from paper/horizon/tables/horizon.csv) and `automatic` (the automatic
-temperature's pre-registered test, from paper/tables/automatic.csv); with `--run-costs RUN=CSV ...`, `run_costs`
+temperature's pre-registered test, from paper/auto_temperature/tables/automatic.csv); with `--run-costs RUN=CSV ...`, `run_costs`
 (each published run's trials and core-minutes per experiment, from their run_times.csv). Where a file has their markers, the short
 forms `run_cost`, `verdict_size_line` and `automatic_goal` (one sentence each, from the same tables) are rewritten
 too; a section need not be in any file whose short form is. Run as
@@ -81,7 +81,7 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
 
 
 #: the published runs, smallest first: a claim's verdict at a glance is the one of the last run here that measured it
-RUNS = ("default", "extended")
+RUNS = ("default", "auto_temperature", "extended")
 
 
 def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:

@@ -138,11 +138,15 @@ def _run_total(table: pd.DataFrame, source: str) -> pd.Series:
 def run_cost_block(table: pd.DataFrame, source: str) -> str:
     """One sentence for the quick start: the last run's trials, core-minutes and wall-time span."""
     r = _run_total(table, source)
-    span = f", {number(r['span_min'])} min from the first trial's start to the last one's finish" if (
+    span = f"; its records were made over {number(r['span_min'])} min of wall time (pauses and reused trials count)" if (
         "span_min" in r and not math.isnan(r["span_min"])
     ) else ""
+    minutes = r["total_s"] / 60
     return generated(
-        "run_cost", source, [f"Its last run: {int(r['trials'])} trials, {number(r['total_s'] / 60)} core-minutes{span}."]
+        "run_cost",
+        source,
+        [f"Its last run: {int(r['trials'])} trials, {number(minutes)} core-minutes, {number(minutes / 2)} min on 2 busy "
+         f"cores{span}."],
     )
 
 

@@ -66,14 +66,31 @@ def seed_looks(seeds: int | Mapping[str, int]) -> tuple[int, ...]:
     return (seeds,)
 
 
+def looks_run(seeds: int | Mapping[str, int]) -> tuple[int, ...]:
+    """The planned looks a config runs: all of them, or those up to `until` (one of the planned counts).
+
+    `until` lets a cheap config stop a plan early that a larger config sharing its results directory continues: its
+    verdicts are still those of the whole plan's boundaries at the looks it reached (stopping early without a decision
+    spends no error rate), so both configs give one claim the same verdict on the same seeds."""
+    looks = seed_looks(seeds)
+    until = seeds.get("until") if isinstance(seeds, Mapping) else None
+    if until is None:
+        return looks
+    if until not in looks:
+        raise ValueError(f"seeds: until={until} must be one of the planned seed counts {list(looks)}")
+    return looks[: looks.index(until) + 1]
+
+
 def seed_numbers(seeds: int | Mapping[str, int]) -> range:
-    """Every seed an experiment's `seeds` may run: `max` (or the count) of them from `first` (default 0)."""
+    """Every seed an experiment's `seeds` may run in this config: up to `until`, `max` (or the count) of them from
+    `first` (default 0)."""
     first = seeds.get("first", 0) if isinstance(seeds, Mapping) else 0
-    return range(first, first + seed_looks(seeds)[-1])
+    return range(first, first + looks_run(seeds)[-1])
 
 
 def sequential_experiments(config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
-    """Experiment -> its planned looks, for the enabled experiments whose seeds come in looks."""
+    """Experiment -> its planned looks (the whole plan, which sets every look's boundary, whatever `until` stops at),
+    for the enabled experiments whose seeds come in looks."""
     return {
         name: seed_looks(settings["seeds"])
         for name, settings in config["experiments"].items()

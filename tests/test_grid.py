@@ -9,7 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from baselines.grid import seed_numbers, trial_grid
+from baselines.grid import looks_run, seed_numbers, sequential_experiments, trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
@@ -62,6 +62,19 @@ def test_seeds_in_looks_may_start_at_a_first_seed_and_fixed_counts_start_at_zero
     assert seeds["synthetic_b100"] == {100, 101, 102, 103}
     assert seeds["battery"] == {0, 1, 2}
     assert list(seed_numbers({"first": 100, "start": 2, "step": 2, "max": 4})[:2]) == [100, 101]  # the first look's
+
+
+def test_until_stops_a_plan_early_but_keeps_the_whole_plan_for_its_boundaries():
+    """`until` runs only the plan's first looks; the analysis still gets every planned look (its boundaries)."""
+    config = _load("smoke.yaml")
+    plan = {"first": 100, "start": 2, "step": 2, "max": 6}
+    config["experiments"]["synthetic_b100"]["seeds"] = {**plan, "until": 4}
+    validate(config, SCHEMA)
+    assert {r.spec.seed for r in trial_grid(config) if r.experiment == "synthetic_b100"} == {100, 101, 102, 103}
+    assert sequential_experiments(config)["synthetic_b100"] == (2, 4, 6)
+    assert looks_run({**plan, "until": 4}) == (2, 4) and looks_run(plan) == (2, 4, 6)
+    with pytest.raises(ValueError, match=r"until=3 must be one of the planned seed counts \[2, 4, 6\]"):
+        looks_run({**plan, "until": 3})
 
 
 @pytest.mark.parametrize(

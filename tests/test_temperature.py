@@ -103,7 +103,7 @@ def _tuned():
     return choice[choice["chosen_candidate"]].iloc[0]
 
 
-def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
+def test_the_test_config_runs_the_automatic_temperature_the_tuning_chose():
     """The pre-registered test (docs/auto-temperature.md) runs the candidate and constant that the tuning run chose by
     its written rule (paper/auto_temperature/tables/auto_choice.csv), in every experiment that has an automatic row."""
     import yaml
@@ -112,7 +112,7 @@ def test_the_default_config_runs_the_automatic_temperature_the_tuning_chose():
     from analysis.tables.auto_choice import CONSTANTS
 
     chosen = _tuned()
-    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config = yaml.safe_load((ROOT / "config" / "auto_temperature.yaml").read_text())
     for experiment in AUTOMATIC:
         params = [m["params"] for m in config["experiments"][experiment]["methods"]
                   if m["params"]["temperature"] in temperature.automatic()]

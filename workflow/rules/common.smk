@@ -16,7 +16,7 @@ import pandas as pd
 from analysis.captions import caption  # plain text, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
 from analysis.tables import declared as declared_tables
-from baselines.grid import seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -94,8 +94,10 @@ def trial_resources(trial_ids):
     return {**resources, "runtime": trial_slots(tuple(trial_ids))[0]}
 
 
-# experiment -> its planned looks, for the experiments whose seeds come in looks (`seeds: {start, step, max}`)
+# experiment -> its planned looks, for the experiments whose seeds come in looks (`seeds: {start, step, max}`), and
+# how many of them this config runs (`until` stops a plan early; the boundaries stay the whole plan's)
 LOOKS = sequential_experiments(config)
+LOOKS_RUN = {experiment: len(looks_run(config["experiments"][experiment]["seeds"])) for experiment in LOOKS}
 
 
 def _setting(trial_id):
@@ -111,7 +113,8 @@ def look_plan(experiment):
     name but not its grid (config.yaml's and extended.yaml's synthetic_b100) keep their own looks, while configs
     that run the same experiment share its looks as they share its trials."""
     settings = sorted({(row.label, _setting(row.spec.trial_id)) for row in GRID if row.experiment == experiment})
-    key = json.dumps({"settings": settings, "seeds": config["experiments"][experiment]["seeds"]}, sort_keys=True)
+    seeds = {k: v for k, v in config["experiments"][experiment]["seeds"].items() if k != "until"}  # where it stops is not what it decides
+    key = json.dumps({"settings": settings, "seeds": seeds}, sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -137,8 +140,8 @@ def look_trials(experiment, k):
 def wanted_trials():
     """Every trial the config runs: all of a fixed experiment's, and of a sequential one those its looks reach."""
     wanted = {row.spec.trial_id for row in GRID if row.experiment not in LOOKS}
-    for experiment, looks in LOOKS.items():
-        wanted |= set(look_trials(experiment, len(looks)))
+    for experiment, run in LOOKS_RUN.items():
+        wanted |= set(look_trials(experiment, run))
     return wanted
 
 
@@ -164,7 +167,7 @@ def all_records(wildcards=None):
 
 def look_files(wildcards=None):
     """Every look's decision file of the sequential experiments (the grid table waits for them)."""
-    return [look_file(e, k) for e, looks in LOOKS.items() for k in range(1, len(looks))]
+    return [look_file(e, k) for e, run in LOOKS_RUN.items() for k in range(1, run)]
 
 
 def experiments():
@@ -253,20 +256,28 @@ def figure_outputs():
 
 RUN_NAME = config.get("run_name", "default")
 #: where each published run's claims table is committed (the README's claims at a glance read them all)
-PUBLISHED_CLAIMS = {"default": "paper/claims.csv", "extended": "paper/extended/claims.csv"}
+PUBLISHED_CLAIMS = {
+    "default": "paper/claims.csv",
+    "auto_temperature": "paper/auto_temperature/claims.csv",
+    "extended": "paper/extended/claims.csv",
+}
 #: where each published run's run-time table is committed (docs/results.md's cost of every run reads them all)
 PUBLISHED_COSTS = {
     "default": "paper/tables/run_times.csv",
+    "auto_temperature": "paper/auto_temperature/tables/run_times.csv",
     "extended": "paper/extended/tables/run_times.csv",
     "horizon": "paper/horizon/tables/run_times.csv",
 }
 
 
 def readme_files():
-    """The README and, for the default run, the docs whose generated sections it rewrites (quoted for the shell)."""
+    """The README and the docs whose generated sections this run rewrites: the default run's results and method
+    pages, and the automatic temperature's page for the run of its test (quoted for the shell)."""
     readme = Path(config["readme"])
-    names = ("results.md", "method.md", "auto-temperature.md")
-    docs = [readme.parent / "docs" / name for name in names] if RUN_NAME == "default" else []
+    names = (("results.md", "method.md") if RUN_NAME == "default" else ()) + (
+        ("auto-temperature.md",) if runs_automatic() else ()
+    )
+    docs = [readme.parent / "docs" / name for name in names]
     docs = [p for p in docs if p.is_file()]
     return " ".join(shlex.quote(str(p)) for p in [readme, *docs])
 
