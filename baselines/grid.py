@@ -69,9 +69,9 @@ def seed_looks(seeds: int | Mapping[str, int]) -> tuple[int, ...]:
 def looks_run(seeds: int | Mapping[str, int]) -> tuple[int, ...]:
     """The planned looks a config runs: all of them, or those up to `until` (one of the planned counts).
 
-    `until` lets a cheap config stop a plan early that a larger config sharing its results directory continues: its
-    verdicts are still those of the whole plan's boundaries at the looks it reached (stopping early without a decision
-    spends no error rate), so both configs give one claim the same verdict on the same seeds."""
+    `until` lets a cheap config stop a plan early that a larger config sharing its results directory continues: it
+    decides at the looks it reached on the whole plan's boundaries (stopping early without a decision spends no
+    error rate), so what it decides stands when the larger config goes on."""
     looks = seed_looks(seeds)
     until = seeds.get("until") if isinstance(seeds, Mapping) else None
     if until is None:
