@@ -48,12 +48,13 @@ TRACE_SCALARS = (
     "acquire_s",
     "evaluate_s",
     "io_s",
+    "cpu_s",
     "peak_rss_mb",
     "model_objective",
 )
-#: trace fields that measure the machine, not the method: wall times and memory (timings inside a row's
+#: trace fields that measure the machine, not the method: wall and CPU times and memory (timings inside a row's
 #: `diagnostics` are the keys with "seconds" in their name)
-TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "peak_rss_mb")
+TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "peak_rss_mb")
 #: columns of the `b3o scaling` table: one row per (configuration, batch size)
 SCALING_COLUMNS = (
     "method",

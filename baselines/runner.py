@@ -123,14 +123,17 @@ class _Runner:
         method = self.trial.method
         method.setup(self.trial.context)
         if not trace:
+            cpu = time.process_time()
             x0 = trial_design(self.problem, self.spec.n_init, self.spec.seed)
             trace = [self._evaluate(0, x0, fit_s=0.0, acquire_s=0.0, extra={})]
+            trace[0]["cpu_s"] = time.process_time() - cpu
             self._save_checkpoint(trace, None)
         else:
             method.restore([(np.array(r["points"]), self._to_min(np.array(r["observations"]))) for r in trace[1:]])
         model = None
         for t in range(len(trace), self.spec.iterations + 1):
             data, scale = self._dataset(trace)
+            cpu = time.process_time()  # this process's CPU seconds: the wall parts less the waits of a loaded machine
             start = time.perf_counter()
             extra: dict[str, Any] = {"output_scale": scale.to_dict()}
             if method.uses_model:
@@ -150,6 +153,7 @@ class _Runner:
             extra["diagnostics"] = _jsonable(method.diagnostics)
             self._warn_if_degenerate(t, method.diagnostics)
             record = self._evaluate(t, points, fit_s=fit_s, acquire_s=acquire_s, extra=extra)
+            record["cpu_s"] = time.process_time() - cpu  # fit, acquire and evaluate
             method.tell(points, self._to_min(np.array(record["observations"])))
             trace.append(record)
             start = time.perf_counter()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -41,6 +40,7 @@ def test_record_has_the_documented_fields(tmp_path):
         assert set(TRACE_SCALARS) - {"io_s", "model_objective", "hypervolume"} <= set(row)  # t = 0 has no fit, no io
         assert set(TRACE_KEYS) <= set(row) and set(TIMING_KEYS) - {"io_s"} <= set(row)
         assert np.all((np.array(row["points"]) >= 0) & (np.array(row["points"]) <= 1))
+    assert all(r["cpu_s"] > 0 for r in trace[1:])  # a fit and an ask cost this process CPU time
     best = [r["best_value"] for r in trace]
     assert best == sorted(best)  # maximisation: the best noiseless value never decreases
     assert all(r["simple_regret"] >= 0 for r in trace)
