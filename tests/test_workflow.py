@@ -4,6 +4,7 @@ run (default suite) and the whole smoke config end to end (`-m slow`)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -117,6 +118,23 @@ def test_smoke_config_runs_end_to_end(workdir):
         "sampler_ucb_c", "battery", "formula_e", "timing", "illustration_1d", "lambda_effect", "theorem1",
     }
     _check_outputs(workdir / "results/smoke", figures)
+
+
+def test_every_sequential_experiment_s_first_look_is_planned_at_once(workdir):
+    """Two experiments with seeds in looks: before anything ran, the plan holds both first looks and their trials, so
+    one experiment's looks never wait for another's."""
+    configfile = tiny_config(workdir, "two-looks", seeds=2, results="results/two-looks")
+    config = yaml.safe_load((workdir / configfile).read_text())
+    first = config["experiments"]["synthetic_b100"]
+    first.update(seeds={"start": 2, "step": 2, "max": 4})
+    config["experiments"]["my_second_study"] = {**first, "problems": ["hartmann6"]}
+    (workdir / configfile).write_text(yaml.safe_dump(config))
+    plan = _snakemake(workdir, configfile, "-n")
+    assert plan.returncode == 0, plan.stderr[-4000:]
+    for experiment in ("synthetic_b100", "my_second_study"):
+        assert re.search(rf"looks/{experiment}/[0-9a-f]{{12}}/look1\.json", plan.stdout), experiment
+    # both experiments' first-look trials: 2 seeds x 2 methods each, one trial per job
+    assert len(re.findall(r"rule trials_[0-9a-f]{16}:", plan.stdout)) == 8
 
 
 def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdir):

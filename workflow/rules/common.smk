@@ -166,8 +166,22 @@ def all_records(wildcards=None):
 
 
 def look_files(wildcards=None):
-    """Every look's decision file of the sequential experiments (the grid table waits for them)."""
-    return [look_file(e, k) for e, run in LOOKS_RUN.items() for k in range(1, run)]
+    """Every look's decision file of the sequential experiments, the last look's too (the grid table waits for them).
+
+    Each look is a checkpoint whose own input function asks for the previous one, so listing them all here lets
+    Snakemake follow every experiment's looks at once; an input function that walked the experiments in turn would
+    stop at the first unfinished look and leave the other experiments' trials out of the DAG until it was done."""
+    return [look_file(e, k) for e, run in LOOKS_RUN.items() for k in range(1, run + 1)]
+
+
+def reached_records():
+    """The records of the fixed experiments and, of each sequential one, of the looks whose trials are known now
+    (never asks for an unfinished checkpoint, so the default target's list does not stop at the first one)."""
+    wanted = {row.spec.trial_id for row in GRID if row.experiment not in LOOKS}
+    for experiment, run in LOOKS_RUN.items():
+        known = [k for k in range(1, run + 1) if k == 1 or os.path.exists(look_file(experiment, k - 1))]
+        wanted |= set(look_trials(experiment, max(known)))
+    return sorted({record_path(t) for t in wanted})
 
 
 def experiments():
@@ -175,18 +189,19 @@ def experiments():
 
 
 def final_outputs():
-    """The default target. It lists every record too: Snakemake does not remake a deleted intermediate file whose
-    consumers are up to date, so only a target's inputs make it notice a record that has gone (deleted, or moved
-    aside by the tidy step as unusable). For the same reason it lists the run's own marks of the outputs that do not
+    """The default target. It lists every record known so far too (the rest join through the tidy table's input):
+    Snakemake does not remake a deleted intermediate file whose consumers are up to date, so only a target's inputs
+    make it notice a record that has gone (deleted, or moved aside by the tidy step as unusable). For the same reason it lists the run's own marks of the outputs that do not
     depend on trials (illustrations, the scaling table): their committed copies under the paper directory would
     otherwise count as up to date on a fresh clone, and the run would publish them without remaking them."""
     own = [f"{RESULTS}/illustrations/{name}.done" for name in ILLUSTRATIONS]
     own += [f"{RESULTS}/scaling.csv"] if SCALING.get("enabled", False) else []
-    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + all_records()
+    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + look_files() + reached_records()
 
 
 def final_inputs(wildcards):
-    """The default target as an input function, so that sequential experiments' later looks join it."""
+    """The default target as an input function, so that sequential experiments' later looks join it as they are
+    made."""
     return final_outputs()
 
 
