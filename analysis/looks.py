@@ -26,9 +26,15 @@ from analysis.tidy import grid_frame, load_records, tidy_table
 from analysis.verdicts import FEW, INCONCLUSIVE
 
 
-def open_trials(table: pd.DataFrame, experiment: str, looks: tuple[int, ...]) -> tuple[list[str], int, int]:
-    """(trial ids of the methods in comparisons still open after the last of `looks`, comparisons open, decided)."""
+def open_trials(
+    table: pd.DataFrame, experiment: str, looks: tuple[int, ...], look: int
+) -> tuple[list[str], int, int]:
+    """(trial ids of the methods in comparisons still open after look `look` of the plan `looks`, comparisons open,
+    decided). Each look is tested at its level in the whole plan, as the claims are: a plan cut at this look would
+    spend α faster and call decided what the claims table later calls open."""
     plan = {experiment: looks}
+    seeds = sorted(table.loc[table["experiment"] == experiment, "seed"].unique())[: looks[look - 1]]
+    table = table[table["seed"].isin(seeds) | (table["experiment"] != experiment)]
     trials: set[str] = set()
     open_count = decided = 0
     for claim in (c for c in CATALOGUE if c.experiment == experiment):
@@ -69,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    trials, open_count, decided = open_trials(table, args.experiment, looks[: args.look])
+    trials, open_count, decided = open_trials(table, args.experiment, looks, args.look)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(
         json.dumps(

@@ -675,6 +675,28 @@ def test_under_planned_looks_a_clear_comparison_is_decided_at_the_first_look_and
     assert shifted.measured == result.measured
 
 
+def test_a_look_decides_at_its_level_in_the_whole_plan_as_the_claims_do():
+    """The look checkpoint (`analysis.looks`) must call open what the claims table will call open: at look 1 of the
+    plan 10/15/20 the level is Pocock's, below α. A comparison decided at α but not at that level stays open (its
+    settings get the next look's seeds); cutting the plan at the look would have stopped it."""
+    from analysis.looks import open_trials
+
+    rng = np.random.default_rng(13)  # one where the two levels disagree
+    luck = rng.normal(0, 3, 10)
+    advantage = rng.uniform(0.3, 1.5) + rng.uniform(0.3, 1.2) * rng.standard_normal(10)
+    table = pd.concat([b3o("UCB-c", luck - advantage), trials("TS", luck)])
+    _, open_count, decided = open_trials(table, "synthetic_b100", (10, 15, 20), 1)
+    claim = next(c for c in catalogue.CATALOGUE if c.name == "b3o_beats_ts_b100")
+    claimed = checking.compared(claim, table, {"synthetic_b100": (10, 15, 20)})
+    assert all(c.stat.verdict == INCONCLUSIVE for c in claimed.compared)
+    assert (open_count, decided) == (4, 0)
+    assert open_trials(table, "synthetic_b100", (10,), 1)[1:] == (2, 2)  # the cut plan's laxer level
+    # later seeds in the table do not count at look 1
+    later = pd.concat([table, b3o("UCB-c", np.r_[luck, luck - 5.0])[lambda t: t["seed"] >= 10],
+                       trials("TS", np.r_[luck, luck])[lambda t: t["seed"] >= 10]])
+    assert open_trials(later, "synthetic_b100", (10, 15, 20), 1)[1:] == (4, 0)
+
+
 def test_looks_on_the_command_line_are_checked():
     from analysis.tables.claims_table import parse_looks
 
