@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("b3o.trial")
 
 #: the keys of a trial record (`baselines.runner` writes it, `analysis.tidy` reads it)
-RECORD_KEYS = ("spec", "trial_id", "problem", "provenance", "startup_s", "wall_s", "trace")
+RECORD_KEYS = ("spec", "trial_id", "problem", "provenance", "startup_s", "startup_cpu_s", "wall_s", "trace")
 #: keys every trace row must have for the record to be used
 TRACE_KEYS = ("iteration", "num_evals", "points", "observations", "values", "best_value")
 #: per-iteration scalars of a trace row (None where they do not apply: regret without a known optimum, say)
@@ -49,12 +49,14 @@ TRACE_SCALARS = (
     "evaluate_s",
     "io_s",
     "cpu_s",
+    "fit_cpu_s",
+    "acquire_cpu_s",
     "peak_rss_mb",
     "model_objective",
 )
 #: trace fields that measure the machine, not the method: wall and CPU times and memory (timings inside a row's
 #: `diagnostics` are the keys with "seconds" in their name)
-TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "peak_rss_mb")
+TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "fit_cpu_s", "acquire_cpu_s", "peak_rss_mb")
 #: columns of the `b3o scaling` table: one row per (configuration, batch size)
 SCALING_COLUMNS = (
     "method",

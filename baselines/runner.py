@@ -119,6 +119,7 @@ class _Runner:
     def run(self) -> dict[str, Any]:
         started = time.perf_counter()
         startup_s = _startup_seconds()
+        startup_cpu_s = time.process_time() if startup_s else 0.0  # this process's CPU seconds since it started
         trace, model_vars = self._load_checkpoint()
         method = self.trial.method
         method.setup(self.trial.context)
@@ -146,10 +147,12 @@ class _Runner:
                 seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # after building: a resumed run built just now
                 extra["model_objective"] = fit(model, data)
             fit_s = time.perf_counter() - start
-            start = time.perf_counter()
+            extra["fit_cpu_s"] = time.process_time() - cpu
+            start, acquire_cpu = time.perf_counter(), time.process_time()
             seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # the ask does not depend on whether a fit ran
             points = method.ask({OBJECTIVE: model} if model is not None else None, data, t)
             acquire_s = time.perf_counter() - start
+            extra["acquire_cpu_s"] = time.process_time() - acquire_cpu
             extra["diagnostics"] = _jsonable(method.diagnostics)
             self._warn_if_degenerate(t, method.diagnostics)
             record = self._evaluate(t, points, fit_s=fit_s, acquire_s=acquire_s, extra=extra)
@@ -176,6 +179,7 @@ class _Runner:
             },
             "provenance": provenance(),
             "startup_s": startup_s,  # of the process that finished the trial
+            "startup_cpu_s": startup_cpu_s,  # its CPU seconds, which a loaded machine does not inflate
             # start-up plus this process's part of the trial: the whole trial unless it was resumed
             "wall_s": startup_s + time.perf_counter() - started,
             "trace": trace,
