@@ -137,12 +137,21 @@ def look_trials(experiment, k):
     return tuple(sorted(set(look_trials(experiment, k - 1)) | later))
 
 
-def wanted_trials():
-    """Every trial the config runs: all of a fixed experiment's, and of a sequential one those its looks reach."""
+def wanted_trials(reached_only=False):
+    """Every trial the config runs: all of a fixed experiment's, and of a sequential one those its looks reach.
+
+    With `reached_only`, a sequential experiment's trials only through the looks made so far: this never asks for an
+    unfinished checkpoint, so the default target's list does not stop at the first one."""
     wanted = {row.spec.trial_id for row in GRID if row.experiment not in LOOKS}
     for experiment, run in LOOKS_RUN.items():
+        if reached_only:
+            run = max(k for k in range(1, run + 1) if k == 1 or os.path.exists(look_file(experiment, k - 1)))
         wanted |= set(look_trials(experiment, run))
     return wanted
+
+
+def record_paths(trials):
+    return sorted({record_path(t) for t in trials})
 
 
 def look_rows(experiment, k):
@@ -162,7 +171,7 @@ def grid_rows():
 def all_records(wildcards=None):
     """Every record the config runs; with sequential experiments, known only as their looks are made (an input
     function: Snakemake re-evaluates it as each look's checkpoint finishes)."""
-    return sorted({record_path(t) for t in (wanted_trials() if LOOKS else SPECS)})
+    return record_paths(wanted_trials() if LOOKS else SPECS)
 
 
 def look_files(wildcards=None):
@@ -172,16 +181,6 @@ def look_files(wildcards=None):
     Snakemake follow every experiment's looks at once; an input function that walked the experiments in turn would
     stop at the first unfinished look and leave the other experiments' trials out of the DAG until it was done."""
     return [look_file(e, k) for e, run in LOOKS_RUN.items() for k in range(1, run + 1)]
-
-
-def reached_records():
-    """The records of the fixed experiments and, of each sequential one, of the looks whose trials are known now
-    (never asks for an unfinished checkpoint, so the default target's list does not stop at the first one)."""
-    wanted = {row.spec.trial_id for row in GRID if row.experiment not in LOOKS}
-    for experiment, run in LOOKS_RUN.items():
-        known = [k for k in range(1, run + 1) if k == 1 or os.path.exists(look_file(experiment, k - 1))]
-        wanted |= set(look_trials(experiment, max(known)))
-    return sorted({record_path(t) for t in wanted})
 
 
 def experiments():
@@ -196,7 +195,7 @@ def final_outputs():
     otherwise count as up to date on a fresh clone, and the run would publish them without remaking them."""
     own = [f"{RESULTS}/illustrations/{name}.done" for name in ILLUSTRATIONS]
     own += [f"{RESULTS}/scaling.csv"] if SCALING.get("enabled", False) else []
-    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + look_files() + reached_records()
+    return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + look_files() + record_paths(wanted_trials(reached_only=True))
 
 
 def final_inputs(wildcards):
