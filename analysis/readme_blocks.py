@@ -142,11 +142,15 @@ def run_cost_block(table: pd.DataFrame, source: str) -> str:
         "span_min" in r and not math.isnan(r["span_min"])
     ) else ""
     minutes = r["total_s"] / 60
+    cpu = r.get("total_cpu_s", math.nan) / 60
+    on_cores = "" if math.isnan(cpu) else (
+        f" ({number(cpu)} of CPU time: {number(cpu / 2)} min on 2 cores of their own)"
+    )
     return generated(
         "run_cost",
         source,
-        [f"Its last run: {int(r['trials'])} trials, {number(minutes)} core-minutes, {number(minutes / 2)} min on 2 busy "
-         f"cores{span}."],
+        [f"Its last run: {int(r['trials'])} trials, {number(minutes)} core-minutes of wall time{on_cores}, "
+         f"{number(minutes / 2)} min on 2 busy cores{span}."],
     )
 
 
@@ -180,18 +184,21 @@ def test_run_block(table: pd.DataFrame, source: str) -> str:
 
 
 def cost_model_block(table: pd.DataFrame, source: str) -> str:
-    """The cost model's error per experiment: predicted against measured trial time, fitted and held out."""
+    """The cost model's error per experiment: predicted against measured trial time on the model's clock (CPU or
+    wall seconds; a table written before the CPU clock counted wall seconds), fitted, held out and out of sample."""
+    clocks = table["clock"] if "clock" in table else pd.Series("wall", index=table.index)
     rows = [
-        f"| {r.sample} | {r.experiment} | {int(r.trials)} | {number(r.measured_s / 60)} | {number(r.predicted_s / 60)} | "
-        f"{r.error:+.0%} |"
-        for r in table.itertuples()
+        f"| {r.sample} | {clock} | {r.experiment} | {int(r.trials)} | {number(r.measured_s / 60)} | "
+        f"{number(r.predicted_s / 60)} | {r.error:+.0%} |"
+        for r, clock in zip(table.itertuples(), clocks)
+        if r.trials > 0
     ]
     return generated(
         "cost_model",
         source,
         [
-            "| records | experiment or setting | trials | measured (core-min) | predicted (core-min) | error |",
-            "|---|---|---|---|---|---|",
+            "| records | clock | experiment or setting | trials | measured (core-min) | predicted (core-min) | error |",
+            "|---|---|---|---|---|---|---|",
             *rows,
         ],
     )

@@ -71,6 +71,7 @@ TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
     "platform_id",
     "finished_utc",
     "startup_s",
+    "startup_cpu_s",
     "wall_s",
 )
 
@@ -172,6 +173,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
             platform_id=(record.get("provenance") or {}).get("platform_id"),
             finished_utc=(record.get("provenance") or {}).get("finished_utc"),
             startup_s=_number(record.get("startup_s")),
+            startup_cpu_s=_number(record.get("startup_cpu_s")),
             wall_s=_number(record.get("wall_s")),
         )
         for path, record in records.items()

@@ -16,7 +16,14 @@ alike (`_nnls`), to the per-iteration cost profiles that every record keeps, and
 reach, to the committed benchmarks at the paper's scale:
 `paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000) and `paper/tables/scaling.csv`
 (batch time against B at M = 500). A method, sampler or problem without observations has no constants: its trials
-are "not predicted", never guessed. Constants fitted on a shared machine are upper bounds.
+are "not predicted", never guessed.
+
+A model counts one of two clocks (`CLOCKS`). "cpu", the default: the process's CPU seconds of each part
+(`fit_cpu_s`, `acquire_cpu_s`, the rest of `cpu_s`, and `startup_cpu_s`), which is the time a trial takes on a core
+of its own, as a cluster slot gives it; the pinned platform runs one thread, so CPU seconds are not shared out over
+cores, and another job on the machine does not inflate them. "wall": the seconds each part took, which also count the
+waits for a core of a loaded machine (the only clock of records made before 2026-11-27), so constants fitted on a
+shared machine are upper bounds and differ with the load when each run was made.
 
 `b3o cost-model --results DIR` fits the model to a run's records and writes it (`paper/tables/cost_model.csv`) with
 its error per experiment (`paper/tables/cost_validation.csv`). Imports no TensorFlow: the workflow's DAG build uses it.
@@ -43,14 +50,21 @@ COLUMNS = ("part", "key", "term", "value")
 PARTS = ("fit_s", "acquire_s", "evaluate_s", "io_s")
 #: below this a method's fit is none (random search records microseconds of bookkeeping)
 NO_FIT_S = 1e-3
+#: the clocks a model can count: each part's CPU seconds, or its wall seconds (see the module's docstring)
+CLOCKS = ("cpu", "wall")
 #: what the default trial of a method samples with, where its params name no sampler (`b3o`: the rule's default)
 DEFAULT_SAMPLER = {"b3o": "defer-is"}
 
 
 def acquire_key(method: str, params: Mapping[str, Any] | None) -> str:
-    """The acquire step's key: the method, and for B3O its sampler."""
-    sampler = (params or {}).get("sampler", DEFAULT_SAMPLER.get(method))
-    return f"{method}/{sampler}" if method == "b3o" else method
+    """The acquire step's key: the method, for B3O its sampler, and for TS scoring shared starts (a far cheaper
+    step than its default's, `baselines.thompson`) that choice."""
+    params = params or {}
+    if method == "b3o":
+        return f"b3o/{params.get('sampler', DEFAULT_SAMPLER['b3o'])}"
+    if method == "ts" and params.get("starts", "own") != "own":
+        return f"ts/{params['starts']}-starts"
+    return method
 
 
 def _fit_features(maxiter: float, n: float, m: float) -> list[float]:
@@ -84,7 +98,17 @@ class CostModel:
             raise ValueError(f"cost model table lacks column(s) {sorted(missing)}; expected {list(COLUMNS)}")
         self.table = table[list(COLUMNS)].reset_index(drop=True)
         self._values = {(r.part, r.key, r.term): float(r.value) for r in self.table.itertuples()}
-        self._measured = {(part, key) for part, key, _ in self._values}
+        self._measured = {(part, key) for part, key, _ in self._values if part != "clock"}
+
+    @property
+    def clock(self) -> str:
+        """What its seconds count ("cpu" or "wall"); a model written before the CPU clock counted wall seconds."""
+        return "cpu" if self._values.get(("clock", "cpu", "flag")) else "wall"
+
+    @property
+    def wall_fitted(self) -> list[str]:
+        """The parts of a cpu model fitted to wall seconds, for want of records with CPU seconds: upper bounds."""
+        return [term for part, key, term in self._values if (part, key) == ("clock", "wall")]
 
     @classmethod
     def read(cls, path: str | Path) -> CostModel:
@@ -94,8 +118,8 @@ class CostModel:
         values = [self._values.get((part, key, term)) for term in terms]
         return None if any(v is None for v in values) else np.asarray(values)
 
-    def missing(self, spec: Mapping[str, Any]) -> list[str]:
-        """What the model lacks to predict `spec` (empty if it can)."""
+    def needs(self, spec: Mapping[str, Any]) -> list[str]:
+        """The parts ("part key") a prediction of `spec` uses."""
         method, problem = spec["method"], spec["problem"]
         needs = [("startup", method), ("evaluate", problem), ("acquire", acquire_key(method, spec.get("params")))]
         if self.uses_model(spec):
@@ -104,7 +128,11 @@ class CostModel:
                 f"{model.get('kind', 'svgp')} ({model.get('fit', 'default')} fit)"
             )
             needs += [("fit", kind), ("objectives", problem)]
-        return [f"{part} {key}" for part, key in needs if (part, key) not in self._measured]
+        return [f"{part} {key}" for part, key in needs]
+
+    def missing(self, spec: Mapping[str, Any]) -> list[str]:
+        """What the model lacks to predict `spec` (empty if it can)."""
+        return [need for need in self.needs(spec) if tuple(need.split(" ", 1)) not in self._measured]
 
     def uses_model(self, spec: Mapping[str, Any]) -> bool:
         return self._values.get(("uses_model", spec["method"], "flag"), 1.0) > 0
@@ -145,18 +173,55 @@ def _nnls(features: np.ndarray, seconds: np.ndarray, source: np.ndarray) -> np.n
     return solution / column_scale
 
 
-def observations(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """One row per (record, BO iteration) with what the forms need: the spec's sizes and the measured seconds."""
+def has_cpu_parts(record: Mapping[str, Any]) -> bool:
+    """Whether a record times every part in CPU seconds (records made before 2026-11-27 have wall seconds only)."""
+    trace = record["trace"]
+    return record.get("startup_cpu_s") is not None and trace[0].get("cpu_s") is not None and all(
+        step.get(k) is not None for step in trace[1:] for k in ("cpu_s", "fit_cpu_s", "acquire_cpu_s")
+    )
+
+
+def measured_seconds(record: Mapping[str, Any], clock: str) -> float:
+    """A trial's measured seconds on `clock`: its wall time, or its CPU seconds (start-up, the initial design, every
+    iteration) plus the checkpoints' wall seconds, which are I/O. A record whose iterations have CPU seconds but whose
+    start-up has none counts its start-up's wall seconds; NaN where the iterations lack CPU seconds."""
+    trace = record["trace"]
+    if clock == "wall":
+        return float(record.get("wall_s") or math.nan)
+    if any(step.get("cpu_s") is None for step in trace):
+        return math.nan
+    startup = record.get("startup_cpu_s")
+    startup = record.get("startup_s") or 0.0 if startup is None else startup
+    return float(startup + sum(step["cpu_s"] for step in trace) + sum(step.get("io_s") or 0.0 for step in trace))
+
+
+def _parts(step: Mapping[str, Any], clock: str) -> tuple[float, float, float]:
+    """(fit, acquire, evaluate with checkpoint I/O) seconds of one iteration on `clock`."""
+    io = step.get("io_s") or 0.0
+    if clock == "wall":
+        return step.get("fit_s") or 0.0, step.get("acquire_s") or 0.0, (step.get("evaluate_s") or 0.0) + io
+    fit_s, acquire_s = step["fit_cpu_s"], step["acquire_cpu_s"]
+    return fit_s, acquire_s, max(0.0, step["cpu_s"] - fit_s - acquire_s) + io
+
+
+def observations(records: Iterable[Mapping[str, Any]], clock: str = "cpu") -> pd.DataFrame:
+    """One row per (record, BO iteration) with what the forms need: the spec's sizes and the measured seconds, on
+    `clock` where the record has it (`has_cpu_parts`), else on the wall clock (column `clock`)."""
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {CLOCKS}, got {clock!r}")
     rows = []
     for record in records:
+        clock_of = "cpu" if clock == "cpu" and has_cpu_parts(record) else "wall"
         spec, problem = record["spec"], record["problem"]
         model = spec.get("model") or {}
         steps = record["trace"][1:]
-        parts = sum(sum(step.get(k) or 0.0 for k in PARTS) for step in steps)
+        parts = [_parts(step, clock_of) for step in steps]
         # what no part times (the initial design, bookkeeping) is spread over the iterations' evaluate parts
-        rest = max(0.0, (record.get("wall_s") or 0.0) - (record.get("startup_s") or 0.0) - parts) / max(len(steps), 1)
+        startup = record["startup_cpu_s"] if clock_of == "cpu" else record.get("startup_s") or 0.0
+        untimed = measured_seconds(record, clock_of) - startup - sum(map(sum, parts))
+        rest = max(0.0, untimed) / max(len(steps), 1)
         first = True
-        for step in steps:
+        for step, (fit_s, acquire_s, evaluate_s) in zip(steps, parts):
             n = spec["n_init"] + spec["batch_size"] * (step["iteration"] - 1)
             rows.append(
                 {
@@ -169,11 +234,11 @@ def observations(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
                     "n": n,
                     "m": min(model.get("num_inducing", 500), n),
                     "maxiter": model.get("maxiter", 500),
-                    "fit_s": step.get("fit_s") or 0.0,
-                    "acquire_s": step.get("acquire_s") or 0.0,
-                    "evaluate_s": (step.get("evaluate_s") or 0.0) + (step.get("io_s") or 0.0) + rest,
-                    "startup_s": (record.get("startup_s") or 0.0) if first else np.nan,
-                    "wall_s": record.get("wall_s") if first else np.nan,
+                    "fit_s": fit_s,
+                    "acquire_s": acquire_s,
+                    "evaluate_s": evaluate_s + rest,
+                    "startup_s": startup if first else np.nan,
+                    "clock": clock_of,
                 }
             )
             first = False
@@ -185,7 +250,17 @@ def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.
     scale (`paper_scale_cost.csv`: N, lbfgs_iteration_s; M = 500) and batch times against B (`scaling.csv`:
     method, sampler, batch_size, seconds_median; N = M = 500)."""
     rows: list[tuple[str, str, str, float]] = []
-    modelled = obs[obs["fit_s"] > NO_FIT_S]
+    cpu = bool(len(obs)) and (obs["clock"] == "cpu").any()
+    wall_fitted: list[str] = []
+
+    def preferred(group: pd.DataFrame, what: str) -> pd.DataFrame:
+        """A part's rows on the CPU clock where a cpu model has any, else its wall rows (named: upper bounds)."""
+        if not cpu or (group["clock"] == "cpu").any():
+            return group[group["clock"] == "cpu"] if cpu else group
+        wall_fitted.append(what)
+        return group
+
+    modelled = preferred(obs[obs["fit_s"] > NO_FIT_S], "fit svgp")
     features = [np.array(_fit_features(r.maxiter, r.n, r.m)) for r in modelled.itertuples()]
     seconds = list(modelled["fit_s"] / modelled["objectives"])
     source = ["records"] * len(features)
@@ -200,11 +275,13 @@ def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.
         rows += [("fit", "svgp", t, v) for t, v in zip(FIT_TERMS, constants)]
     for problem, group in obs.groupby("problem"):
         rows.append(("objectives", problem, "k", float(group["objectives"].iloc[0])))
+        group = preferred(group, f"evaluate {problem}")
         features = np.array([[1.0, b] for b in group["batch_size"]])
         e = _nnls(features, group["evaluate_s"].to_numpy(), np.zeros(len(group)))
         rows += [("evaluate", problem, t, v) for t, v in zip(EVALUATE_TERMS, e)]
     scaled = batches.dropna(subset=["seconds_median"]) if batches is not None else pd.DataFrame()
     for key, group in obs.groupby("acquire_key"):
+        group = preferred(group, f"acquire {key}")
         features = [_acquire_features(r.batch_size, r.n) for r in group.itertuples()]
         seconds = list(group["acquire_s"])
         source = ["records"] * len(features)
@@ -216,28 +293,40 @@ def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.
         constants = _nnls(np.array(features), np.array(seconds), np.array(source))
         rows += [("acquire", key, t, v) for t, v in zip(ACQUIRE_TERMS, constants)]
     for method, group in obs.groupby("method"):
-        rows.append(("startup", method, "s", float(group["startup_s"].mean())))
         rows.append(("uses_model", method, "flag", float(group["fit_s"].median() > NO_FIT_S)))
+        rows.append(("startup", method, "s", float(preferred(group, f"startup {method}")["startup_s"].mean())))
+    if cpu:
+        rows.append(("clock", "cpu", "flag", 1.0))
+        rows += [("clock", "wall", what, 1.0) for what in wall_fitted]
     return CostModel(pd.DataFrame(rows, columns=list(COLUMNS)))
 
 
 def validate(model: CostModel, records: Iterable[Mapping[str, Any]], experiments: Mapping[str, str]) -> pd.DataFrame:
-    """Predicted against measured seconds per experiment (each trial's wall time; `experiments`: trial id -> the
-    experiment it is counted under), with the relative error."""
+    """Predicted against measured seconds per experiment on the model's clock (`measured_seconds`; `experiments`:
+    trial id -> the experiment it is counted under), with the relative error, over the trials that have both; those
+    without (a record lacking the clock, a trial the model cannot predict or predicts with a part a cpu model fitted
+    to wall seconds) are counted in `left_out`."""
     rows = []
     for record in records:
-        cost = model.predict(record["spec"])
+        # a cpu model's parts fitted to wall seconds are upper bounds, not predictions of CPU seconds to check
+        cost = None if set(model.needs(record["spec"])) & set(model.wall_fitted) else model.predict(record["spec"])
         rows.append(
             {
                 "experiment": experiments.get(record["trial_id"], "?"),
-                "measured_s": float(record.get("wall_s") or math.nan),
+                "measured_s": measured_seconds(record, model.clock),
                 "predicted_s": math.nan if cost is None else cost.total,
             }
         )
     frame = pd.DataFrame(rows)
-    out = frame.groupby("experiment").agg(
-        trials=("measured_s", "size"), measured_s=("measured_s", "sum"), predicted_s=("predicted_s", "sum")
-    )
-    out.loc["all experiments"] = [len(frame), frame["measured_s"].sum(), frame["predicted_s"].sum()]
-    out["error"] = out["predicted_s"] / out["measured_s"] - 1.0
-    return out.reset_index()
+    frame = frame.assign(left_out=frame["measured_s"].isna() | frame["predicted_s"].isna())
+    both = frame[~frame["left_out"]]
+
+    def summary(group: pd.DataFrame, compared: pd.DataFrame) -> dict[str, float]:
+        return {"trials": len(compared), "measured_s": compared["measured_s"].sum(),
+                "predicted_s": compared["predicted_s"].sum(), "left_out": int(group["left_out"].sum())}
+
+    out = {name: summary(group, both[both["experiment"] == name]) for name, group in frame.groupby("experiment")}
+    out["all experiments"] = summary(frame, both)
+    table = pd.DataFrame.from_dict(out, orient="index").rename_axis("experiment").reset_index()
+    table["error"] = table["predicted_s"] / table["measured_s"] - 1.0
+    return table.assign(clock=model.clock)

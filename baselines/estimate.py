@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from baselines.cost import CostModel, fit, observations, validate
+from baselines.cost import CLOCKS, CostModel, fit, observations, validate
 
 COST_MODEL = Path("paper/tables/cost_model.csv")
 COST_VALIDATION = Path("paper/tables/cost_validation.csv")
@@ -60,7 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model.add_argument(
         "--also", nargs="*", default=[],
         help="record files fitted to besides the run's: timed slices of trials no run of this machine's size makes "
-        "(tests/benchmarks/paper_scale/*.record.json), checked under 'slices'",
+        "(tests/benchmarks/paper_scale/*.record.json), checked under 'slices'; or results directories (their "
+        "grid.csv's records), fitted to but not checked: on the CPU clock their wall seconds only fill in the parts "
+        "the run's records lack (methods and problems it did not run)",
     )
     model.add_argument(
         "--holdout", nargs="*", default=[],
@@ -72,6 +74,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check this fitted model (a CSV `b3o cost-model` wrote before the run) on the run's records instead of "
         "fitting one: the out-of-sample test of a model on a later run; its rows ('out of sample') replace those of "
         "an earlier check in --validation, whose other rows stay; --out is not written",
+    )
+    model.add_argument(
+        "--clock", choices=CLOCKS, default="cpu",
+        help="fit CPU seconds (the default; a record without them counts its wall seconds, and the parts fitted only "
+        "to those are named) or wall seconds",
     )
     model.set_defaults(func=_cost_model)
 
@@ -124,7 +131,10 @@ def estimate_table(grid: list, model: CostModel, limit_min: float) -> tuple[pd.D
 
 def estimate_text(grid: list, model: CostModel, limit_min: float) -> str:
     per, flagged = estimate_table(grid, model, limit_min)
-    lines = [per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
+    clock = "CPU seconds on a core of its own" if model.clock == "cpu" else "wall seconds on a shared machine"
+    lines = [f"predicted from {clock}", per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
+    if model.wall_fitted:
+        lines.append("fitted to wall seconds for want of CPU seconds (upper bounds): " + ", ".join(model.wall_fitted))
     if per.attrs["missing"]:
         lines.append("not predicted (the cost model has no measurements of): " + ", ".join(per.attrs["missing"]))
     if len(flagged):
@@ -162,9 +172,13 @@ def _cost_model(args: argparse.Namespace) -> int:
         records = _records(Path(args.results), grid)
         if not records:
             raise ValueError(f"no readable records listed in {args.results}/grid.csv")
-        also = [r for r in (load_record(Path(p))[0] for p in args.also) if r is not None]
-        if len(also) < len(args.also):
-            raise ValueError(f"unreadable record among --also {' '.join(args.also)}")
+        files = [Path(p) for p in args.also if not Path(p).is_dir()]
+        also = [r for r in (load_record(p)[0] for p in files) if r is not None]
+        if len(also) < len(files):
+            raise ValueError(f"unreadable record among --also {' '.join(map(str, files))}")
+        seen = {r["trial_id"] for r in records + also}
+        filling = [r for d in map(Path, args.also) if d.is_dir() for r in _records(d, pd.read_csv(d / "grid.csv"))
+                   if r["trial_id"] not in seen]
         held = []
         for item in map(Path, args.holdout):
             if item.is_dir():
@@ -187,7 +201,7 @@ def _cost_model(args: argparse.Namespace) -> int:
         print(checked.to_string(index=False, float_format=lambda v: f"{v:,.3g}"))
         print(f"wrote {args.validation}: {args.model} against {len(records)} records it was not fitted to")
         return 0
-    model = fit(observations(records + also), optional["lbfgs"], optional["scaling"])
+    model = fit(observations(records + also + filling, args.clock), optional["lbfgs"], optional["scaling"])
     checked = validate(model, records + also, experiment_of).assign(sample="fitted")
     if held:
         groups = {r["trial_id"]: _size(r["spec"]) for r in held}
@@ -196,5 +210,7 @@ def _cost_model(args: argparse.Namespace) -> int:
     model.table.to_csv(args.out, index=False)
     checked.to_csv(args.validation, index=False)
     print(checked.to_string(index=False, float_format=lambda v: f"{v:,.3g}"))
+    if model.wall_fitted:
+        print("fitted to wall seconds for want of CPU seconds (upper bounds): " + ", ".join(model.wall_fitted))
     print(f"wrote {args.out} and {args.validation} from {len(records)} records")
     return 0

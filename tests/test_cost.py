@@ -21,31 +21,35 @@ ROOT = Path(__file__).resolve().parents[1]
 TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03, "e1": 0.002, "s": 1.5}
 
 
-def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: int) -> dict:
-    """A record whose every part costs exactly what the forms say with the TRUE constants."""
+def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: int, load: float | None = None) -> dict:
+    """A record whose every part costs exactly what the forms say with the TRUE constants: in wall seconds, or with
+    a `load` in CPU seconds, its wall seconds that many times longer (the waits of a loaded machine)."""
     spec = {"problem": "hartmann6", "method": method, "batch_size": b, "iterations": iterations, "n_init": 20,
             "seed": trial, "params": {"sampler": "defer"}, "model": {"kind": "svgp", "num_inducing": m,
                                                                         "maxiter": maxiter}}
-    trace, parts = [{"iteration": 0}], 0.0
+    stretch = load or 1.0
+    trace, parts = [{"iteration": 0, **({"cpu_s": 0.0} if load else {})}], 0.0
     for t in range(1, iterations + 1):
         n = 20 + b * (t - 1)
         mm = min(m, n)
-        step = {
-            "iteration": t,
-            "fit_s": maxiter * (TRUE["f1"] + TRUE["f2"] * n * mm**2 + TRUE["f3"] * mm**3),
-            "acquire_s": TRUE["a0"] + TRUE["a1"] * b,
-            "evaluate_s": TRUE["e0"] + TRUE["e1"] * b,
-            "io_s": 0.0,
-        }
-        parts += step["fit_s"] + step["acquire_s"] + step["evaluate_s"]
+        fit_s = maxiter * (TRUE["f1"] + TRUE["f2"] * n * mm**2 + TRUE["f3"] * mm**3)
+        acquire_s, evaluate_s = TRUE["a0"] + TRUE["a1"] * b, TRUE["e0"] + TRUE["e1"] * b
+        step = {"iteration": t, "fit_s": stretch * fit_s, "acquire_s": stretch * acquire_s,
+                "evaluate_s": stretch * evaluate_s, "io_s": 0.0}
+        if load:
+            step |= {"fit_cpu_s": fit_s, "acquire_cpu_s": acquire_s, "cpu_s": fit_s + acquire_s + evaluate_s}
+        parts += fit_s + acquire_s + evaluate_s
         trace.append(step)
+    cpu = {"startup_cpu_s": TRUE["s"]} if load else {}
     return {"trial_id": f"t{trial}-{b}-{m}", "spec": spec, "problem": {"num_objectives": 1}, "trace": trace,
-            "startup_s": TRUE["s"], "wall_s": TRUE["s"] + parts}
+            "startup_s": stretch * TRUE["s"], **cpu, "wall_s": stretch * (TRUE["s"] + parts)}
+
+
+SIZES = [(5, 50, 64), (50, 50, 64), (10, 200, 256), (100, 100, 500), (1, 500, 32), (20, 20, 128)]
 
 
 def _model() -> CostModel:
-    records = [_record(i, "b3o", b, 4, maxiter, m) for i, (b, maxiter, m) in
-               enumerate([(5, 50, 64), (50, 50, 64), (10, 200, 256), (100, 100, 500), (1, 500, 32), (20, 20, 128)])]
+    records = [_record(i, "b3o", b, 4, maxiter, m) for i, (b, maxiter, m) in enumerate(SIZES)]
     return fit(observations(records))
 
 
@@ -60,11 +64,52 @@ def test_the_forms_recover_known_constants_and_predict_a_larger_trial():
     assert model.predict(big["spec"]).total == pytest.approx(big["wall_s"], rel=1e-3)
 
 
+def test_on_the_cpu_clock_the_load_a_run_met_does_not_enter_the_constants():
+    """Records made under loads from 1 to 3.5 (wall seconds that much longer than CPU seconds): the cpu-clock model
+    recovers the constants and predicts a trial's CPU seconds; fitted to the same records' wall seconds it cannot."""
+    from baselines.cost import measured_seconds, validate
+
+    records = [_record(i, "b3o", b, 4, maxiter, m, load=1.0 + 0.5 * i) for i, (b, maxiter, m) in enumerate(SIZES)]
+    model = fit(observations(records))
+    assert model.clock == "cpu" and model.wall_fitted == []
+    values = {(r.part, r.term): r.value for r in model.table.itertuples()}
+    for term in ("f1", "f2", "f3"):
+        assert values["fit", term] == pytest.approx(TRUE[term], rel=1e-3)
+    big = _record(99, "b3o", 100, 50, 500, 500, load=4.0)
+    assert model.predict(big["spec"]).total == pytest.approx(measured_seconds(big, "cpu"), rel=1e-3)
+    assert measured_seconds(big, "wall") == pytest.approx(4 * measured_seconds(big, "cpu"))
+    checked = validate(model, records, {r["trial_id"]: "e" for r in records}).set_index("experiment")
+    assert checked.loc["e", "error"] == pytest.approx(0, abs=1e-3) and checked.loc["e", "clock"] == "cpu"
+    on_wall = fit(observations(records, clock="wall"))
+    assert on_wall.clock == "wall"
+    assert abs(validate(on_wall, records, {r["trial_id"]: "e" for r in records}).set_index("experiment").loc[
+        "e", "error"]) > 0.05  # the loads do not follow the forms
+
+
+def test_a_cpu_model_fits_a_method_without_cpu_records_to_its_wall_seconds_and_names_it():
+    from baselines.cost import validate
+
+    timed = [_record(i, "b3o", b, 4, maxiter, m, load=2.0) for i, (b, maxiter, m) in enumerate(SIZES)]
+    old = [_record(10 + i, "ts", 50, 4, 50, 64) for i in range(3)]  # before the CPU clock: wall seconds only
+    model = fit(observations(timed + old))
+    assert model.clock == "cpu"
+    assert model.wall_fitted == ["acquire ts", "startup ts"]  # the fit and evaluate parts have CPU records
+    assert model.predict(old[0]["spec"]) is not None
+    checked = validate(model, timed + old, {r["trial_id"]: r["spec"]["method"] for r in timed + old})
+    checked = checked.set_index("experiment")
+    assert checked.loc["ts", "trials"] == 0 and checked.loc["ts", "left_out"] == 3  # no CPU seconds to compare
+    later = _record(40, "ts", 50, 4, 50, 64, load=2.0)  # a later TS trial with CPU seconds: its acquire part is a
+    assert validate(model, [later], {}).loc[0, "left_out"] == 1  # wall fit, an upper bound, not checked
+    assert checked.loc["all experiments", "trials"] == len(timed)
+
+
 def test_what_the_model_never_measured_is_not_predicted_but_named():
     model = _model()
     spec = _record(0, "b3o", 10, 3, 50, 64)["spec"]
     assert model.predict({**spec, "method": "qei"}) is None
     assert model.missing({**spec, "method": "qei"}) == ["startup qei", "acquire qei"]
+    cheap_ts = {**spec, "method": "ts", "params": {"starts": "shared"}}  # another acquire step than TS's default
+    assert "acquire ts/shared-starts" in model.missing(cheap_ts)
     assert model.missing({**spec, "problem": "shekel4"}) == ["evaluate shekel4", "objectives shekel4"]
     collapsed = {**spec, "model": {**spec["model"], "fit": "collapsed"}}
     assert model.missing(collapsed) == ["fit svgp (collapsed fit)"]
@@ -95,9 +140,13 @@ def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmissi
 
 def test_the_committed_model_predicts_the_default_run_within_a_quarter_per_experiment():
     checked = pd.read_csv(ROOT / "paper/tables/cost_validation.csv")
+    checked = checked[checked["trials"] > 0]  # rows of records without the model's clock compare nothing
     fitted = checked[checked["sample"] == "fitted"]
     assert set(fitted["experiment"]) >= {"synthetic_b100", "battery", "all experiments"}
     assert (np.abs(fitted["error"]) <= 0.25).all(), fitted
+    later = checked[checked["sample"] == "out of sample"]  # and on a later run's records, made under another load
+    assert set(later["experiment"]) >= {"battery", "formula_e", "all experiments"}
+    assert (np.abs(later["error"]) <= 0.25).all(), later
 
 
 def test_estimate_command_refuses_a_missing_config_with_exit_2(tmp_path):
@@ -172,3 +221,37 @@ def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refit
     assert out.read_text() == fitted
     bad = subprocess.run(base + ["--model", str(tmp_path / "none.csv")], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "b3o cost-model: error:" in bad.stderr
+
+
+def test_a_results_directory_given_as_also_fills_in_only_the_parts_the_run_lacks(tmp_path):
+    """`b3o cost-model --also DIR`: an earlier run's records, wall seconds only, make a method the run did not run
+    predictable, named as fitted to wall seconds; they change no part the run's CPU records fit, and are not checked."""
+    import json
+
+    def write_run(where: Path, records: list[dict]) -> None:
+        (where / "trials").mkdir(parents=True)
+        rows = []
+        for record in records:
+            trace = [{"num_evals": 0, "points": [], "observations": [], "values": [], "best_value": 0.0, **row}
+                     for row in record["trace"]]
+            (where / "trials" / f"{record['trial_id']}.json").write_text(json.dumps({**record, "trace": trace}))
+            rows.append({"experiment": record["spec"]["method"], "trial_id": record["trial_id"],
+                         "record": f"trials/{record['trial_id']}.json"})
+        pd.DataFrame(rows).to_csv(where / "grid.csv", index=False)
+
+    write_run(tmp_path / "run", [_record(i, "b3o", b, 4, it, m, load=2.0) for i, (b, it, m) in enumerate(SIZES)])
+    earlier = [_record(20 + i, "ts", 50, 4, 50, 64) for i in range(3)]
+    write_run(tmp_path / "earlier", earlier + [_record(30 + i, "b3o", 5, 4, 50, 64) for i in range(2)])
+    base = [sys.executable, "-m", "baselines.cli", "cost-model", "--results", str(tmp_path / "run"), "--lbfgs",
+            "none", "--scaling", "none", "--validation", str(tmp_path / "v.csv")]
+    alone, filled = tmp_path / "alone.csv", tmp_path / "filled.csv"
+    assert subprocess.run(base + ["--out", str(alone)], capture_output=True, timeout=300).returncode == 0
+    done = subprocess.run(base + ["--out", str(filled), "--also", str(tmp_path / "earlier")], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    model = CostModel.read(filled)
+    assert model.clock == "cpu" and model.wall_fitted == ["acquire ts", "startup ts"]
+    assert CostModel.read(alone).predict(earlier[0]["spec"]) is None and model.predict(earlier[0]["spec"]) is not None
+    shared = model.table[~model.table["key"].isin(["ts", "wall"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(shared, CostModel.read(alone).table)  # the run's parts are the run's alone
+    assert set(pd.read_csv(tmp_path / "v.csv")["experiment"]) == {"b3o", "all experiments"}

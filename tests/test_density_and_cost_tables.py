@@ -133,9 +133,34 @@ def test_run_times_span_and_readme_cost_section(tmp_path) -> None:
     table = summarise(trials)
     total = table[table["experiment"] == "all experiments"].iloc[0]
     assert total["span_min"] == 5.0 and total["total_s"] == 210.0  # 10:00 (a's start) to 10:05 (c's finish)
+    assert np.isnan(total["total_cpu_s"])  # records without CPU seconds
     code, text = _rewritten(tmp_path, "cost", table)
     assert code == 0
     assert "old" not in text and "| all experiments | 3 | 3.5 | 70 | 11.7 |" in text and "in 5 min of wall" in text
+    timed = summarise(trials.assign(cpu_seconds=[30.0, 30.0, 60.0]))
+    assert timed.set_index(["experiment", "label"]).loc[("all experiments", "all methods"), "total_cpu_s"] == 120.0
+    assert timed.set_index(["experiment", "label"]).loc[("x", "all methods"), "total_cpu_s"] == 60.0
+    from analysis.readme_blocks import run_cost_block
+
+    text = run_cost_block(timed, "run_times.csv")
+    assert "3 trials, 3.5 core-minutes of wall time (2 of CPU time: 1 min on 2 cores of their own)" in text
+
+
+def test_a_trial_s_cpu_seconds_are_its_start_up_iterations_and_i_o_and_none_where_a_part_is_untimed() -> None:
+    tidy = pd.DataFrame(
+        {
+            "trial_id": ["a", "a", "a", "b", "b"],
+            "iteration": [0, 1, 2, 0, 1],
+            "density_seconds": np.nan,
+            "acquire_s": 1.0, "fit_s": 1.0, "evaluate_s": 0.1, "peak_rss_mb": 100.0, "wall_s": 9.0,
+            "startup_s": [4.0, 4.0, 4.0, 0.0, 0.0], "finished_utc": "2026-11-27T10:00:00+00:00",
+            "startup_cpu_s": [3.0, 3.0, 3.0, 0.0, 0.0],
+            "cpu_s": [0.5, 2.0, 2.5, 0.5, np.nan],
+            "io_s": [np.nan, 0.25, 0.25, np.nan, 0.25],
+        }
+    )
+    seconds = profile(tidy).set_index("trial_id")["cpu_seconds"]
+    assert seconds["a"] == 3.0 + 0.5 + 2.0 + 2.5 + 0.5 and np.isnan(seconds["b"])
 
 
 def test_the_test_suite_s_size_and_time_come_from_pytest_s_junit_report(tmp_path) -> None:

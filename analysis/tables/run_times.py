@@ -6,7 +6,9 @@ plus its own run; a trial resumed after a crash counts only the process that fin
 experiments (the same spec) ran once and is counted in each experiment that uses it; the `all experiments` row counts
 each trial once. Trials run single-threaded, so the sum over trials is core-seconds, not the run's wall time; the
 `span_min` column is the wall time from the first trial's start (its finish time minus its wall time) to the last
-trial's finish, which includes any pause between resumed runs.
+trial's finish, which includes any pause between resumed runs. `total_cpu_s` sums the trials' CPU seconds (start-up,
+every iteration, and the checkpoints' I/O; records made since 2026-11-27 keep them, NaN if any trial lacks them):
+what the trials take on cores of their own, which the wall seconds of a loaded machine exceed.
 
 The split (mean seconds per trial): start-up, model fits, the acquire step - for B3O divided into density
 (acquisition) evaluations inside the sampler and everything else (the sampler's bookkeeping, the acquisition update,
@@ -34,7 +36,18 @@ def profile(tidy: pd.DataFrame) -> pd.DataFrame:
     by_trial = rows.groupby("trial_id")
     sums = by_trial[["fit_s", "density_s", "acquire_other_s", "evaluate_s", "io_s"]].sum(min_count=1)
     firsts = by_trial[["startup_s", "wall_s", "finished_utc"]].first().rename(columns={"wall_s": "seconds"})
-    return sums.join(firsts).join(by_trial["peak_rss_mb"].max().rename("max_rss_mb")).reset_index()
+    return sums.join(firsts).join(_cpu_seconds(rows).rename("cpu_seconds")).join(
+        by_trial["peak_rss_mb"].max().rename("max_rss_mb")
+    ).reset_index()
+
+
+def _cpu_seconds(rows: pd.DataFrame) -> pd.Series:
+    """Per trial: CPU seconds of its start-up and iterations plus its checkpoints' I/O; NaN where a part is untimed."""
+    if not {"startup_cpu_s", "cpu_s"} <= set(rows.columns):
+        return pd.Series(float("nan"), index=rows["trial_id"].unique())
+    by_trial = rows.groupby("trial_id")
+    untimed = by_trial["cpu_s"].apply(lambda c: c.isna().any()) | by_trial["startup_cpu_s"].first().isna()
+    return (by_trial["startup_cpu_s"].first() + by_trial["cpu_s"].sum() + by_trial["io_s"].sum()).mask(untimed)
 
 
 def span_minutes(frame: pd.DataFrame) -> float:
@@ -57,6 +70,7 @@ def summarise(trials: pd.DataFrame) -> pd.DataFrame:
             "trials": len(frame),
             "measured": int(frame["seconds"].notna().sum()),
             "total_s": frame["seconds"].sum(),
+            "total_cpu_s": frame["cpu_seconds"].sum(min_count=len(frame)) if "cpu_seconds" in frame else float("nan"),
             "mean_s": frame["seconds"].mean(),
             "max_rss_mb": frame["max_rss_mb"].max(),
             **{f"mean_{c}": frame[c].mean() for c in PROFILE if c in frame},
