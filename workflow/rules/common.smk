@@ -274,6 +274,7 @@ PUBLISHED_CLAIMS = {
     "default": "paper/claims.csv",
     "auto_temperature": "paper/auto_temperature/claims.csv",
     "extended": "paper/extended/claims.csv",
+    "battery_temperature": "paper/battery_temperature/claims.csv",
 }
 #: where each published run's run-time table is committed (docs/results.md's cost of every run reads them all)
 PUBLISHED_COSTS = {
@@ -281,6 +282,7 @@ PUBLISHED_COSTS = {
     "auto_temperature": "paper/auto_temperature/tables/run_times.csv",
     "extended": "paper/extended/tables/run_times.csv",
     "horizon": "paper/horizon/tables/run_times.csv",
+    "battery_temperature": "paper/battery_temperature/tables/run_times.csv",
 }
 
 
