@@ -34,6 +34,7 @@ from analysis.readme_blocks import (
     automatic_goal_block,
     cost_block,
     cost_model_block,
+    cost_model_line_block,
     density_block,
     generated,
     horizon_block,
@@ -155,6 +156,7 @@ SECTIONS = {
 EXTRA = {
     "cost": {"run_cost": run_cost_block},
     "automatic": {"automatic_goal": automatic_goal_block},
+    "cost_model": {"cost_model_line": cost_model_line_block},
     "verdict_size": {"verdict_size_line": verdict_size_line_block},
 }
 GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "binding_lo", "binding_hi"}

@@ -204,6 +204,24 @@ def cost_model_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def cost_model_line_block(table: pd.DataFrame, source: str) -> str:
+    """The cost model's error in one line (the README's; docs/performance.md has the table): the largest error of an
+    experiment, in sample and out of sample, on the model's clock."""
+    compared = table[(table["trials"] > 0) & (table["experiment"] != "all experiments")]
+    clock = "CPU" if "clock" in table and (table["clock"] == "cpu").all() else "wall"
+
+    def worst(sample: str) -> str:
+        errors = compared.loc[compared["sample"] == sample, "error"].abs()
+        return f"{errors.max():.0%}" if len(errors) else "–"
+
+    return generated(
+        "cost_model_line",
+        source,
+        [f"`b3o estimate`'s cost model predicts each experiment's {clock} time within {worst('fitted')} on the run it "
+         f"was fitted to and within {worst('out of sample')} on a later run's trials."],
+    )
+
+
 def horizon_block(table: pd.DataFrame, source: str) -> str:
     """The headline at a longer horizon: per checkpoint t, each comparison's advantage over TS and verdict, and the
     claim's (from `analysis.tables.horizon`)."""

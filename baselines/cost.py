@@ -46,8 +46,6 @@ FIT_TERMS = ("f0", "f1", "f2", "f3")
 ACQUIRE_TERMS = ("a0", "a1", "a2")
 EVALUATE_TERMS = ("e0", "e1")
 COLUMNS = ("part", "key", "term", "value")
-#: the per-iteration parts a record times
-PARTS = ("fit_s", "acquire_s", "evaluate_s", "io_s")
 #: below this a method's fit is none (random search records microseconds of bookkeeping)
 NO_FIT_S = 1e-3
 #: the clocks a model can count: each part's CPU seconds, or its wall seconds (see the module's docstring)

@@ -216,3 +216,22 @@ def test_each_published_run_s_cost_is_a_row_per_experiment_and_a_missing_run_is_
     run_times([60.0]).query("experiment != 'all experiments'").to_csv(tmp_path / "bad.csv", index=False)
     assert readme.main(["--into", str(doc), "--run-costs", f"default={tmp_path / 'bad.csv'}"]) == 2
     assert readme.main(["--into", str(doc), "--run-costs", str(tmp_path / "default.csv")]) == 2
+
+
+def test_the_cost_model_line_gives_the_worst_experiment_in_and_out_of_sample_on_the_model_s_clock() -> None:
+    from analysis.readme_blocks import cost_model_line_block
+
+    table = pd.DataFrame(
+        {
+            "sample": ["fitted", "fitted", "fitted", "out of sample", "out of sample", "out of sample"],
+            "experiment": ["a", "b", "all experiments", "a", "c", "all experiments"],
+            "trials": [10, 5, 15, 4, 0, 4],  # c: no record with the clock, compared nothing
+            "measured_s": [100.0, 50.0, 150.0, 40.0, 0.0, 40.0],
+            "predicted_s": [96.0, 56.0, 152.0, 30.0, 0.0, 30.0],
+            "error": [-0.04, 0.12, 0.013, -0.25, np.nan, -0.25],
+            "clock": "cpu",
+        }
+    )
+    text = cost_model_line_block(table, "v.csv")
+    assert "CPU time within 12% on the run it was fitted to and within 25% on a later run's trials." in text
+    assert "wall time" in cost_model_line_block(table.drop(columns="clock"), "v.csv")
