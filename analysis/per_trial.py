@@ -9,7 +9,10 @@ alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.cs
   budget: the value after the last batch that fits, so methods with different budgets compare at the smaller one;
 * `diversity`: mean batch diversity over the BO iterations at which every B3O trial of the experiment and problem
   had λ_t > 0 (a scheduled variant's first batch, λ_1 = 0, is uniform by construction); `diversity_skipped` lists
-  the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values;
+  the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values,
+  `diversity_early` the batch's at `early_iteration` (a fifth into the horizon, at least the second);
+* `started_utc`: when the trial started (its record's finish less its wall time; a resumed trial's earlier part is
+  not counted, so it may have started earlier), which `analysis.claims` compares with the margins' commit;
 * `platform_id`: the numerical platform the trial ran on (`baselines.numerics.platform_id`; empty in tables made
   before it was recorded). Trials of equal spec and platform id give identical values.
 
@@ -31,6 +34,7 @@ KEYS = ("experiment", "trial_id")
 TRIAL = KEYS + tuple(c for c in GRID_COLUMNS if c not in KEYS and c != "record")
 STRINGS = (
     "experiment", "trial_id", "problem", "label", "method", "acquisition", "temperature", "sampler", "platform_id",
+    "started_utc",
 )
 COLUMNS = TRIAL + (
     "metric",
@@ -42,8 +46,17 @@ COLUMNS = TRIAL + (
     "diversity_skipped",
     "diversity_first",
     "diversity_last",
+    "diversity_early",
+    "started_utc",
     "platform_id",
 )
+#: the share of the horizon by which "early" iterations end (App. E: TS's diversity "drops rapidly in early iterations")
+EARLY_SHARE = 0.2
+
+
+def early_iteration(iterations: int) -> int:
+    """The BO iteration at EARLY_SHARE of a horizon of `iterations` (at least the second): 2 at T = 6, 10 at 50."""
+    return max(2, int(np.ceil(EARLY_SHARE * iterations)))
 
 
 def _metric(last: pd.DataFrame) -> pd.DataFrame:
@@ -69,11 +82,13 @@ def _diversity(tidy: pd.DataFrame) -> pd.DataFrame:
     left_out = [str(t) in s.split(";") for t, s in zip(rows["iteration"], rows["diversity_skipped"])]
     kept = rows[~np.asarray(left_out, dtype=bool) & rows["diversity"].notna()]
     by_trial = rows[rows["diversity"].notna()].sort_values("iteration").groupby(list(KEYS))["diversity"]
+    early = rows[rows["iteration"] == [early_iteration(t) for t in rows["iterations"]]]
     out = pd.DataFrame(
         {
             "diversity": kept.groupby(list(KEYS))["diversity"].mean(),
             "diversity_first": by_trial.first(),
             "diversity_last": by_trial.last(),
+            "diversity_early": early.groupby(list(KEYS))["diversity"].mean(),
         }
     )
     trials = tidy[list(KEYS) + ["problem"]].drop_duplicates()
@@ -115,7 +130,9 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
     last = tidy[tidy["iteration"] == tidy.groupby(list(KEYS))["iteration"].transform("max")]
     if "platform_id" not in last:  # a tidy table made before platform ids were recorded
         last = last.assign(platform_id="")
-    trials = last[[*TRIAL, "platform_id"]].drop_duplicates(list(KEYS))
+    started = pd.to_datetime(last["finished_utc"], utc=True) - pd.to_timedelta(last["wall_s"].fillna(0), unit="s")
+    last = last.assign(started_utc=started.dt.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    trials = last[[*TRIAL, "started_utc", "platform_id"]].drop_duplicates(list(KEYS))
     metric = _metric(last)
     table = (
         trials.merge(metric, on=list(KEYS))
@@ -131,8 +148,9 @@ def read(path: str | Path) -> pd.DataFrame:
     table = pd.read_csv(
         path, dtype={c: "str" for c in (*STRINGS, "diversity_skipped")}, keep_default_na=False, na_values=[""]
     )
-    if "platform_id" not in table.columns:  # written before platform ids were recorded
-        table["platform_id"] = ""
+    for column, absent in (("platform_id", ""), ("started_utc", ""), ("diversity_early", np.nan)):
+        if column not in table.columns:  # written before the column was recorded
+            table[column] = absent
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")

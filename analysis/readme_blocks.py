@@ -266,14 +266,14 @@ def automatic_block(table: pd.DataFrame, source: str) -> str:
     tally = goal_text(table)
     rows = [
         f"| {r.problem}{' (tuned here)' if r.in_sample else ''} | {r.variant} | {number(r.auto_lambda_t_median)} vs "
-        f"{number(r.paper_lam)} | {signed(r.mean)} [{number(r.lo)}, {number(r.hi)}] (margin {number(r.margin)}, "
+        f"{number(r.paper_lam)} | {signed(r.mean)} [{number(r.lo)}, {number(r.hi)}] (margin {r.margin}, "
         f"{int(r.n)} seeds) | **{r.verdict}** | {number(r.auto_ess)} vs {number(r.rival_ess)} | "
         f"{number(r.auto_diversity)} vs {number(r.rival_diversity)} |"
         for r in table.itertuples()
     ]
     leaned = [
         f"{r.problem} ({r.variant}): {leaning(r.auto_diversity, r.rival_diversity)} the paper's λ's (batch diversity {number(r.auto_diversity)} vs {number(r.rival_diversity)}), "
-        f"mean advantage {signed(r.mean)} against a margin of {number(r.margin)}"
+        f"mean advantage {signed(r.mean)} against a margin of {r.margin}"
         for r in table.itertuples()
         if r.verdict != verdicts.HOLDS
     ]

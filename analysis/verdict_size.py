@@ -9,6 +9,13 @@ committed default run, REALISTIC. Rules:
   sign-flip test of the mean and the studentised bootstrap, two-sided at α;
 - "percentile bootstrap" (the rule before): twice the smaller share of NUM_RESAMPLES bootstrap means on either side
   of 0, from 5 seeds on.
+Tie size: the equivalence test (`analysis.verdicts.equivalence`, two one-sided paired t-tests on the margin's
+linearised sides, `problems.margins`) at the margin itself, where a tie must be declared at most at rate α: pairs of
+per-seed regrets (A, B) log-normal with σ in TIE_SIGMAS and correlation TIE_CORRELATION between the two methods' log
+regrets (they share each seed's initial design), A's mean exactly the ratio margin times B's; also normal differences
+at an absolute margin. Tie power with one outlier: a true tie (normal differences, mean 0, SD 0.25 of the margin)
+with one seed moved 1.5 margins away, declared by the paired t TOST and by the three-test TOST it replaced (the
+bootstrap-t and the sign flips swing with one far seed).
 The sign flips are enumerated for all samples at once here (`sign_flip`); `tests/test_verdict_size.py` checks them
 against `scipy.stats.permutation_test`, which `analysis.verdicts` calls, and runs the size check in the test suite.
 
@@ -36,6 +43,9 @@ REPLICATIONS = 10_000
 REALISTIC = ("synthetic_b100", "hartmann6", "B3O-UCB-c", "TS")
 #: log-normal σ of the skewed cases
 SIGMAS = (0.25, 0.5, 1.0)
+TIE_SIGMAS = (0.25, 0.5, 1.0)
+TIE_CORRELATION = 0.5
+TIE = "paired t TOST"
 NEW = "t, sign-flip and bootstrap-t"
 OLD = "percentile bootstrap"
 
@@ -146,6 +156,53 @@ def simulate(effect: float | None, replications: int = REPLICATIONS, old: bool =
     return pd.DataFrame(rows)
 
 
+def tie_sides(
+    distribution: str, n: int, replications: int, rng: np.random.Generator, sigma: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """The margin's two sides [replications, n]: regrets whose means are exactly in the ratio of `problems.margins`
+    (log-normal), normal differences on an absolute margin of 1 ("normal"), or a true tie well inside it with one
+    seed 1.5 margins away ("outlier")."""
+    from problems.margins import Margin, margin
+
+    if distribution == "lognormal":
+        ratio = margin("any", "simple_regret")
+        z = rng.multivariate_normal([0.0, 0.0], [[1, TIE_CORRELATION], [TIE_CORRELATION, 1]], (replications, n))
+        b = np.exp(sigma * z[..., 1])
+        a = ratio.value * np.exp(sigma * z[..., 0])  # E[A] = ratio · E[B]: on the margin
+        return ratio.sides(a, b, lower_is_better=True)
+    if distribution == "outlier":
+        d = 0.25 * rng.standard_normal((replications, n))
+        d[:, 0] = 1.5
+    else:
+        d = rng.standard_normal((replications, n)) - 1.0  # A's advantage: mean −1, on an absolute margin of 1
+    zero = np.zeros_like(d)
+    return Margin("absolute", 1.0, "simulation").sides(zero, d, lower_is_better=True)
+
+
+def three_test_tost(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
+    """The tie rule before: each side by the most conservative of the t-test, sign flips and bootstrap-t."""
+    p = [verdicts.one_sided(x, 0.0, "greater") for x in (not_worse, not_better)]
+    return np.minimum(1.0, 2 * np.maximum(*p))
+
+
+def simulate_ties(replications: int = REPLICATIONS) -> pd.DataFrame:
+    """One row per (case, n, rule): the rate at which a tie is declared (size at the margin; power with an
+    outlier), with its Monte Carlo standard error."""
+    rng = np.random.default_rng(SEED + 1)
+    rows = []
+    cases = [("tie size", "normal", np.nan)] + [("tie size", "lognormal", s) for s in TIE_SIGMAS]
+    cases.append(("tie power, one outlier", "outlier", np.nan))
+    for kind, distribution, sigma in cases:
+        for n in SEEDS:
+            sides = tie_sides(distribution, n, replications, rng, sigma)
+            rules = {TIE: verdicts.equivalence} | ({"three-test TOST": three_test_tost} if kind != "tie size" else {})
+            for name, rule in rules.items():
+                decided, se = rate(rule(*sides))
+                rows.append({"kind": kind, "distribution": distribution, "sigma": sigma, "effect": np.nan, "n": n,
+                             "replications": replications, "rule": name, "rate": decided, "mc_se": se})
+    return pd.DataFrame(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.verdict_size", description=__doc__.splitlines()[0])
     cli.add_argument("--table", default="paper/tables/per_trial.csv", help="per-trial table for the realistic effect")
@@ -153,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--replications", type=int, default=REPLICATIONS)
     args = cli.parse_args(argv)
     effect = realistic_effect(per_trial.load(args.table))
-    frame = simulate(effect, args.replications)
+    frame = pd.concat([simulate(effect, args.replications), simulate_ties(args.replications)], ignore_index=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(args.out, index=False, float_format="%.6g")
     print(frame.to_string(index=False))

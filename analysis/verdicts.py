@@ -12,10 +12,12 @@ bootstrap-t corrects for skewness; the sign-flip test cannot give p below 2^(−
 here is below what the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds
 (Bahadur and Savage, 1956); `analysis.verdict_size` measures how far this one does. Every decision is at two-sided
 level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
-- "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given an equivalence
-  margin δ, equivalent (does not hold: equivalent) if both d > −δ and d < δ are shown (two one-sided tests, TOST);
-  else inconclusive;
-- "matches or beats": holds if d > −δ is shown (non-inferiority), does not hold if d < −δ is shown.
+- "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
+  equivalence margin (`problems.margins`: regrets within a factor of each other, or a fixed difference), equivalent
+  (does not hold: equivalent) if the tie is shown by two one-sided paired t-tests (TOST, `equivalence`); else
+  inconclusive;
+- "matches or beats": holds if A's non-inferiority (not worse than B beyond the margin) is shown, does not hold if
+  its opposite is shown.
 The interval shown is the BCa bootstrap interval of the mean (`scipy.stats.bootstrap`); it is for display only.
 `analysis.verdict_size` measures the rule's size and power by simulation.
 """
@@ -45,16 +47,22 @@ INCONCLUSIVE = "inconclusive"
 #: a comparison whose seeds cannot reach p < α whatever the data (2^(1−n) ≥ α: n ≤ 5)
 FEW = "inconclusive (too few seeds to decide)"
 NOT_MEASURED = "not measured"
+#: a comparison at a budget where a method has not completed two BO iterations (`analysis.claims.comparisons`)
+NOT_COMPARABLE = "not comparable at this budget"
 
 #: relation -> how it is decided; the rules as data, printed with the claims table
 RELATIONS = {
     "better": (
         "A better than B: holds if the mean advantage of A over B is shown above 0; does not hold if it is shown "
-        "below 0, or shown inside ±margin (equivalent: two one-sided tests)"
+        "below 0, or shown tied within the problem's margin (equivalent: two one-sided paired t-tests)"
     ),
     "matches_or_beats": (
-        "A matches or beats B: holds if the mean advantage is shown above −margin (non-inferiority); does not hold "
-        "if it is shown below −margin"
+        "A matches or beats B: holds if A is shown not worse than B beyond the problem's margin (non-inferiority); "
+        "does not hold if A is shown worse than that"
+    ),
+    "similar": (
+        "A performs similarly to B: holds if A and B are shown tied within the problem's margin (two one-sided paired "
+        "t-tests); does not hold if A is shown better or worse than B beyond the margin"
     ),
 }
 
@@ -62,7 +70,7 @@ RELATIONS = {
 RULES = (
     (
         "Each comparison pairs two methods by seed (they share the initial design) and tests the mean per-seed "
-        "advantage of A over B at a common budget with the most conservative of a paired t-test, an exact "
+        "advantage of A over B at the claim's budgets with the most conservative of a paired t-test, an exact "
         f"sign-flip permutation test (all 2^n flips up to n = {EXACT_MAX} seeds) and a studentised bootstrap, "
         f"two-sided at α = {ALPHA:g}, "
         "Holm-corrected over the claim's comparisons; with n ≤ 5 seeds no comparison can be decided "
@@ -80,9 +88,12 @@ RULES = (
 class Paired:
     """One paired comparison of A with B: statistics of the per-seed advantage of A (positive = A better).
 
-    `lo`, `hi`: the BCa bootstrap interval of the mean; `threshold`: 0 ("better") or −margin ("matches or beats");
-    `p`: two-sided p of the mean against the threshold; `p_equivalent`: the TOST p against ±margin (NaN without a
-    margin or for "matches or beats"); `p_floor`: the smallest two-sided p the sign-flip test attains with n seeds.
+    `mean`, `lo`, `hi`, `sd`: the advantage's mean, BCa bootstrap interval and SD (what is shown). `relation`:
+    "better" tests the advantage against 0; "matches_or_beats" tests A's non-inferiority series (`problems.margins`:
+    A not worse than B by more than the margin) against 0; `tested_mean`, `tested_sd` are those of the tested series
+    and `p` its two-sided p. `margin`: the tie rule as printed (None: none); `p_equivalent`: the TOST p of a "better"
+    comparison (NaN without a margin), `tie_mean`, `tie_sd` those of its weaker side; `p_floor`: the smallest
+    two-sided p the sign-flip test attains with n seeds.
     """
 
     left: str
@@ -93,10 +104,14 @@ class Paired:
     lo: float
     hi: float
     sd: float
-    threshold: float
     p: float
-    margin: float | None = None
+    relation: str = "better"
+    tested_mean: float = math.nan
+    tested_sd: float = math.nan
+    margin: str | None = None
     p_equivalent: float = math.nan
+    tie_mean: float = math.nan
+    tie_sd: float = math.nan
     p_floor: float = math.nan
     p_holm: float = math.nan
     p_equivalent_holm: float = math.nan
@@ -178,9 +193,27 @@ def two_sided(d: np.ndarray, theta: float) -> np.ndarray:
     return np.minimum(1.0, 2 * np.minimum(one_sided(d, theta, "greater"), one_sided(d, theta, "less")))
 
 
-def equivalence(d: np.ndarray, margin: float) -> np.ndarray:
-    """Two-sided-level p of "−margin < mean of d < margin" (TOST): twice the larger of the two one-sided p's."""
-    return np.minimum(1.0, 2 * np.maximum(one_sided(d, -margin, "greater"), one_sided(d, margin, "less")))
+def equivalence(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
+    """Two-sided-level p of a tie (TOST): both series' means above 0 (`problems.margins.Margin.sides`), each by a
+    one-sided paired t-test, p twice the larger. The t-test alone: the bootstrap-t's and the sign-flip test's p
+    swing with one far seed even when the interval lies deep inside the margin, and the t TOST holds its size at
+    the margin for the distributions `analysis.verdict_size` simulates. A constant series (sd 0) is decided by the
+    sign flips."""
+    p = [_t_one_sided(np.atleast_2d(np.asarray(x, dtype=np.float64))) for x in (not_worse, not_better)]
+    out = np.minimum(1.0, 2 * np.maximum(*p))
+    return out if np.ndim(not_worse) > 1 else out[0]
+
+
+def _t_one_sided(x: np.ndarray) -> np.ndarray:
+    """p of "mean of each row of x > 0" by the one-sample t-test; the sign-flip test for a constant row."""
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        t = stats.ttest_1samp(x, 0.0, axis=-1, alternative="greater").pvalue
+    constant = np.ptp(x, axis=-1) == 0
+    if not np.any(constant | np.isnan(t)):
+        return t
+    flips = np.where(np.mean(x, axis=-1) > 0, 2.0 ** -x.shape[-1], 1.0)  # a constant row: all flips or none beat it
+    return np.where(constant | np.isnan(t), flips, t)
 
 
 def p_floor(n: int) -> float:
@@ -199,22 +232,45 @@ def bca(d: np.ndarray) -> tuple[float, float]:
 
 
 def paired(
-    left: str, right: str, unit: str, diffs: Sequence[float], threshold: float = 0.0, margin: float | None = None
+    left: str,
+    right: str,
+    unit: str,
+    diffs: Sequence[float],
+    relation: str = "better",
+    sides: tuple[Sequence[float], Sequence[float]] | None = None,
+    margin: str | None = None,
 ) -> Paired:
-    """Mean advantage with its BCa CI, its two-sided p against `threshold` and, for a "better" comparison with an
-    equivalence `margin` (threshold 0), the TOST p against ±margin."""
+    """Mean advantage with its BCa CI and the relation's two-sided p: "better" tests the advantage against 0 and,
+    given the margin's `sides` (`problems.margins.Margin.sides`, per seed as `diffs`), its TOST p;
+    "matches_or_beats" tests the first side (non-inferiority) against 0; "similar" has the TOST p and, as `p`, that
+    of either side shown below 0 (outside the margin). Both need `sides`."""
     d = np.asarray(diffs, dtype=np.float64)
-    d = d[~np.isnan(d)]
+    keep = ~np.isnan(d)
+    if sides is not None:
+        sides = tuple(np.asarray(x, dtype=np.float64) for x in sides)
+        keep &= ~np.isnan(sides[0]) & ~np.isnan(sides[1])
+        sides = (sides[0][keep], sides[1][keep])
+    if relation != "better" and sides is None:
+        raise ValueError(f"{relation!r} on {unit} needs an equivalence margin: none is set")
+    d = d[keep]
     n = len(d)
     if n < 2:
         mean = float(d.mean()) if n else math.nan
-        return Paired(left, right, unit, n, mean, math.nan, math.nan, math.nan, threshold, math.nan, margin)
+        return Paired(left, right, unit, n, mean, math.nan, math.nan, math.nan, math.nan, relation, margin=margin)
     lo, hi = bca(d)
-    p = float(two_sided(d, threshold))
-    tost = margin is not None and threshold == 0.0 and margin > 0
-    p_eq = float(equivalence(d, margin)) if tost else math.nan
+    tie = relation in ("better", "similar") and sides is not None
+    weaker = min(sides, key=lambda x: x.mean() / max(x.std(ddof=1), 1e-300)) if tie else None
+    if relation == "similar":  # shown outside the margin on either side
+        tested = weaker
+        p = float(min(1.0, 2 * min(one_sided(x, 0.0, "less") for x in sides)))
+    else:
+        tested = sides[0] if relation == "matches_or_beats" else d
+        p = float(two_sided(tested, 0.0))
+    p_eq = float(equivalence(*sides)) if tie else math.nan
     return Paired(
-        left, right, unit, n, float(d.mean()), lo, hi, float(d.std(ddof=1)), threshold, p, margin, p_eq, p_floor(n)
+        left, right, unit, n, float(d.mean()), lo, hi, float(d.std(ddof=1)), p, relation,
+        float(tested.mean()), float(tested.std(ddof=1)), margin, p_eq,
+        float(weaker.mean()) if tie else math.nan, float(weaker.std(ddof=1)) if tie else math.nan, p_floor(n),
     )
 
 
@@ -230,40 +286,46 @@ def holm(p: Sequence[float]) -> np.ndarray:
 
 
 def seeds_needed(c: Paired, family: int) -> int | None:
-    """Seeds for 80% power to decide an undecided comparison if its observed mean and paired SD held: by the normal
-    approximation n = ((z_(1−α/2m) + z_0.8) s / gap)², at the Bonferroni level α/m (no less strict than Holm), where
-    the gap is |Δ − θ| to be shown different from θ or, with a margin, δ − |Δ| to be shown equivalent (whichever
-    needs fewer), and at least the seeds at which the sign-flip test can decide at all (`fewest_seeds`); None when
-    undefined (fewer than two seeds, a zero gap)."""
-    if c.n < 2 or math.isnan(c.sd):
+    """Seeds for 80% power to decide an undecided comparison if its observed means and paired SDs held: by the
+    normal approximation n = ((z_(1−α/2m) + z_0.8) s / gap)², at the Bonferroni level α/m (no less strict than
+    Holm), for the tested series to be shown different from 0 (gap |mean|) or, with a margin, the tie's weaker side
+    to be shown above 0 (whichever needs fewer), and at least the seeds at which the sign-flip test can decide at
+    all (`fewest_seeds`); None when undefined (fewer than two seeds, no positive gap)."""
+    if c.n < 2 or math.isnan(c.tested_sd):
         return None
-    gaps = [abs(c.mean - c.threshold)]
-    if c.margin is not None and c.threshold == 0.0:
-        gaps.append(c.margin - abs(c.mean))
-    gaps = [g for g in gaps if g > 0]
-    if not gaps:
-        return None
+    options = [(abs(c.tested_mean), c.tested_sd)]
+    if not math.isnan(c.tie_mean):
+        options.append((c.tie_mean, c.tie_sd))
     z = stats.norm.ppf(1 - ALPHA / (2 * family)) + stats.norm.ppf(POWER)
-    return max(fewest_seeds(family), c.n + 1, math.ceil((z * c.sd / max(gaps)) ** 2))
+    needed = [math.ceil((z * sd / gap) ** 2) for gap, sd in options if gap > 0]
+    if not needed:
+        return None
+    return max(fewest_seeds(family), c.n + 1, min(needed))
 
 
 def decide(family: Sequence[Paired], alpha: float = ALPHA) -> list[Paired]:
     """Holm-adjust one claim's comparisons and give each its verdict (and, if undecided, the seeds it needs).
 
     A comparison whose seeds cannot reach p < α at all (`p_floor` ≥ α) is left out of Holm's family (it could never
-    be rejected, Tarone's argument); the difference tests and the equivalence tests are adjusted as two families.
-    `alpha` is the level of this look: ALPHA for a single look, less at a planned look of a sequential plan
-    (`analysis.sequential.nominal`).
+    be rejected, Tarone's argument), as is one marked NOT_COMPARABLE (it keeps that verdict); the difference tests
+    and the equivalence tests are adjusted as two families. "similar" holds on its tie and fails on a difference
+    beyond the margin (its `p`). `alpha` is the level of this look: ALPHA for a single look, less at a planned look
+    of a sequential plan (`analysis.sequential.nominal`).
     """
-    testable = [c.n >= 2 and c.p_floor < alpha for c in family]
+    comparable = [c.verdict != NOT_COMPARABLE for c in family]
+    testable = [ok and c.n >= 2 and c.p_floor < alpha for c, ok in zip(family, comparable)]
     adjusted = holm([c.p if ok else math.nan for c, ok in zip(family, testable)])
     adjusted_eq = holm([c.p_equivalent if ok else math.nan for c, ok in zip(family, testable)])
     out = []
-    for c, ok, p, p_eq in zip(family, testable, adjusted, adjusted_eq):
-        if not ok:
+    for c, ok, fair, p, p_eq in zip(family, testable, comparable, adjusted, adjusted_eq):
+        if not fair:
+            verdict = NOT_COMPARABLE
+        elif not ok:
             verdict = FEW
+        elif c.relation == "similar":
+            verdict = HOLDS if p_eq < alpha else FAILS if p < alpha else INCONCLUSIVE
         elif p < alpha:
-            verdict = HOLDS if c.mean > c.threshold else FAILS
+            verdict = HOLDS if c.tested_mean > 0 else FAILS
         elif p_eq < alpha:
             verdict = EQUIVALENT
         else:
@@ -277,17 +339,21 @@ def combine(verdicts: Sequence[str], expected: int | None = None) -> str:
     """A claim's verdict from its units' verdicts, `expected` units in all (default: as many as given).
 
     Any unit that does not hold (worse or equivalent) -> does not hold; all expected units present and holding ->
-    holds; all present units holding but some missing -> "holds on k of n"; otherwise inconclusive.
+    holds; all present units holding but some missing (or not comparable at their budget) -> "holds on k of n";
+    otherwise inconclusive; every unit not comparable -> not comparable.
     """
     expected = len(verdicts) if expected is None else expected
     if not verdicts:
         return NOT_MEASURED
+    if all(v == NOT_COMPARABLE for v in verdicts):
+        return NOT_COMPARABLE
     if any(v.startswith(FAILS) for v in verdicts):
         return FAILS
     holding = sum(v == HOLDS for v in verdicts)
-    if holding == len(verdicts):
+    judged = sum(v != NOT_COMPARABLE for v in verdicts)
+    if holding == judged:
         return HOLDS if holding == expected else holds_on(holding, expected)
-    return FEW if all(v in (HOLDS, FEW) for v in verdicts) else INCONCLUSIVE
+    return FEW if all(v in (HOLDS, FEW, NOT_COMPARABLE) for v in verdicts) else INCONCLUSIVE
 
 
 def holds_on(k: int, n: int) -> str:

@@ -172,9 +172,12 @@ def statistical(trials: list[Published], lines: list[dict[str, Any]], work: Path
     for setting in sorted(differing):
         members = sorted((t for t in trials if t.setting == setting), key=lambda t: t.spec.seed)
         reruns = [rerun(t, work) for t in members]
-        diffs = [record["trace"][-1][t.metric] - t.value for t, record in zip(members, reruns)]
-        delta = margin(setting[2])
-        compared = decide([paired("rerun", "published", members[0].metric, diffs, 0.0, delta)])[0]
+        again = np.array([record["trace"][-1][t.metric] for t, record in zip(members, reruns)], dtype=np.float64)
+        before = np.array([t.value for t in members], dtype=np.float64)
+        tie = margin(setting[2], members[0].metric)
+        sides = tie.sides(again, before, lower_is_better=True) if tie else None  # a tie is symmetric in the sign
+        delta = tie.text() if tie else None
+        compared = decide([paired("rerun", "published", members[0].metric, again - before, "better", sides, delta)])[0]
         out.append({
             "experiment": setting[0], "label": setting[1], "problem": setting[2], "seeds": compared.n,
             "mean_difference": compared.mean, "ci_low": compared.lo, "ci_high": compared.hi, "margin": delta,

@@ -1,78 +1,118 @@
-"""Equivalence margins: per problem, the difference in its headline metric below which two methods count as tied.
+"""Equivalence margins: when two methods count as tied on a problem's headline metric (`problems/margins.yaml`).
 
-Fixed before any comparison is read, from the problem alone, never from the methods' outcomes (`analysis.claims`
-decides "equivalent" and "matches or beats" against them). The rule, `RULE`:
-- a metric with a natural zero (simple regret, zero at the known optimum; hypervolume, zero at the reference point):
-  FRACTION (5 %) of the median, over the initial designs of seeds 0 … REFERENCE_SEEDS − 1, of that metric after the
-  initial design alone (iteration 0, before any method acts, so it is the same for every method), at the design
-  size of `config/config.yaml` for the problem (`REFERENCE_N_INIT`); the runner's own `trial_design` makes them;
-- a metric without one (Formula E's score, ½·lap time + ½·energy relative to the default car): a fixed value, given
-  with its reason.
-`python -m problems.margins` recomputes the derived ones (`tests/test_problems.py` checks the synthetic functions);
-the numbers below are its output, rounded to three significant figures. Shekel-4 uses the design size of its
-synthetic experiments (`config/config.yaml`, `config/extended.yaml`).
+The yaml file is the margins' one versioned home, written before the trials it judges; `analysis.claims` checks that
+with git (`margins_commit`). Its rule: simple regret shrinks toward zero along the horizon, so a fixed difference
+that is "small" at six iterations is larger than the regret itself at fifty; two regrets tie when their means are
+within a factor (`regret_ratio`) of each other, which means the same at every horizon. Hypervolume and the Formula E
+score do not shrink toward zero, so a fixed difference (`absolute`) keeps its meaning there.
+
+A margin turns a pair of per-seed values into two linearised series whose means are both positive exactly when the
+methods tie (`Margin.sides`): for the ratio ρ, ρ·b − a and ρ·a − b (a, b the two methods' regrets), so the tie is two
+one-sided tests of paired means, as the absolute margin's d + δ and δ − d are.
+`python -m problems.margins` recomputes the absolute hypervolume margin from the problem alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
-FRACTION = 0.05
+import numpy as np
+import yaml
+
+FILE = Path(__file__).with_suffix(".yaml")
+#: the metric a ratio margin applies to (zero at the known optimum)
+RATIO_METRIC = "simple_regret"
+#: the design an absolute hypervolume margin is derived at: seeds 0 .. REFERENCE_SEEDS − 1, this many points
 REFERENCE_SEEDS = 32
-#: problem -> initial design size the derived margin is computed at
-REFERENCE_N_INIT = {"ackley5": 50, "hartmann6": 50, "shekel4": 50, "battery": 40}
-
-RULE = (
-    f"an equivalence margin per problem, fixed before any run from the problem alone: {FRACTION:.0%} of the median "
-    f"(over {REFERENCE_SEEDS} seeds) simple regret or hypervolume of the initial design, which every method shares; "
-    "Formula E (no natural zero): 0.005, a 1 % change of lap time or of energy per lap (`problems/margins.py`)"
-)
+REFERENCE_N_INIT = {"battery": 40}
+FRACTION = 0.05
 
 
 @dataclass(frozen=True)
 class Margin:
+    """A tie rule: "ratio" (means within a factor `value` of each other) or "absolute" (within ±`value`)."""
+
+    kind: str
     value: float
     reason: str
 
+    def sides(self, a: np.ndarray, b: np.ndarray, lower_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Per seed, (A not worse than B by more than the margin, A not better by more than it): two series whose
+        means are both > 0 exactly when A and B tie; the first alone is A's non-inferiority."""
+        a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        if self.kind == "ratio":
+            if not lower_is_better:
+                raise ValueError("a ratio margin is for regret (lower is better, zero at the optimum)")
+            return self.value * b - a, self.value * a - b
+        d = b - a if lower_is_better else a - b
+        return d + self.value, self.value - d
 
-MARGINS: dict[str, Margin] = {
-    "ackley5": Margin(0.155, f"{FRACTION:.0%} of the initial design's median simple regret"),
-    "hartmann6": Margin(0.0849, f"{FRACTION:.0%} of the initial design's median simple regret"),
-    "shekel4": Margin(0.484, f"{FRACTION:.0%} of the initial design's median simple regret"),
-    "battery": Margin(4650.0, f"{FRACTION:.0%} of the initial design's median hypervolume"),
-    "formula-e": Margin(
-        0.005,
-        "fixed: the score weighs lap time and energy each by ½ relative to the default car, so 0.005 is a 1 % change "
-        "of either, the smallest a race engineer would act on; the score has no natural zero to take a fraction of",
-    ),
-}
+    def bound(self, b_mean: float) -> float:
+        """The margin in the metric's units beside B's mean: how far A's mean may fall behind B's and still be
+        non-inferior ((ρ − 1)·|B's mean| for a ratio), for figures that draw it on the advantage's axis."""
+        return (self.value - 1.0) * abs(b_mean) if self.kind == "ratio" else self.value
+
+    def text(self) -> str:
+        """How the margin prints: "×1.25" (a ratio) or "±0.005" (absolute)."""
+        return f"×{self.value:g}" if self.kind == "ratio" else f"±{self.value:.3g}"
 
 
-def margin(problem: str) -> float | None:
-    """The problem's equivalence margin in its headline metric's units; None for a problem without one."""
-    found = MARGINS.get(problem)
-    return None if found is None else found.value
+@cache
+def _file() -> dict:
+    return yaml.safe_load(FILE.read_text())
+
+
+RULE: str = _file()["rule"]
+
+
+def margin(problem: str, metric: str = RATIO_METRIC) -> Margin | None:
+    """The tie rule for `metric` on `problem`: the regret ratio for simple regret, else the problem's absolute
+    margin; None where the file gives none."""
+    data = _file()
+    if metric == RATIO_METRIC:
+        return Margin("ratio", float(data["regret_ratio"]), "regret within a factor of each other: " + data["rule"])
+    found = data["absolute"].get(problem)
+    return None if found is None else Margin("absolute", float(found["value"]), found["reason"])
+
+
+def tuning_margin(problem: str) -> float:
+    """The earlier rule's regret margin, kept for the automatic temperature's tuning written down with it."""
+    return float(_file()["tuning_regret"][problem])
+
+
+def margins_commit(root: Path | None = None) -> tuple[str, int] | None:
+    """(sha, commit time in Unix seconds) of the last commit that changed the margins file; None outside git or
+    when the file has uncommitted changes (then no trial can be shown to postdate it)."""
+    root = FILE.parent if root is None else root
+    try:
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", str(FILE)], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        found = subprocess.run(
+            ["git", "log", "-1", "--format=%H %ct", "--", str(FILE)], cwd=root, capture_output=True, text=True,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    if dirty or len(found) != 2:
+        return None
+    return found[0], int(found[1])
 
 
 def derive(problem: str, n_init: int | None = None, seeds: int = REFERENCE_SEEDS) -> float:
-    """FRACTION of the median headline metric of the runner's initial design (regret, else hypervolume)."""
-    import numpy as np
-
+    """FRACTION of the median hypervolume of the runner's initial design: the absolute margin of a problem
+    without a known optimum, from the problem alone."""
     import problems
     from baselines.design import trial_design
     from baselines.records import hypervolume
 
     built = problems.get(problem)
     n = REFERENCE_N_INIT[problem] if n_init is None else n_init
-    values = []
-    for seed in range(seeds):
-        y = built.evaluate(trial_design(built, n, seed))
-        if built.num_objectives > 1:
-            values.append(hypervolume(y, built))
-        else:
-            best = built.minimisation_sign * np.min(built.minimisation_sign * y[:, 0])
-            values.append(abs(built.optimum - best))
+    values = [hypervolume(built.evaluate(trial_design(built, n, seed)), built) for seed in range(seeds)]
     return FRACTION * float(np.median(values))
 
 
@@ -81,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("problems", nargs="*", default=list(REFERENCE_N_INIT), help="problems to derive")
     args = cli.parse_args(argv)
     for name in args.problems:
-        print(f"{name}: derived {derive(name):.3g}, stored {MARGINS[name].value:.3g}")
+        stored = margin(name, "hypervolume")
+        print(f"{name}: derived {derive(name):.3g}, stored {stored.value if stored else None}")
     return 0
 
 

@@ -22,7 +22,7 @@ from analysis.claims.catalogue import ABLATIONS, CATALOGUE, PAPER, Claim
 from analysis.claims.comparisons import Compared, compare, improvement
 from analysis.claims.selection import any_of, member_names, variant
 from analysis.naming import ordered_problems
-from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
+from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED
 from baselines.paper import TABLE_2_CELLS
 
 
@@ -42,6 +42,8 @@ class Result:
     verdict: str
     seeds_needed: int | None = None
     beyond_paper: bool = False
+    paper: str = ""
+    basis: str = ""
     binding: str = ""
     binding_mean: float = math.nan
     binding_lo: float = math.nan
@@ -49,8 +51,11 @@ class Result:
     comparisons: tuple[Compared, ...] = field(default=(), repr=False)
 
 
-def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: list[Compared]) -> Result:
-    bound = wording.binding(compared, verdict)
+def _result(
+    claim: Claim, run: str, lines: list[str], verdict: str, compared: list[Compared], bound: Compared | None = None
+) -> Result:
+    """The checked claim; `bound` overrides the binding comparison `wording.binding` would pick."""
+    bound = wording.binding(compared, verdict) if bound is None else bound
     seeds = bound.stat.seeds_needed if bound is not None and verdict.startswith(INCONCLUSIVE) else None
     stat = bound.stat if bound is not None else None
     return Result(
@@ -63,6 +68,8 @@ def _result(claim: Claim, run: str, lines: list[str], verdict: str, compared: li
         verdict,
         seeds,
         claim.beyond_paper,
+        claim.paper,
+        claim.basis,
         wording.binding_name(bound) if bound is not None else "",
         stat.mean if stat else math.nan,
         stat.lo if stat else math.nan,
@@ -98,7 +105,7 @@ def _through_looks(
 
 def _compare_all(plan: list[tuple], data: pd.DataFrame, claim: Claim) -> list[Compared]:
     return [
-        compare(data[data["problem"] == problem], a, b, (problem, index), claim.quantity, claim.relation)
+        compare(data[data["problem"] == problem], a, b, (problem, index), claim.quantity, claim.relation, claim.basis)
         for problem, index, a, b in plan
     ]
 
@@ -165,6 +172,8 @@ def check(
             f"experiment '{claim.experiment}' was not run",
             NOT_MEASURED,
             beyond_paper=claim.beyond_paper,
+            paper=claim.paper,
+            basis=claim.basis,
         )
     data, decided, missing, involved, problems = (
         found.data, found.compared, found.missing, found.involved, found.problems
@@ -193,6 +202,7 @@ TABLE_2_VERDICT = {
     FAILS: HOLDS,
     INCONCLUSIVE: INCONCLUSIVE,
     FEW: FEW,
+    NOT_COMPARABLE: NOT_COMPARABLE,
 }
 
 
@@ -243,7 +253,11 @@ def table_2_reproduced(
         lines.append(f"missing ({len(missing)} of {len(TABLE_2_CELLS)} cells): " + "; ".join(missing))
     verdict = verdicts.combine(list(verdict_of.values()), len(TABLE_2_CELLS))
     run = wording.run_text(pd.concat(involved), compared) if involved else "–"
-    return _result(claim, run, lines, verdict, compared)
+    # the binding cell is one that disagrees with Table 2 (its comparison "the pick is better" holds), not one whose
+    # comparison fails (a cell that agrees)
+    disagreeing = [c for c in compared if TABLE_2_VERDICT[c.stat.verdict] == FAILS]
+    bound = min(disagreeing, key=lambda c: c.stat.p_holm) if verdict == FAILS and disagreeing else None
+    return _result(claim, run, lines, verdict, compared, bound)
 
 
 def _catalogued(claim: Claim) -> Callable[..., Result]:

@@ -9,7 +9,7 @@ through their per-seed differences, at the smaller of their final evaluation cou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -18,38 +18,89 @@ from analysis import verdicts
 from analysis.claims.selection import Predicate, member_names
 from analysis.resampling import bca
 from analysis.verdicts import Paired
+from problems.margins import Margin
 from problems.margins import margin as problem_margin
+
+
+#: a method is read only after this many completed BO iterations: a scheduled variant's first batch is uniform by
+#: construction (λ_1 = 0), so a budget inside it compares random draws, not the method
+MIN_ITERATIONS = 2
+#: how a claim's comparisons pick their budgets: "final", each method at its own final budget (the paper compares
+#: Seq-EI's and LogEI-MV's finals with the batch methods'); "equal", both at the smaller of their final budgets
+BASES = ("final", "equal")
 
 
 @dataclass(frozen=True)
 class Compared:
-    """One comparison: the unit (problem, pair index) it belongs to, its budget (None: not a budget quantity),
-    its equivalence margin (None: none) and its statistics."""
+    """One comparison: the unit (problem, pair index) it belongs to, A's and B's budgets (None: not a budget
+    quantity; equal on the "equal" basis), its margin (None: none) and its statistics."""
 
     unit: tuple[str, int]
     budget: int | None
-    margin: float | None
+    margin: Margin | None
     stat: Paired
     look: int | None = None  # under planned looks: the look (1, 2, ...) at which it was decided, or the last one seen
+    right_budget: int | None = None
+
+    @property
+    def budgets(self) -> tuple[int | None, int | None]:
+        return self.budget, self.budget if self.right_budget is None else self.right_budget
 
 
 def per_seed(rows: pd.DataFrame, column: str, budget: int | None) -> pd.Series:
-    """`column` per seed: the value at `budget`, any other column at the trial's final budget."""
-    chosen = rows[rows["budget"] == budget] if column == "value" else rows[rows["budget"] == rows["final_budget"]]
-    return chosen.groupby("seed")[column].mean().dropna()
+    """`column` per seed: the value at `budget` (None: each trial's final), any other column at the final budget."""
+    at = rows["budget"] == (rows["final_budget"] if budget is None or column != "value" else budget)
+    return rows[at].groupby("seed")[column].mean().dropna()
+
+
+def _iterations(rows: pd.DataFrame, budget: int | None) -> int:
+    """The fewest BO iterations any of these trials completed by `budget` (None: by its final budget)."""
+    spent = (rows["final_budget"] if budget is None else budget) - rows["n_init"]
+    return int((spent // rows["batch_size"]).min())
+
+
+@dataclass(frozen=True)
+class Sides:
+    """A and B per seed (the seeds both have) at their budgets, and whether lower is better."""
+
+    budgets: tuple[int | None, int | None]
+    a: pd.Series
+    b: pd.Series
+    lower_is_better: bool
+
+    @property
+    def advantage(self) -> pd.Series:
+        return pd.Series(verdicts.advantage(self.a.to_numpy(), self.b.to_numpy(), self.lower_is_better), self.a.index)
+
+
+def sides(
+    rows: pd.DataFrame, a: str, b: str, quantity: tuple[str, str] = ("value", "value"), basis: str = "equal"
+) -> Sides:
+    """A's and B's values per seed on one problem (rows with a `member` column): the headline value at the smaller
+    of their final budgets ("equal") or each at its own ("final"), other quantities at the final budget."""
+    if basis not in BASES:
+        raise ValueError(f"unknown comparison basis {basis!r}; one of {', '.join(BASES)}")
+    left_col, right_col = quantity
+    ra, rb = rows[rows["member"] == a], rows[rows["member"] == b]
+    budgets: tuple[int | None, int | None] = (None, None)
+    if "value" in quantity:
+        if basis == "equal":
+            common = int(min(ra["final_budget"].min(), rb["final_budget"].min()))
+            budgets = (common, common)
+        else:
+            budgets = (int(ra["final_budget"].min()), int(rb["final_budget"].min()))
+    sa, sb = per_seed(ra, left_col, budgets[0]), per_seed(rb, right_col, budgets[1])
+    seeds = sa.index.intersection(sb.index)
+    lower = bool(ra["lower_is_better"].iloc[0]) if left_col == "value" else False
+    return Sides(budgets, sa[seeds], sb[seeds], lower)
 
 
 def advantages(
-    rows: pd.DataFrame, a: str, b: str, quantity: tuple[str, str] = ("value", "value")
+    rows: pd.DataFrame, a: str, b: str, quantity: tuple[str, str] = ("value", "value"), basis: str = "equal"
 ) -> tuple[int | None, pd.Series]:
-    """(the common budget, A's advantage over B per seed) on one problem (rows with a `member` column)."""
-    left_col, right_col = quantity
-    ra, rb = rows[rows["member"] == a], rows[rows["member"] == b]
-    budget = int(min(ra["final_budget"].min(), rb["final_budget"].min())) if "value" in quantity else None
-    sa, sb = per_seed(ra, left_col, budget), per_seed(rb, right_col, budget)
-    seeds = sa.index.intersection(sb.index)
-    lower = bool(ra["lower_is_better"].iloc[0]) if left_col == "value" else False
-    return budget, pd.Series(verdicts.advantage(sa[seeds].to_numpy(), sb[seeds].to_numpy(), lower), index=seeds)
+    """(A's budget, A's advantage over B per seed) on one problem (rows with a `member` column)."""
+    found = sides(rows, a, b, quantity, basis)
+    return found.budgets[0], found.advantage
 
 
 def compare(
@@ -59,17 +110,26 @@ def compare(
     unit: tuple[str, int],
     quantity: tuple[str, str] = ("value", "value"),
     relation: str = "better",
+    basis: str = "equal",
 ) -> Compared:
-    """A's advantage over B per seed on one problem (rows with a `member` column), at the smaller of their final
-    budgets; for "matches_or_beats" tested against −margin, for "better" against 0 (and ±margin for a tie)."""
+    """A's advantage over B per seed on one problem (rows with a `member` column) at the claim's basis; tested
+    for `relation` against the problem's margin for the headline value (`problems.margins`). A comparison at a
+    budget where either method has completed fewer than MIN_ITERATIONS BO iterations is not decided: its verdict
+    reads NOT_COMPARABLE."""
     left_col, right_col = quantity
-    budget, diffs = advantages(rows, a, b, quantity)
-    margin = problem_margin(unit[0]) if quantity == ("value", "value") else None
-    if relation == "matches_or_beats" and margin is None:
-        raise ValueError(f"'matches or beats' on {unit[0]} [{left_col}] needs an equivalence margin: none is set")
-    threshold = -margin if relation == "matches_or_beats" else 0.0
+    found = sides(rows, a, b, quantity, basis)
+    headline = quantity == ("value", "value")
+    margin = problem_margin(unit[0], str(rows["metric"].iloc[0])) if headline else None
+    if relation != "better" and margin is None:
+        raise ValueError(f"{relation!r} on {unit[0]} [{left_col}] needs an equivalence margin: none is set")
     names = (a, b) if left_col == right_col else (f"{a} [{left_col}]", f"{b} [{right_col}]")
-    return Compared(unit, budget, margin, verdicts.paired(*names, unit[0], diffs.to_numpy(), threshold, margin))
+    tie = margin.sides(found.a.to_numpy(), found.b.to_numpy(), found.lower_is_better) if margin else None
+    stat = verdicts.paired(*names, unit[0], found.advantage.to_numpy(), relation, tie, margin.text() if margin else None)
+    if headline and min(
+        _iterations(rows[rows["member"] == m], budget) for m, budget in zip((a, b), found.budgets)
+    ) < MIN_ITERATIONS:
+        stat = replace(stat, verdict=verdicts.NOT_COMPARABLE)
+    return Compared(unit, found.budgets[0], margin, stat, right_budget=found.budgets[1])
 
 
 def _pairs(table: pd.DataFrame, experiment: str, left: Predicate, right: Predicate):
@@ -84,18 +144,21 @@ def _pairs(table: pd.DataFrame, experiment: str, left: Predicate, right: Predica
                 yield problem, rows, a, b
 
 
-COLUMNS = ["problem", "left", "right", "budget", "n", "mean", "lo", "hi", "lower_is_better"]
+COLUMNS = ["problem", "left", "right", "budget", "n", "mean", "lo", "hi", "lower_is_better", "bound"]
 
 
 def differences(table: pd.DataFrame, experiment: str, left: Predicate, right: Predicate) -> pd.DataFrame:
     """Per problem: every `left` method's paired advantage over each `right` method at their common budget, with
-    its unadjusted BCa 95% CI (for figures). Columns: COLUMNS."""
+    its unadjusted BCa 95% CI (for figures); `bound`, the margin beside B's mean in the metric's units
+    (`problems.margins.Margin.bound`; NaN without one). Columns: COLUMNS."""
     rows = []
     for problem, on_problem, a, b in _pairs(table, experiment, left, right):
         c = compare(on_problem, a, b, (problem, 0))
         s = c.stat
         lower = bool(on_problem["lower_is_better"].iloc[0])
-        rows.append(dict(zip(COLUMNS, (problem, a, b, c.budget, s.n, s.mean, s.lo, s.hi, lower))))
+        b_mean = float(sides(on_problem, a, b).b.mean())
+        bound = c.margin.bound(b_mean) if c.margin is not None else np.nan
+        rows.append(dict(zip(COLUMNS, (problem, a, b, c.budget, s.n, s.mean, s.lo, s.hi, lower, bound))))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -12,7 +12,8 @@ import pandas as pd
 from analysis.claims.comparisons import Compared
 from analysis.claims.selection import SETTING
 from analysis.formatting import number, signed
-from analysis.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE
+from analysis.claims.comparisons import MIN_ITERATIONS
+from analysis.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
 
 
 def p_text(p: float) -> str:
@@ -28,28 +29,45 @@ def p_text(p: float) -> str:
 def reason(c: Compared) -> str:
     """Why the comparison got its verdict, in words and numbers."""
     s = c.stat
+    if s.verdict == NOT_COMPARABLE:
+        return f"a method has completed fewer than {MIN_ITERATIONS} BO iterations at this budget"
     if s.verdict == FEW:
         return f"with {s.n} seeds the smallest attainable p is {p_text(s.p_floor)} ≥ α = {ALPHA:g}"
-    if s.threshold != 0.0:  # matches or beats
-        side = "above" if s.mean > s.threshold else "below"
+    if s.relation == "matches_or_beats":
+        side = "not worse than" if s.tested_mean > 0 else "worse than"
         shown = "shown" if s.verdict != INCONCLUSIVE else "not shown"
-        return f"{shown} {side} −margin (p_Holm {p_text(s.p_holm)})"
+        return f"{shown} {side} B beyond the margin (p_Holm {p_text(s.p_holm)})"
+    if s.relation == "similar":
+        if s.verdict == HOLDS:
+            return f"shown tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})"
+        if s.verdict == FAILS:
+            return f"shown apart beyond the margin (p_Holm {p_text(s.p_holm)})"
+        return (f"neither shown tied (TOST p_Holm {p_text(s.p_equivalent_holm)}) nor apart beyond the margin "
+                f"(p_Holm {p_text(s.p_holm)})")
     if s.verdict == HOLDS:
         return f"shown above 0 (p_Holm {p_text(s.p_holm)})"
     if s.verdict == FAILS:
         return f"shown below 0, A worse (p_Holm {p_text(s.p_holm)})"
     if s.verdict == EQUIVALENT:
-        return f"shown inside ±margin (TOST p_Holm {p_text(s.p_equivalent_holm)})"
-    tie = f", nor inside ±margin (TOST p_Holm {p_text(s.p_equivalent_holm)})" if c.margin is not None else ""
+        return f"shown tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})"
+    tie = f", nor tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})" if c.margin is not None else ""
     return f"not shown different from 0 (p_Holm {p_text(s.p_holm)}){tie}"
+
+
+def budget_text(c: Compared) -> str:
+    """" at 350 evals" on equal budgets, " at their finals (350 vs 100 evals)" otherwise, "" without a budget."""
+    left, right = c.budgets
+    if left is None:
+        return ""
+    return f" at {left} evals" if left == right else f" at their finals ({left} vs {right} evals)"
 
 
 def comparison_text(c: Compared) -> str:
     s = c.stat
-    at = f" at {c.budget} evals" if c.budget is not None else ""
+    at = budget_text(c)
     if s.n < 2:
         return f"{s.left} vs {s.right}{at}: Δ {number(s.mean)} ({s.n} seed{'' if s.n == 1 else 's'}) → {s.verdict}"
-    margin = f", margin {number(c.margin)}" if c.margin is not None else ""
+    margin = f", margin {c.margin.text()}" if c.margin is not None else ""
     needs = f", ≈{s.seeds_needed} seeds would decide it" if s.seeds_needed else ""
     look = f" at look {c.look}" if c.look is not None else ""
     return (
@@ -93,7 +111,7 @@ def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
     parts += [f"{', '.join(labels)}: B = {b}, T = {t}" for (b, t), labels in settings.items() if (b, t) != common]
     seeds = sorted(set(trials.groupby(SETTING, dropna=False)["seed"].nunique()))
     parts.append(f"{seeds[0]}{'–' + str(seeds[-1]) if len(seeds) > 1 else ''} seed{'' if seeds == [1] else 's'}")
-    budgets = sorted({c.budget for c in compared if c.budget is not None})
+    budgets = sorted({b for c in compared for b in c.budgets if b is not None})
     if budgets:
         parts.append("compared at " + ", ".join(map(str, budgets)) + " evals")
     return "; ".join(parts)
@@ -110,7 +128,12 @@ def binding(compared: list[Compared], verdict: str) -> Compared | None:
         failing = [c for c in compared if c.stat.verdict.startswith(FAILS)]
         return min(failing, key=lambda c: np.nanmin([c.stat.p_holm, c.stat.p_equivalent_holm])) if failing else None
     holding = [c for c in compared if c.stat.verdict == HOLDS]
-    return max(holding, key=lambda c: c.stat.p_holm) if verdict.startswith(HOLDS) and holding else None
+    return max(holding, key=_decisive_p) if verdict.startswith(HOLDS) and holding else None
+
+
+def _decisive_p(c: Compared) -> float:
+    """The p that decided a holding comparison: the tie's for "similar", else the difference test's."""
+    return c.stat.p_equivalent_holm if c.stat.relation == "similar" else c.stat.p_holm
 
 
 def binding_name(c: Compared) -> str:

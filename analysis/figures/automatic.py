@@ -10,6 +10,7 @@ beats" allows. The claims decide by tests, Holm-corrected over each claim's comp
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -17,7 +18,6 @@ from analysis import per_trial
 from analysis.claims.comparisons import differences
 from analysis.claims.selection import automatic, where
 from analysis.figures import common
-from problems.margins import margin
 
 EXPERIMENTS = ("auto_synthetic", "auto_battery", "auto_formula_e")
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
@@ -48,10 +48,10 @@ def draw(diffs: pd.DataFrame) -> Figure:
         for y, r in panel.iterrows():
             err = [[r["mean"] - r["lo"]], [r["hi"] - r["mean"]]] if r["n"] >= 2 else None
             ax.errorbar(r["mean"], y, xerr=err, fmt="o", color=common.colour(r["right"]), capsize=4, lw=1.6)
-        bound = margin(problem)
-        if bound is not None:
-            left = min(-1.5 * bound, float(panel["lo"].min()))
-            ax.axvspan(left, -bound, color="tab:red", alpha=0.12, lw=0)
+        for y, bound in enumerate(panel["bound"]):  # the margin beside each rival's mean (`problems.margins`)
+            if np.isfinite(bound):
+                left = min(-1.5 * bound, float(panel["lo"].min()))
+                ax.fill_betweenx([y - 0.4, y + 0.4], left, -bound, color="tab:red", alpha=0.12, lw=0)
         ax.axvline(0.0, color="black", lw=0.8)
         ax.set_yticks(range(len(panel)), [f"{a}\nvs {common.method_of(b)}" for a, b in zip(panel["left"], panel["right"])])
         ax.set_ylim(len(panel) - 0.5, -0.5)

@@ -5,7 +5,8 @@ effective sample size of the Boltzmann weights at `per_sample` × B; `auto-tail`
 each value of its constant: the mean final simple regret of B3O-LogEI and of B3O-UCB, and their sum.
 
 - The constant of a candidate: the value with the lowest sum. Values whose sum lies within Hartmann-6's equivalence
-  margin (`problems/margins.py`) of the lowest are tied, and the tie goes to the middle of the grid (the value whose
+  margin as written down with this tuning (`problems/margins.yaml`'s `tuning_regret`: 5 % of the initial
+  design's median regret) of the lowest are tied, and the tie goes to the middle of the grid (the value whose
   rank is nearest the grid's middle rank; between two, the smaller).
 - The candidate: the one whose chosen constant has the lower sum.
 
@@ -22,7 +23,7 @@ import pandas as pd
 
 from analysis.aggregate import final
 from analysis.tables import common
-from problems.margins import margin
+from problems.margins import tuning_margin
 
 EXPERIMENT = "auto_tuning"
 PROBLEM = "hartmann6"
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     if table.empty:
         common.write_empty(args.out, f"No '{EXPERIMENT}' runs of an automatic temperature on {PROBLEM}.")
         return 0
-    chosen = choose(table, margin(PROBLEM))
+    chosen = choose(table, tuning_margin(PROBLEM))
     shown = chosen.assign(
         option=chosen["temperature"].map(CONSTANTS),
         choice=np.where(chosen["chosen_candidate"], "chosen", np.where(chosen["chosen_constant"], "its constant", "")),

@@ -109,7 +109,7 @@ def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
             "variant": table["variant"],
             "lam": [f"{number(a)}, {number(p)}" for a, p in zip(table["auto_lambda_t_median"], table["paper_lam"])],
             "advantage": [
-                f"{number(m)} [{number(lo)}, {number(hi)}] (±{number(g)}, {n} seeds)"
+                f"{number(m)} [{number(lo)}, {number(hi)}] ({g}, {n} seeds)"
                 for m, lo, hi, g, n in zip(table["mean"], table["lo"], table["hi"], table["margin"], table["n"])
             ],
             "verdict": table["verdict"],

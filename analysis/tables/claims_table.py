@@ -17,6 +17,7 @@ import pandas as pd
 
 from analysis import per_trial, verdicts
 from analysis.claims import checking, wording
+from analysis.claims.comparisons import MIN_ITERATIONS
 from analysis.tables import common
 from problems import margins
 
@@ -27,10 +28,14 @@ def rules() -> list[str]:
         *verdicts.RULES,
         "",
         "Relations: " + "; ".join(verdicts.RELATIONS.values()) + ".",
-        (f"Margins: {margins.RULE}; printed with each comparison. Diversity is compared without a margin."),
+        (f"Margins: {margins.RULE}; printed with each comparison (×1.25: a ratio, ±δ: a difference). Diversity is "
+         "compared without a margin."),
         (
-            "Budgets: methods with different evaluation counts are compared at the smaller final count, each trial "
-            'read at its best-so-far after the last batch that fits ("at N evals").'
+            "Budgets: each claim is read where the paper reads it (its basis): at each method's own final budget "
+            '("at their finals (N vs M evals)"), or at equal evaluations, the smaller final count, each trial read at '
+            'its best-so-far after the last batch that fits ("at N evals"). A comparison at a budget where a method '
+            f"has completed fewer than {MIN_ITERATIONS} BO iterations is not decided (\"{verdicts.NOT_COMPARABLE}\"): "
+            "a scheduled variant's first batch is uniform by construction."
         ),
         (
             "Diversity: mean batch diversity over the BO iterations at which every B3O trial had λ_t > 0 (the "
@@ -39,8 +44,9 @@ def rules() -> list[str]:
         (
             "Seeds to decide, for an undecided comparison only (none for one decided equivalent): the seeds that "
             f"would give {verdicts.POWER:.0%} power to decide it if the observed mean and paired standard deviation "
-            f"held, by the normal approximation n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / gap)², gap = |Δ| to "
-            "show a difference or margin − |Δ| to show a tie (whichever needs fewer), at the Bonferroni level α/m over "
+            f"held, by the normal approximation n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / gap)², gap = the tested "
+            "mean to show a difference, or the mean of the tie's weaker side (e.g. 1.25·r_B − r_A) to show a tie "
+            "(whichever needs fewer), at the Bonferroni level α/m over "
             "the claim's m comparisons (no less strict than Holm), and at least the seeds at which the sign-flip test "
             "can reach α/m at all; a claim's column gives its binding comparison, the undecided one that needs most."
         ),
@@ -70,8 +76,9 @@ def comparisons(results: list[checking.Result]) -> pd.DataFrame:
             "problem": c.unit[0],
             "left": c.stat.left,
             "right": c.stat.right,
-            "budget": c.budget,
-            "margin": c.margin,
+            "budget": c.budgets[0],
+            "right_budget": c.budgets[1],
+            "margin": c.margin.text() if c.margin is not None else None,
             "n": c.stat.n,
             "look": c.look,
             "mean": c.stat.mean,
@@ -86,21 +93,48 @@ def comparisons(results: list[checking.Result]) -> pd.DataFrame:
         for c in r.comparisons
     ]
     frame = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
-    for column in ("budget", "look", "seeds_needed"):
+    for column in ("budget", "right_budget", "look", "seeds_needed"):
         frame[column] = frame[column].astype("Int64")
     return frame
 
 
 COMPARISON_COLUMNS = [
-    "number", "name", "experiment", "problem", "left", "right", "budget", "margin", "n", "look", "mean", "lo", "hi",
+    "number", "name", "experiment", "problem", "left", "right", "budget", "right_budget", "margin", "n", "look", "mean",
+    "lo", "hi",
     "p_holm", "p_equivalent_holm", "verdict", "seeds_needed",
 ]
 
 
-def markdown(results: list[checking.Result], source: str) -> str:
+def where(r: checking.Result) -> str:
+    """The paper's section, what it says there (paraphrased) and the claim's comparison basis."""
+    said = f": {r.paper}" if r.paper else ""
+    basis = {"final": "each method at its own final budget", "equal": "at equal evaluations"}.get(r.basis, "")
+    return f"{r.source}{said}" + (f" (basis: {basis})" if basis else "")
+
+
+def margins_status(table: pd.DataFrame) -> str:
+    """Whether the margins file (`problems/margins.yaml`) was committed before the oldest trial judged here started:
+    git's commit time against the per-trial table's `started_utc`."""
+    found = margins.margins_commit()
+    started = pd.to_datetime(table.get("started_utc", pd.Series(dtype=str)).replace("", None), utc=True).dropna()
+    if found is None:
+        return ("Margins set after these trials: `problems/margins.yaml` has uncommitted changes or no git history "
+                "here, so no trial can be shown to postdate it.")
+    sha, when = found
+    committed = pd.Timestamp(when, unit="s", tz="UTC")
+    stamp = f"`problems/margins.yaml` last changed in {sha[:10]} ({committed:%Y-%m-%d %H:%M} UTC)"
+    if started.empty or len(started) < table["trial_id"].nunique():
+        return f"Margins set after these trials: {stamp}; some trials' start times are unknown."
+    oldest = started.min()
+    if committed < oldest:
+        return f"Margins set before these trials: {stamp}, before the oldest trial judged here ({oldest:%Y-%m-%d %H:%M} UTC)."
+    return f"Margins set after these trials: {stamp}, after the oldest trial judged here started ({oldest:%Y-%m-%d %H:%M} UTC)."
+
+
+def markdown(results: list[checking.Result], source: str, margins_line: str = "") -> str:
     rows = [
-        f"| {number(r.name)} | {cell(r.claim)} | {r.source} | {cell(r.run)} | {cell(r.measured)} | **{r.verdict}** | "
-        f"{seeds_text(r.seeds_needed, r.binding)} |"
+        f"| {number(r.name)} | {cell(r.claim)} | {cell(where(r))} | {cell(r.run)} | {cell(r.measured)} | "
+        f"**{r.verdict}** | {seeds_text(r.seeds_needed, r.binding)} |"
         for r in results
     ]
     return "\n".join(
@@ -111,6 +145,7 @@ def markdown(results: list[checking.Result], source: str) -> str:
             "",
             *rules(),
             "",
+            *([margins_line, ""] if margins_line else []),
             "Verdicts: " + wording.counts(results) + ".",
             "",
             "| # | Claim (paper) | Where (paper's setting) | Run | Measured: Δ [95% CI] per comparison | Verdict "
@@ -170,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    results = checking.check_all(per_trial.load(args.table), looks)
+    table = per_trial.load(args.table)
+    results = checking.check_all(table, looks)
     frame = pd.DataFrame([{f.name: getattr(r, f.name) for f in fields(r) if f.name != "comparisons"} for r in results])
     frame.insert(0, "number", [number(name) for name in frame["name"]])
     frame["seeds_needed"] = frame["seeds_needed"].astype("Int64")
@@ -193,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     md = Path(args.out).with_name(Path(args.out).name + ".md")
-    md.write_text(markdown(results, args.table))
+    md.write_text(markdown(results, args.table, margins_status(table)))
     print(f"wrote {md}")
     if args.comparisons:
         Path(args.comparisons).parent.mkdir(parents=True, exist_ok=True)

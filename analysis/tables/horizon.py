@@ -31,6 +31,8 @@ RIVAL = "TS"
 CHECKPOINTS = (6, 12, 25)
 PLANNED_LOOKS = (10, 15)
 CLAIMS = "claim 7 (and claim 1 for its constant-temperature variants)"
+#: simple regret's tie rule (`problems.margins`): the same ratio at every t
+TIE = margin("any", "simple_regret")
 
 
 def _regret(tidy: pd.DataFrame) -> pd.DataFrame:
@@ -50,8 +52,9 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
         ours = group.set_index("seed")["simple_regret"]
         theirs = rival.loc[(problem, t)]
         seeds = ours.index.intersection(theirs.index).sort_values()
-        d = verdicts.advantage(ours[seeds], theirs[seeds], lower_is_better=True)
-        rows.append({"problem": problem, "label": label, "iteration": int(t), "diffs": d})
+        a, b = ours[seeds].to_numpy(), theirs[seeds].to_numpy()
+        d = verdicts.advantage(a, b, lower_is_better=True)
+        rows.append({"problem": problem, "label": label, "iteration": int(t), "diffs": d, "ours": a, "theirs": b})
     if not rows:
         return pd.DataFrame()
     frame = pd.DataFrame(rows)
@@ -67,7 +70,11 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
         final: dict[int, dict] = {}
         for k, n in looks:
             open_ = [r for r in at_t if r.Index not in final]
-            family = [verdicts.paired(r.label, RIVAL, r.problem, r.diffs[:n], margin=margin(r.problem)) for r in open_]
+            family = [
+                verdicts.paired(r.label, RIVAL, r.problem, r.diffs[:n], "better",
+                                TIE.sides(r.ours[:n], r.theirs[:n], lower_is_better=True), TIE.text())
+                for r in open_
+            ]
             for r, c in zip(open_, verdicts.decide(family, alpha=float(levels[k]))):
                 decided[r.Index] = {"p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": float(levels[k]),
                                     "look": k + 1, "seeds_at_look": n, "look_mean": c.mean, "look_lo": c.lo,
@@ -88,7 +95,7 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
                 "mean": float(np.mean(r.diffs)),
                 "lo": lo,
                 "hi": hi,
-                "margin": margin(r.problem),
+                "margin": TIE.text(),
                 **decided.get(
                     r.Index,
                     {"p": math.nan, "p_holm": math.nan, "verdict": "", "level": math.nan, "look": math.nan,
