@@ -1,4 +1,6 @@
-"""B3O's advantage over TS as the horizon grows: the `horizon` experiment (B = 50, T = 25; config/extended.yaml).
+"""B3O's advantage over TS as the horizon grows: the `horizon` experiment (B = 50, T = 25; config/extended.yaml) by
+default, or any experiment with its own checkpoints and looks (`Horizon`; the large-batch study's T = 50 run passes
+them from its config's `horizon` entry and seed plan).
 
 Per problem, B3O variant and BO iteration t: the mean over seeds of the per-seed advantage (TS's simple regret minus
 B3O's: positive = B3O better; the two share each seed's initial design) with its BCa 95% interval. At the
@@ -9,12 +11,16 @@ a t = 25 comparison is open there, a second at 15, with α spent over the two lo
 `analysis.sequential`). At each checkpoint the comparisons are decided at the first look on seeds 0–9, those still
 open at the second on seeds 0–14 (Holm's step-down going on across the looks); a decision stands.
 
+The tie is the problem's regret ratio (`problems.margins`), the same at every t.
+
 Writes OUT.csv (every t; p, Holm p and verdict at the checkpoints), OUT.tex and OUT.md (the checkpoints).
 """
 
 from __future__ import annotations
 
+import argparse
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -26,24 +32,36 @@ from problems.margins import margin
 
 #: the tables the workflow writes with this script: name -> the experiment it needs (read unimported)
 TABLES = {"horizon": "horizon"}
-EXPERIMENT = "horizon"
 RIVAL = "TS"
-CHECKPOINTS = (6, 12, 25)
-PLANNED_LOOKS = (10, 15)
 CLAIMS = "claim 7 (and claim 1 for its constant-temperature variants)"
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """Which experiment is read along its horizon, at which iterations its comparisons are decided, and the seed
+    plan they are decided over (planned looks and their α spending, `analysis.sequential`)."""
+
+    experiment: str = "horizon"
+    checkpoints: tuple[int, ...] = (6, 12, 25)
+    looks: tuple[int, ...] = (10, 15)
+    spending: str = "obrien-fleming"
+
+
+#: the `horizon` run's plan, written down before it (config/extended.yaml)
+DEFAULT = Horizon()
 #: simple regret's tie rule (`problems.margins`): the same ratio at every t
 TIE = margin("any", "simple_regret")
 
 
-def _regret(tidy: pd.DataFrame) -> pd.DataFrame:
-    data = tidy[(tidy["experiment"] == EXPERIMENT) & (tidy["iteration"] >= 1) & tidy["simple_regret"].notna()]
+def _regret(tidy: pd.DataFrame, experiment: str) -> pd.DataFrame:
+    data = tidy[(tidy["experiment"] == experiment) & (tidy["iteration"] >= 1) & tidy["simple_regret"].notna()]
     return data[["problem", "label", "method", "seed", "iteration", "simple_regret"]]
 
 
-def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
+def advantage_by_iteration(tidy: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.DataFrame:
     """One row per (problem, B3O label, t): seeds paired with TS, mean advantage and its BCa interval; at the
     checkpoints also the test's p, Holm's p and the verdict."""
-    data = _regret(tidy)
+    data = _regret(tidy, plan.experiment)
     rival = data[data["label"] == RIVAL].set_index(["problem", "iteration", "seed"])["simple_regret"].sort_index()
     rows = []
     for (problem, label, t), group in data[data["method"] == "b3o"].groupby(["problem", "label", "iteration"]):
@@ -59,14 +77,14 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     frame = pd.DataFrame(rows)
     decided = {}
-    levels = sequential.nominal(PLANNED_LOOKS)
-    for t in CHECKPOINTS:
+    levels = sequential.nominal(plan.looks, spending=plan.spending)
+    for t in plan.checkpoints:
         at_t = list(frame[frame["iteration"] == t].itertuples())
         if not at_t:
             continue
         fewest = min(len(r.diffs) for r in at_t)
         # the looks these seeds reach (seeds 0..n−1 at each); fewer seeds than the first look: one look on them all
-        looks = [(k, n) for k, n in enumerate(PLANNED_LOOKS) if n <= fewest] or [(0, fewest)]
+        looks = [(k, n) for k, n in enumerate(plan.looks) if n <= fewest] or [(0, fewest)]
         final: dict[int, dict] = {}
         for k, n in looks:
             open_ = [r for r in at_t if r.Index not in final]
@@ -106,10 +124,10 @@ def advantage_by_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out).sort_values(["problem", "label", "iteration"], ignore_index=True)
 
 
-def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
+def checkpoints(stats: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.DataFrame:
     """The checkpoint rows as text, and per t the claim's verdict over all its comparisons (`verdicts.combine`)."""
     at = stats[stats["verdict"].notna() & (stats["verdict"] != "")]  # read back from CSV, "" is NaN
-    levels = sequential.nominal(PLANNED_LOOKS)
+    levels = sequential.nominal(plan.looks, spending=plan.spending)
     rows = []
     for t, group in at.groupby("iteration"):
         for r in group.itertuples():
@@ -141,13 +159,32 @@ def markdown(text: pd.DataFrame) -> str:
     return header + "".join("| " + " | ".join(str(v) for v in row) + " |\n" for row in text.itertuples(index=False))
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in text.split(","))
+
+
+def add_plan_arguments(cli: argparse.ArgumentParser) -> None:
+    """--experiment, --checkpoints, --looks, --spending (defaults: the `horizon` run's plan)."""
+    cli.add_argument("--experiment", default=DEFAULT.experiment, help="experiment read along its horizon")
+    cli.add_argument("--checkpoints", type=_counts, default=DEFAULT.checkpoints, help="iterations t, e.g. 6,12,25,50")
+    cli.add_argument("--looks", type=_counts, default=DEFAULT.looks, help="planned seed counts, e.g. 10,20,30")
+    cli.add_argument("--spending", default=DEFAULT.spending, choices=sequential.SPENDING, help="α spending")
+
+
+def plan_of(args: argparse.Namespace) -> Horizon:
+    return Horizon(args.experiment, args.checkpoints, args.looks, args.spending)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = common.parser("horizon", __doc__.splitlines()[0]).parse_args(argv)
-    stats = advantage_by_iteration(pd.read_parquet(args.table))
+    cli = common.parser("horizon", __doc__.splitlines()[0])
+    add_plan_arguments(cli)
+    args = cli.parse_args(argv)
+    plan = plan_of(args)
+    stats = advantage_by_iteration(pd.read_parquet(args.table), plan)
     if stats.empty:
-        common.write_empty(args.out, f"No {EXPERIMENT} trials with both B3O and {RIVAL} in {args.table}.")
+        common.write_empty(args.out, f"No {plan.experiment} trials with both B3O and {RIVAL} in {args.table}.")
         return 0
-    text = checkpoints(stats)
+    text = checkpoints(stats, plan)
     common.write(args.out, stats, common.latex(text, columns="l p{6cm} l l l p{3.5cm}"))
     with open(f"{args.out}.md", "w") as out:
         out.write(markdown(text))

@@ -91,6 +91,28 @@ rule per_trial:
         "python -m analysis.per_trial --table {input:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule horizon_along:
+    """An experiment read along its horizon (the config's `horizon`): claims 1 and 7's comparisons at each checkpoint."""
+    input:
+        f"{RESULTS}/tidy.parquet",
+    output:
+        csv=f"{PAPER}/tables/horizon_along.csv",
+        tex=f"{PAPER}/tables/horizon_along.tex",
+        png=f"{PAPER}/figures/horizon_along.png",
+        pdf=f"{PAPER}/figures/horizon_along.pdf",
+    log:
+        f"{RESULTS}/logs/tables/horizon_along.log",
+    params:
+        table=lambda wildcards, output: output.csv[: -len(".csv")],
+        figure=lambda wildcards, output: output.png[: -len(".png")],
+        plan=lambda wildcards: horizon_args(),
+    conda:
+        ENV
+    shell:
+        "(python -m analysis.tables.horizon --table {input:q} --out {params.table:q} {params.plan} && "
+        "python -m analysis.figures.horizon --table {input:q} --out {params.figure:q} {params.plan}) > {log:q} 2>&1"
+
+
 rule claims:
     input:
         f"{PAPER}/tables/per_trial.csv",

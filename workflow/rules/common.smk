@@ -98,6 +98,19 @@ def trial_resources(trial_ids):
 # how many of them this config runs (`until` stops a plan early; the boundaries stay the whole plan's)
 LOOKS = sequential_experiments(config)
 LOOKS_RUN = {experiment: len(looks_run(config["experiments"][experiment]["seeds"])) for experiment in LOOKS}
+# an experiment read along its horizon (`horizon:` in the config), with its checkpoints
+HORIZON = config.get("horizon")
+if HORIZON and HORIZON["experiment"] not in config["experiments"]:
+    raise ValueError(f"horizon: experiment {HORIZON['experiment']!r} is not one of this config's experiments")
+
+
+def horizon_args():
+    """`analysis.tables.horizon`'s plan options for the config's `horizon`: its experiment, checkpoints and the
+    experiment's own planned looks (Pocock, as the claims engine spends them), or its fixed seed count."""
+    experiment = HORIZON["experiment"]
+    looks = LOOKS.get(experiment) or (len(seed_numbers(config["experiments"][experiment]["seeds"])),)
+    return (f"--experiment {experiment} --checkpoints {','.join(map(str, HORIZON['checkpoints']))} "
+            f"--looks {','.join(map(str, looks))} --spending pocock")
 
 
 def _setting(trial_id):
@@ -257,6 +270,8 @@ def figure_outputs():
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
     outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()]
+    if HORIZON:
+        outputs += [f"{PAPER}/tables/horizon_along.csv", f"{PAPER}/figures/horizon_along.png"]
     outputs.append(f"{PAPER}/claims.md")
     outputs.append(f"{PAPER}/report.tex")
     if LATEX:
