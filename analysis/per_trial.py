@@ -7,6 +7,8 @@ alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.cs
 * `final_budget`, the trial's last evaluation count, and `budget`: one row for each final evaluation count reached by
   any trial of the same experiment and problem, up to the trial's own. `value` is the metric's best-so-far at that
   budget: the value after the last batch that fits, so methods with different budgets compare at the smaller one;
+  `recommended_regret` is, at the same budget, the regret of the point the method would recommend from those
+  evaluations (`analysis.tidy.RECOMMENDED_COLUMNS`; empty for records and tables made before it was recorded);
 * `diversity`: mean batch diversity over the BO iterations at which every B3O trial of the experiment and problem
   had λ_t > 0 (a scheduled variant's first batch, λ_1 = 0, is uniform by construction); `diversity_skipped` lists
   the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values,
@@ -42,6 +44,7 @@ COLUMNS = TRIAL + (
     "final_budget",
     "budget",
     "value",
+    "recommended_regret",
     "diversity",
     "diversity_skipped",
     "diversity_first",
@@ -108,6 +111,7 @@ def _budgets(tidy: pd.DataFrame, metric: pd.DataFrame) -> pd.DataFrame:
         known = trace["num_evals"].to_numpy()
         index = np.searchsorted(known, wanted, side="right") - 1
         values = trace[metric_of[experiment, trial_id]].to_numpy()
+        recommended = trace.get("recommended_regret", pd.Series(np.nan, index=trace.index)).to_numpy()
         frames.append(
             pd.DataFrame(
                 {
@@ -116,6 +120,7 @@ def _budgets(tidy: pd.DataFrame, metric: pd.DataFrame) -> pd.DataFrame:
                     "final_budget": final_budget,
                     "budget": wanted.astype(np.int64),
                     "value": np.where(index >= 0, values[np.clip(index, 0, None)], np.nan),
+                    "recommended_regret": np.where(index >= 0, recommended[np.clip(index, 0, None)], np.nan),
                 }
             )
         )
@@ -148,9 +153,10 @@ def read(path: str | Path) -> pd.DataFrame:
     table = pd.read_csv(
         path, dtype={c: "str" for c in (*STRINGS, "diversity_skipped")}, keep_default_na=False, na_values=[""]
     )
-    for column, absent in (("platform_id", ""), ("started_utc", ""), ("diversity_early", np.nan)):
+    absent = {"platform_id": "", "started_utc": "", "diversity_early": np.nan, "recommended_regret": np.nan}
+    for column, value in absent.items():
         if column not in table.columns:  # written before the column was recorded
-            table[column] = absent
+            table[column] = value
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")

@@ -75,9 +75,14 @@ TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
     "wall_s",
 )
 
+#: the regret of the point the method would recommend from a row's data (its `num_evals` evaluations: the trace's
+#: recommendation of the next row, or the record's final one), beside `simple_regret`, the best evaluated point's
+#: (NaN in records made before recommendations were recorded, and for multi-objective problems)
+RECOMMENDED_COLUMNS = ("recommended_value", "recommended_regret")
+
 #: the three lambdas: `lam` (grid: the configured lambda, or lambda0 when scheduled), `lambda_t` (the iteration's), and
 #: `lambda_density` (lambda_t over the temperature's scale of alpha: what multiplies alpha in the density)
-TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("lambda_density", "num_failed")
+TIDY_COLUMNS = TRIAL_COLUMNS + TRACE_COLUMNS + tuple(DIAGNOSTIC_COLUMNS) + ("lambda_density", "num_failed") + RECOMMENDED_COLUMNS
 
 
 def read_grid(grid_csv: str | Path) -> pd.DataFrame:
@@ -141,9 +146,24 @@ def _number(value: Any) -> float:
     return np.nan if value is None else float(value)
 
 
+def _recommendations(record: dict[str, Any]) -> dict[int, tuple[Any, Any]]:
+    """Evaluations chosen among -> (value, regret) of the recommended point, from the trace and the final one."""
+    made = {
+        row["recommended_evals"]: (row["recommended_value"], row["recommended_regret"])
+        for row in record["trace"]
+        if "recommended_evals" in row
+    }
+    final = record.get("final_recommendation")
+    if final:
+        made[final["evals"]] = (final["value"], final["regret"])
+    return made
+
+
 def _trace_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    recommended = _recommendations(record)
     for row in record["trace"]:
         diagnostics = row.get("diagnostics") or {}
+        value, regret = recommended.get(row["num_evals"], (None, None))
         yield {
             **{c: _number(row.get(c)) for c in TRACE_COLUMNS},
             **{c: _number(diagnostics.get(key)) for c, key in DIAGNOSTIC_COLUMNS.items()},
@@ -152,6 +172,8 @@ def _trace_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 else density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
             ),
             "num_failed": float(np.sum(row.get("failed") or [])),
+            "recommended_value": _number(value),
+            "recommended_regret": _number(regret),
         }
 
 

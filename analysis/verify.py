@@ -32,7 +32,7 @@ from analysis.claims.checking import check_all
 from analysis.per_trial import load as load_per_trial
 from analysis.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
 from baselines.grid import trial_grid
-from baselines.records import stable
+from baselines.records import same_run
 from baselines.spec import TrialSpec
 from problems.margins import margin
 
@@ -136,9 +136,10 @@ def rerun(trial: Published, work: Path) -> dict[str, Any]:
 
 def compare(trial: Published, record: dict[str, Any]) -> dict[str, Any]:
     """One line of the report: the published and rerun values and platform ids, and whether the rerun is identical
-    (the whole record without times where a record was published, else the final value to the last bit)."""
+    (the whole record without times where a record was published - keys added to records since it was made are
+    left out, `baselines.records.same_run` - else the final value to the last bit)."""
     value = record["trace"][-1][trial.metric]
-    same = stable(record) == stable(trial.record) if trial.record is not None else value == trial.value
+    same = same_run(record, trial.record) if trial.record is not None else value == trial.value
     rerun_platform = record["provenance"]["platform_id"]
     return {
         "trial_id": trial.spec.trial_id,

@@ -143,9 +143,41 @@ def build_models(spec: ModelSpec, space: SearchSpace, data: Dataset) -> Trainabl
 def fit(model: TrainableProbabilisticModel, data: Dataset) -> float:
     """Update the model with `data`, optimise it, and return its training objective (ELBO / log marginal
     likelihood / negative ensemble loss; summed over a stack) for the record."""
+    return fit_and_report(model, data)[0]
+
+
+def fit_and_report(model: TrainableProbabilisticModel, data: Dataset) -> tuple[float, Any]:
+    """`fit`'s objective and the fit's outcome (`fit_outcome`), for the record."""
     model.update(data)
-    model.optimize(data)
-    return training_objective(model, data)
+    result = model.optimize(data)  # trieste hands back the optimiser's result (a list of them for a stack)
+    return training_objective(model, data), fit_outcome(model, result)
+
+
+def fit_outcome(model: TrainableProbabilisticModel, result: Any) -> dict[str, Any] | list[Any] | None:
+    """What a GP's fit ended at, so a poor fit can be seen in the record: kernel lengthscales (a list) and variance,
+    likelihood variance, the constant mean (None without one), scipy's final loss (the negative ELBO or log marginal
+    likelihood less the log prior densities; the collapsed fit's is on the SGPR bound), L-BFGS-B's steps and why it
+    stopped. A stack gives one per model; a model without these (a deep ensemble) gives None."""
+    if isinstance(model, TrainableModelStack):
+        return [fit_outcome(m, r) for m, r in zip(model._models, result)]
+    inner = getattr(model, "model", None)
+    if not isinstance(inner, (gpflow.models.SVGP, gpflow.models.GPR)) or not hasattr(result, "nit"):
+        return None
+    kernel, mean = inner.kernel, getattr(inner.mean_function, "c", None)
+    lengthscales = getattr(kernel, "lengthscales", None)
+    return {
+        "lengthscales": None if lengthscales is None else np.atleast_1d(lengthscales.numpy()).astype(float).tolist(),
+        "kernel_variance": _scalar(getattr(kernel, "variance", None)),
+        "likelihood_variance": _scalar(inner.likelihood.variance),
+        "mean_constant": _scalar(mean),
+        "loss": float(result.fun),
+        "steps": int(result.nit),
+        "stopped": str(result.message),
+    }
+
+
+def _scalar(parameter: Any) -> float | None:
+    return None if parameter is None else float(np.asarray(parameter.numpy()).reshape(-1)[0])
 
 
 def training_objective(model: TrainableProbabilisticModel, data: Dataset) -> float:

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("b3o.trial")
 
 #: the keys of a trial record (`baselines.runner` writes it, `analysis.tidy` reads it)
-RECORD_KEYS = ("spec", "trial_id", "problem", "provenance", "startup_s", "startup_cpu_s", "wall_s", "trace")
+RECORD_KEYS = (
+    "spec", "trial_id", "problem", "provenance", "startup_s", "startup_cpu_s", "wall_s", "trace", "final_recommendation"
+)
 #: keys every trace row must have for the record to be used
 TRACE_KEYS = ("iteration", "num_evals", "points", "observations", "values", "best_value")
 #: per-iteration scalars of a trace row (None where they do not apply: regret without a known optimum, say)
@@ -57,6 +59,11 @@ TRACE_SCALARS = (
 #: trace fields that measure the machine, not the method: wall and CPU times and memory (timings inside a row's
 #: `diagnostics` are the keys with "seconds" in their name)
 TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "fit_cpu_s", "acquire_cpu_s", "peak_rss_mb")
+#: keys records gained after records were first published - in trace rows from t = 1: `fit` (the fit's outcome,
+#: `baselines.models.fit_outcome`) and `recommended_value` / `_regret` / `_evals` (the point the method would
+#: recommend from the data before that row's batch); in the record: `final_recommendation` (from all the data).
+#: A record without one is an older record, compared on the keys it has (`same_run`).
+ADDED_KEYS = ("fit", "recommended_value", "recommended_regret", "recommended_evals", "final_recommendation")
 #: columns of the `b3o scaling` table: one row per (configuration, batch size)
 SCALING_COLUMNS = (
     "method",
@@ -247,13 +254,29 @@ def _digest(payload: str, arrays: dict[str, np.ndarray]) -> str:
     return sha.hexdigest()
 
 
-def stable(record: dict[str, Any]) -> dict[str, Any]:
-    """What two runs of one trial spec on one numerical platform share: spec, id, problem and trace, the trace rows
-    without `TIMING_KEYS` and their diagnostics without "*seconds*" (wall times, memory and provenance differ)."""
+def stable(record: dict[str, Any], without: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What two runs of one trial spec on one numerical platform share: spec, id, problem, trace and final
+    recommendation, the trace rows without `TIMING_KEYS` and their diagnostics without "*seconds*" (wall times,
+    memory and provenance differ); `without` leaves out more keys, of the record and of its trace rows."""
     trace = []
     for row in record["trace"]:
-        row = {k: v for k, v in row.items() if k not in TIMING_KEYS}
+        row = {k: v for k, v in row.items() if k not in TIMING_KEYS and k not in without}
         if "diagnostics" in row:
             row["diagnostics"] = {k: v for k, v in row["diagnostics"].items() if "seconds" not in k}
         trace.append(row)
-    return {"spec": record["spec"], "trial_id": record["trial_id"], "problem": record["problem"], "trace": trace}
+    kept = {"spec": record["spec"], "trial_id": record["trial_id"], "problem": record["problem"], "trace": trace}
+    if "final_recommendation" in record and "final_recommendation" not in without:
+        kept["final_recommendation"] = record["final_recommendation"]
+    return kept
+
+
+def same_run(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two records of one trial reproduce each other: `stable` content equal, except that an `ADDED_KEYS`
+    key only one of them has is left out (a record published before the key existed still matches its rerun)."""
+    missing = tuple(k for k in ADDED_KEYS if has_key(a, k) != has_key(b, k))
+    return stable(a, missing) == stable(b, missing)
+
+
+def has_key(record: dict[str, Any], key: str) -> bool:
+    """Whether `key` is in the record or in any of its trace rows."""
+    return key in record or any(key in row for row in record["trace"])

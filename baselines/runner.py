@@ -1,7 +1,10 @@
 """Run one trial and write one record, resumably.
 
 Loop: initial design (iteration 0, the same for every method given (problem, seed)) -> for t = 1..T: fit the
-surrogate, ask the method for a batch, evaluate it, append to the trace, checkpoint. Everything random is derived
+surrogate, recommend a point, ask the method for a batch, evaluate it, append to the trace, checkpoint. After the
+loop one more fit on all the data (model-based methods; seeded as an iteration T + 1 would be) gives the final
+recommendation, so the record holds the regret of the point each method would recommend as well as of the best point
+it evaluated (Ax's two traces). Everything random is derived
 from (seed, purpose, t) - observation noise, TensorFlow's global seed, the method's own draws - so no generator state
 has to be saved: a checkpoint holds the trace so far and the model's variables (the warm start of the next fit), and a
 resumed trial produces the same record as an uninterrupted one. Files are written atomically (temp file + rename).
@@ -25,7 +28,7 @@ from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
 from baselines import numerics
 from baselines.design import model_dataset, trial_design
-from baselines.models import build_models, fit, model_state, restore_model_state
+from baselines.models import build_models, fit_and_report, model_state, restore_model_state
 from baselines.provenance import provenance
 from baselines.records import (
     atomic_write_text,
@@ -139,15 +142,12 @@ class _Runner:
             extra: dict[str, Any] = {"output_scale": scale.to_dict()}
             if method.uses_model:
                 if model is None:
-                    seed_tensorflow(self.spec.seed, 0, Purpose.TENSORFLOW)
-                    # Built on the initial design, as at t = 1: the kernel priors depend on the build data.
-                    model = build_models(self.trial.model_spec, self.problem.search_space, self._dataset(trace[:1])[0])
-                    if model_vars is not None:
-                        restore_model_state(model, model_vars)
+                    model = self._build_model(trace, model_vars)
                 seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # after building: a resumed run built just now
-                extra["model_objective"] = fit(model, data)
+                extra["model_objective"], extra["fit"] = fit_and_report(model, data)
             fit_s = time.perf_counter() - start
             extra["fit_cpu_s"] = time.process_time() - cpu
+            extra.update({f"recommended_{k}": v for k, v in self._recommend(model, data).items()})
             start, acquire_cpu = time.perf_counter(), time.process_time()
             seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # the ask does not depend on whether a fit ran
             points = method.ask({OBJECTIVE: model} if model is not None else None, data, t)
@@ -167,6 +167,7 @@ class _Runner:
                 self.spec.trial_id, t, self.spec.iterations, record["num_evals"], record["best_value"],
                 fit_s, acquire_s, record["evaluate_s"],
             )
+        final = self._final_recommendation(model, model_vars, trace)
         record = {
             "spec": self.spec.to_dict(),
             "trial_id": self.spec.trial_id,
@@ -183,12 +184,50 @@ class _Runner:
             # start-up plus this process's part of the trial: the whole trial unless it was resumed
             "wall_s": startup_s + time.perf_counter() - started,
             "trace": trace,
+            "final_recommendation": final,
         }
         text = json.dumps(record)
         atomic_write_text(finished_copy(self.out), text)
         atomic_write_text(self.out, text)
         self.checkpoint.unlink(missing_ok=True)
         return record
+
+    def _build_model(self, trace: list[dict], model_vars: dict[str, np.ndarray] | None) -> Any:
+        seed_tensorflow(self.spec.seed, 0, Purpose.TENSORFLOW)
+        # Built on the initial design, as at t = 1: the kernel priors depend on the build data.
+        model = build_models(self.trial.model_spec, self.problem.search_space, self._dataset(trace[:1])[0])
+        if model_vars is not None:
+            restore_model_state(model, model_vars)
+        return model
+
+    # --- recommendation ---------------------------------------------------------------------------------------
+
+    def _recommend(self, model: Any, data: Dataset) -> dict[str, Any]:
+        """The point the method would recommend from `data` (all points evaluated so far, as the model sees them):
+        with a model, the evaluated point of best posterior mean; without one (random search, NSGA-II), the best
+        observation. Its noiseless value, regret (None without a known optimum) and the number of evaluations it was
+        chosen among. Multi-objective problems have no single recommended point: value and regret None."""
+        evals = len(data)
+        if self.problem.num_objectives > 1:
+            return {"value": None, "regret": None, "evals": evals}
+        if model is not None:
+            score = model.predict(data.query_points)[0].numpy()[:, 0]  # minimisation convention, standardised
+        else:
+            score = self._to_min(np.concatenate([o for _, _, o in self._history])[:evals, 0])
+        value = float(np.concatenate([v for _, v, _ in self._history])[int(np.argmin(score)), 0])
+        regret = None if self.problem.optimum is None else float(abs(self.problem.optimum - value))
+        return {"value": value, "regret": regret, "evals": evals}
+
+    def _final_recommendation(self, model: Any, model_vars: dict[str, np.ndarray] | None, trace: list[dict]) -> dict:
+        """The recommendation from all the data: an iteration's fit saw the data before its batch only, so a
+        model-based method fits once more, seeded as iteration T + 1, after the trace (which it cannot change)."""
+        data = self._dataset(trace)[0]
+        if self.trial.method.uses_model:
+            if model is None:  # resumed after the last iteration
+                model = self._build_model(trace, model_vars)
+            seed_tensorflow(self.spec.seed, self.spec.iterations + 1, Purpose.TENSORFLOW)
+            fit_and_report(model, data)
+        return self._recommend(model, data)
 
     # --- evaluation and bookkeeping -------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis import per_trial, verdicts
+from analysis import per_trial, tidy, verdicts
 from analysis.claims import catalogue, checking, comparisons, wording
 from analysis.claims import selection as claims
 from analysis.claims.catalogue import Claim
@@ -336,6 +336,27 @@ def test_per_trial_reads_each_trace_at_every_final_budget_of_its_problem():
     assert values[("B3O-UCB-c", 25)] == 3  # after the last batch that fits in 25 evaluations (20)
     assert values[("B3O-UCB-c", 40)] == 1 and values[("Seq-EI", 25)] == 3.1
     assert ("Seq-EI", 40) not in values.index  # never extrapolated past its own budget
+    assert table["recommended_regret"].isna().all()  # a tidy table made before recommendations were recorded
+
+
+def test_the_recommended_regret_is_read_at_the_budget_it_was_chosen_among():
+    row = {"values": [[0.0]], "observations": [[0.0]], "failed": [False], "best_value": 0.0}
+    record = {
+        "trace": [
+            {**row, "iteration": 0, "num_evals": 10},
+            {**row, "iteration": 1, "num_evals": 20, "recommended_value": 1.0, "recommended_regret": 0.9,
+             "recommended_evals": 10},
+        ],
+        "final_recommendation": {"value": 1.5, "regret": 0.4, "evals": 20},
+    }
+    rows = list(tidy._trace_rows(record))
+    assert [(r["recommended_value"], r["recommended_regret"]) for r in rows] == [(1.0, 0.9), (1.5, 0.4)]
+    batch = _tidy("B3O-UCB-c", "b3o", 0, [0.5, 0.5, 0.5], [1.0] * 3, [4, 3, 2, 1], batch_size=10)  # 10..40 evals
+    seq = _tidy("Seq-EI", "seq-ei", 0, [np.nan] * 3, [np.nan] * 3, [4, 3.5, 3.2, 3.1], batch_size=5)  # 10..25
+    table = per_trial.per_trial(pd.concat([batch.assign(recommended_regret=[5.0, 4.0, 3.5, 0.5]), seq]))
+    recommended = table.set_index(["label", "budget"])["recommended_regret"]
+    assert recommended[("B3O-UCB-c", 25)] == 4 and recommended[("B3O-UCB-c", 40)] == 0.5  # as `value` is read
+    assert math.isnan(recommended[("Seq-EI", 25)])  # its rows have none
 
 
 # --- engine ----------------------------------------------------------------------------------------------------------

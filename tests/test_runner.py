@@ -11,7 +11,7 @@ import pytest
 
 import baselines
 from baselines.design import initial_design
-from baselines.records import RECORD_KEYS, TIMING_KEYS, TRACE_KEYS, TRACE_SCALARS, stable
+from baselines.records import ADDED_KEYS, RECORD_KEYS, TIMING_KEYS, TRACE_KEYS, TRACE_SCALARS, same_run, stable
 from baselines.runner import run_trial
 from baselines.spec import TrialSpec, validate
 
@@ -58,6 +58,61 @@ def test_same_spec_same_record_apart_from_times(tmp_path):
     a = run_trial(TINY, tmp_path / "a.json")
     b = run_trial(TINY, tmp_path / "b.json")
     assert stable(a) == stable(b)
+
+
+def _recommendation_among(record, evals, score):
+    """The (value, regret) of the evaluated point, of the first `evals`, that minimises `score(values, observations)`."""
+    values = np.concatenate([r["values"] for r in record["trace"]])[:evals, 0]
+    observations = np.concatenate([r["observations"] for r in record["trace"]])[:evals, 0]
+    value = values[np.argmin(score(values, observations))]
+    return value, abs(record["problem"]["optimum"] - value)
+
+
+def test_each_fit_s_outcome_and_the_recommended_point_are_recorded(tmp_path):
+    record = run_trial(TINY, tmp_path / "r.json")
+    trace, values = record["trace"], np.concatenate([r["values"] for r in record["trace"]])[:, 0]
+    assert not set(ADDED_KEYS) & set(trace[0])  # the initial design has no fit and no recommendation
+    for before, row in zip(trace, trace[1:]):
+        fit = row["fit"]
+        assert min(fit["lengthscales"]) > 0 and fit["kernel_variance"] > 0
+        assert fit["likelihood_variance"] == pytest.approx(0.01) and np.isfinite(fit["loss"])
+        assert isinstance(fit["steps"], int) and 0 < fit["steps"] <= TINY["model"]["maxiter"]
+        assert isinstance(fit["stopped"], str) and fit["stopped"]
+        # chosen among the data the fit saw (before this row's batch): one of those points, with its regret
+        assert row["recommended_evals"] == before["num_evals"]
+        assert row["recommended_value"] in values[: before["num_evals"]]
+        assert row["recommended_regret"] == abs(record["problem"]["optimum"] - row["recommended_value"])
+    final = record["final_recommendation"]
+    assert final["evals"] == trace[-1]["num_evals"] and final["value"] in values
+    assert final["regret"] == abs(record["problem"]["optimum"] - final["value"])
+
+
+def largest_observation(values: np.ndarray, observations: np.ndarray) -> np.ndarray:
+    return -observations  # forrester1 is maximised
+
+
+def test_without_a_model_the_best_observation_is_recommended(tmp_path):
+    record = run_trial({**TINY, "method": "random", "params": {}}, tmp_path / "random.json")
+    for row in record["trace"][1:]:
+        assert "fit" not in row
+        value, regret = _recommendation_among(record, row["recommended_evals"], largest_observation)
+        assert (row["recommended_value"], row["recommended_regret"]) == (value, regret)
+    final = record["final_recommendation"]
+    assert (final["value"], final["regret"]) == _recommendation_among(record, final["evals"], largest_observation)
+    assert final["evals"] == record["trace"][-1]["num_evals"]
+
+
+def test_a_record_made_before_the_added_keys_matches_its_rerun(tmp_path):
+    record = run_trial(TINY, tmp_path / "r.json")
+    old = {k: v for k, v in record.items() if k not in ADDED_KEYS}
+    old["trace"] = [{k: v for k, v in row.items() if k not in ADDED_KEYS} for row in record["trace"]]
+    assert stable(old) != stable(record) and same_run(old, record) and same_run(record, old)
+    changed_fit = json.loads(json.dumps(record))
+    changed_fit["trace"][1]["fit"]["steps"] += 1
+    assert not same_run(changed_fit, record)  # a key both records have is compared
+    changed_trace = json.loads(json.dumps(old))
+    changed_trace["trace"][1]["best_value"] += 1e-12
+    assert not same_run(changed_trace, record)
 
 
 def test_every_method_sees_the_same_initial_design(tmp_path):
