@@ -63,6 +63,14 @@ def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
     best = power.loc[power["n"].idxmax()]
     ns = sorted(table["n"].unique())
     heavy = f"{worst['distribution']}" + (f" σ = {worst['sigma']:g}" if not math.isnan(worst["sigma"]) else "")
+    ties = table[table["kind"] == "tie size"]
+    outlier = table[(table["kind"] == "tie power, one outlier") & (table["n"] == table["n"].max())]
+    tie = (
+        f" A tie (paired t TOST) is declared at the margin itself at most {ties['rate'].max():.3f} of the time, and a "
+        f"true tie with one far seed is still found at {int(outlier['n'].iloc[0])} seeds "
+        + " vs ".join(f"{r.rate:.2f} ({r.rule})" for r in outlier.itertuples()) + "."
+        if len(ties) and len(outlier) else ""
+    )
     return generated(
         "verdict_size_line",
         source,
@@ -70,7 +78,7 @@ def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
             f"By simulation ({int(table['replications'].iloc[0]):,} comparisons per cell, {ns[0]}–{ns[-1]} seeds): "
             f"it decides at most {mild['rate'].max():.3f} of null comparisons at α = {verdicts.ALPHA:g} (up to "
             f"{worst['rate']:.3f} for {heavy} differences), and {best['rate']:.2f} of comparisons with a true "
-            f"effect of {best['effect']:.2f} SD at {int(best['n'])} seeds."
+            f"effect of {best['effect']:.2f} SD at {int(best['n'])} seeds." + tie
         ],
     )
 

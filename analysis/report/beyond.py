@@ -80,7 +80,7 @@ def automatic(run: Run) -> Section | None:
 
 
 #: the experiments the sections above describe; any other (a user's own, a side question) gets `other`'s subsection
-DESCRIBED = ("synthetic_b100", "synthetic_b5", horizon_table.EXPERIMENT, "lambda_ablation", "sampler_ablation",
+DESCRIBED = ("synthetic_b100", "synthetic_b5", horizon_table.DEFAULT.experiment, "lambda_ablation", "sampler_ablation",
              "battery", "formula_e", *AUTOMATIC)
 
 

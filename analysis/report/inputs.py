@@ -23,7 +23,7 @@ class Run:
     run_times: pd.DataFrame | None
     density: pd.DataFrame | None
     best_lambda: pd.DataFrame | None
-    horizon: pd.DataFrame | None
+    horizon: pd.DataFrame | None  # tables/horizon_along.csv if the run has it, else tables/horizon.csv
     provenance: pd.DataFrame | None
     theorem: pd.DataFrame | None
     scaling: pd.DataFrame | None
@@ -65,6 +65,9 @@ def load(paper: str | Path, scaling: str | Path | None = None, config: str = "")
     if not paper.is_dir():
         raise FileNotFoundError(f"{paper}: no such paper directory (the workflow's `paper` setting)")
     tables = {name: _read(paper / "tables" / f"{name}.csv") for name in TABLES}
+    along = _read(paper / "tables" / "horizon_along.csv")  # a run read along its own horizon (config `horizon`)
+    if along is not None:
+        tables["horizon"] = along
     return Run(
         paper=paper,
         claims=_read(paper / "claims.csv"),

@@ -73,6 +73,7 @@ def advantage_by_iteration(tidy: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.Da
         a, b = ours[seeds].to_numpy(), theirs[seeds].to_numpy()
         d = verdicts.advantage(a, b, lower_is_better=True)
         rows.append({"problem": problem, "label": label, "iteration": int(t), "diffs": d, "ours": a, "theirs": b})
+    experiment = plan.experiment
     if not rows:
         return pd.DataFrame()
     frame = pd.DataFrame(rows)
@@ -106,6 +107,7 @@ def advantage_by_iteration(tidy: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.Da
         lo, hi = verdicts.bca(r.diffs) if n >= 2 else (math.nan, math.nan)
         out.append(
             {
+                "experiment": experiment,
                 "problem": r.problem,
                 "label": r.label,
                 "iteration": r.iteration,
@@ -124,10 +126,10 @@ def advantage_by_iteration(tidy: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.Da
     return pd.DataFrame(out).sort_values(["problem", "label", "iteration"], ignore_index=True)
 
 
-def checkpoints(stats: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.DataFrame:
+def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
     """The checkpoint rows as text, and per t the claim's verdict over all its comparisons (`verdicts.combine`)."""
     at = stats[stats["verdict"].notna() & (stats["verdict"] != "")]  # read back from CSV, "" is NaN
-    levels = sequential.nominal(plan.looks, spending=plan.spending)
+    levels = at.dropna(subset=["look"]).drop_duplicates("look").sort_values("look")["level"]
     rows = []
     for t, group in at.groupby("iteration"):
         for r in group.itertuples():
@@ -184,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     if stats.empty:
         common.write_empty(args.out, f"No {plan.experiment} trials with both B3O and {RIVAL} in {args.table}.")
         return 0
-    text = checkpoints(stats, plan)
+    text = checkpoints(stats)
     common.write(args.out, stats, common.latex(text, columns="l p{6cm} l l l p{3.5cm}"))
     with open(f"{args.out}.md", "w") as out:
         out.write(markdown(text))
