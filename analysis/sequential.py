@@ -1,6 +1,6 @@
 """Group-sequential decisions: α spent over planned looks at growing numbers of seeds.
 
-    python -m analysis.sequential --looks 10,15,20 [--spending pocock]   # each look's nominal level
+    python -m analysis.sequential --looks 10,15,20 [--spending pocock] [--family 4]   # each look's nominal level
 
 Adding seeds to a comparison after looking at it and testing again at α each time inflates the false-decision
 rate. Planned looks at n_1 < n_2 < … < n_K seeds (`looks`: an experiment's `seeds: {start, step, max}`) instead
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import optimize, stats
 
-from analysis.verdicts import ALPHA
+from analysis.verdicts import ALPHA, p_floor
 from baselines.grid import planned_looks as looks  # noqa: F401 (the planned seed counts, owned by the grid)
 
 #: grid points per unit of the score scale in the numerical integration
@@ -37,6 +37,8 @@ GRID_DENSITY = 40
 
 #: the Lan–DeMets spending functions: O'Brien–Fleming type (almost nothing early) and Pocock type (about evenly)
 SPENDING = ("obrien-fleming", "pocock")
+#: the spending the claims engine applies to planned looks (`analysis.claims.checking`, `analysis.plans`)
+CLAIMS_SPENDING = "pocock"
 
 
 def spent(t: np.ndarray | float, alpha: float = ALPHA, spending: str = "obrien-fleming") -> np.ndarray:
@@ -107,15 +109,25 @@ def first_decision(p_by_look: np.ndarray, levels: np.ndarray) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.sequential", description="each planned look's nominal level")
     cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")
-    cli.add_argument("--spending", choices=SPENDING, default="pocock", help="the claims engine's default: pocock")
+    cli.add_argument("--spending", choices=SPENDING, default=CLAIMS_SPENDING, help="default: the claims engine's")
+    cli.add_argument(
+        "--family", type=int, help="comparisons Holm adjusts over: adds the smallest p they can attain, m 2^(1-n)"
+    )
     args = cli.parse_args(argv)
     try:
         seeds = [int(n) for n in args.looks.split(",")]
         levels = nominal(seeds, spending=args.spending)
+        if args.family is not None and args.family < 1:
+            raise ValueError(f"--family must be at least 1, got {args.family}")
     except ValueError as error:
         cli.error(str(error))
     for k, (n, level) in enumerate(zip(seeds, levels), start=1):
-        print(f"look {k}: {n} seeds, nominal level {level:.4f}")
+        line = f"look {k}: {n} seeds, nominal level {level:.4f}"
+        if args.family is not None:
+            attainable = args.family * p_floor(n)
+            decides = "can decide" if attainable < level else "cannot decide anything"
+            line += f"; Holm over {args.family} comparison(s): adjusted p ≥ {attainable:.4g}, {decides}"
+        print(line)
     return 0
 
 

@@ -23,6 +23,7 @@ _COMMANDS: dict[str, str] = {
     "run-trial": "baselines.cli",
     "run-trials": "baselines.cli",
     "check-specs": "baselines.cli",
+    "check-plans": "analysis.plans",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
     "verify": "analysis.verify",

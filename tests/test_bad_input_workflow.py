@@ -25,3 +25,25 @@ def test_n_init_1_for_a_model_based_method_is_refused_at_parse_time(tmp_path):
                             capture_output=True, check=False, text=True, timeout=600)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "n_init must be >= 2 for method 'ts'" in output, output[-3000:]
+
+
+def test_a_planned_look_that_cannot_decide_is_refused_before_any_trial_runs(tmp_path):
+    """Issue 38: B3O against Random on Hartmann-6 at looks of 2 and 4 seeds: one comparison's p cannot go below
+    2^(1−2) = 0.5 at the first look, so its seeds would decide nothing; the run stops while parsing the config."""
+    for name in ("Snakefile", "workflow"):
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    experiment = {"problems": ["hartmann6"], "seeds": {"start": 2, "step": 2, "max": 4}, "batch_size": 2,
+                  "iterations": 1, "n_init": 2, "methods": [
+                      {"label": "B3O-LogEI-s", "method": "b3o", "lam": 0.1,
+                       "params": {"acquisition": "logei", "temperature": "scheduled", "sampler": "defer"}},
+                      {"label": "Random", "method": "random"}]}
+    config = {"results": "results", "paper": "results/paper", "experiments": {"synthetic_b100": experiment}}
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run(["snakemake", "--cores", "1", "--configfile", "bad.yaml"], cwd=tmp_path,
+                            capture_output=True, check=False, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert "experiment 'synthetic_b100', look 1 (2 seeds) cannot decide any claim" in output, output[-3000:]
+    assert "batch_beats_random_b100: 1 comparison(s) × 2^(1−2) = 0.5 ≥ level" in output, output[-3000:]
+    assert not (tmp_path / "results").exists()  # no trial ran, not even the grid was written

@@ -123,7 +123,10 @@ class Checked:
 
 
 def compared(
-    claim: Claim, table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
+    claim: Claim,
+    table: pd.DataFrame,
+    looks: dict[str, tuple[int, ...]] | None = None,
+    spending: str = sequential.CLAIMS_SPENDING,
 ) -> Checked | None:
     """The claim's comparisons, decided (through its experiment's planned looks, if any); None if the experiment
     was not run."""
@@ -131,6 +134,21 @@ def compared(
     if data.empty:
         return None
     data = data.assign(member=member_names(data))
+    problems, plan, missing, involved = pairing(claim, data)
+    planned = (looks or {}).get(claim.experiment)
+    if planned:
+        decided = _through_looks(claim, data, plan, tuple(planned), spending)
+    else:
+        decided = _decided(_compare_all(plan, data, claim))
+    return Checked(data, decided, missing, involved, problems)
+
+
+def pairing(
+    claim: Claim, data: pd.DataFrame
+) -> tuple[list[str], list[tuple[str, int, str, str]], list[str], list[pd.DataFrame]]:
+    """(problems, plan, missing, involved rows) of a claim on its experiment's rows (with `member`): the plan lists
+    (problem, pair index, left member, right member) for every comparison the claim makes, its Holm family. Needs
+    only the grid columns, so a config's grid rows give the family before any trial runs (`analysis.plans`)."""
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
     plan, missing, involved = [], [], []
     for problem in problems:
@@ -148,16 +166,14 @@ def compared(
                 continue
             plan += [(problem, index, a, b) for a, b in pairs]
             involved += [rows[rows["member"].isin([a, b])] for a, b in pairs]
-    planned = (looks or {}).get(claim.experiment)
-    if planned:
-        decided = _through_looks(claim, data, plan, tuple(planned), spending)
-    else:
-        decided = _decided(_compare_all(plan, data, claim))
-    return Checked(data, decided, missing, involved, problems)
+    return problems, plan, missing, involved
 
 
 def check(
-    claim: Claim, table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
+    claim: Claim,
+    table: pd.DataFrame,
+    looks: dict[str, tuple[int, ...]] | None = None,
+    spending: str = sequential.CLAIMS_SPENDING,
 ) -> Result:
     """Check one claim against the per-trial table; see the module docstring. `looks`: experiment -> its planned
     seed counts, for experiments whose seeds were added in looks (`seeds: {start, step, max}`)."""
@@ -207,7 +223,7 @@ TABLE_2_VERDICT = {
 
 
 def table_2_reproduced(
-    table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = "pocock"
+    table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None, spending: str = sequential.CLAIMS_SPENDING
 ) -> Result:
     """Per (function, variant) cell of the paper's Table 2: the λ with the lowest mean final regret is the paper's,
     or is tied with it within the problem's margin (holds); another λ is better than the paper's, paired by seed

@@ -51,7 +51,20 @@ def _check_specs():
         raise ValueError(check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed")
 
 
+def _check_plans():
+    """Refuse a planned look at which no claim can decide anything (`analysis.plans`), before any job; the claims
+    that cannot decide at some look are counted in one line (`b3o check-plans` names them). The claims engine imports
+    pandas and SciPy, so only the main process checks."""
+    from analysis.plans import check
+
+    notes = check(config)
+    if notes:
+        print(f"b3o workflow: {len(notes)} note(s) on claims too few seeds leave undecidable at a look; "
+              f"`b3o check-plans --configfile {CONFIGFILE}` lists them", file=sys.stderr)
+
+
 if workflow.is_main_process:
+    _check_plans()
     _check_specs()
 
 
