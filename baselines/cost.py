@@ -3,7 +3,9 @@
 A trial's time is its share of a process's start-up plus, at every BO iteration t = 1..T, a fit of the surrogate, an
 acquire step and the evaluations. Each part has a form with a few non-negative constants:
 
-    fit_t      = k (f0 + maxiter (f1 + f2 N_t m² + f3 m³))   N_t = n_init + B (t − 1) points, m = min(M, N_t),
+    fit_t      = k (f0 + maxiter (f1 + f2 N_t m² + f3 m³))   N_t = n_init + B (t − 1) points, m = M (trieste keeps
+                                                             all M inducing points while N_t < M, the rest placed in
+                                                             the space: `inducing_points`),
                                                              k = the problem's number of objectives (one model each)
     acquire_t  = a0 + a1 B + a2 N_t                          per method (and B3O's sampler)
     evaluate_t = e0 + e1 B                                   per problem (checkpoint I/O included)
@@ -147,13 +149,19 @@ class CostModel:
         fit_s = 0.0
         if self.uses_model(spec):
             model = spec.get("model") or {}
-            m = np.minimum(float(model.get("num_inducing", 500)), n)
+            m = np.full(len(n), inducing_points(model))
             features = np.array([_fit_features(float(model.get("maxiter", 500)), ni, mi) for ni, mi in zip(n, m)])
             k = self._values[("objectives", problem, "k")]
             fit_s = float(k * (features @ self._terms("fit", "svgp", FIT_TERMS)).sum())
         acquire_s = float((np.array([_acquire_features(b, ni) for ni in n]) @ acquire).sum())
         evaluate_s = float(iterations * (evaluate[0] + evaluate[1] * b))
         return TrialCost(self._values[("startup", method, "s")], fit_s, acquire_s, evaluate_s)
+
+
+def inducing_points(model: Mapping[str, Any]) -> float:
+    """The SVGP's inducing points M at any data size: `baselines.models` builds M points in the space and trieste's
+    selector keeps M when there are fewer data (padding with points from the space), so m = M, not min(M, N)."""
+    return float(model.get("num_inducing", 500))
 
 
 def _nnls(features: np.ndarray, seconds: np.ndarray, source: np.ndarray) -> np.ndarray:
@@ -230,7 +238,7 @@ def observations(records: Iterable[Mapping[str, Any]], clock: str = "cpu") -> pd
                     "objectives": problem.get("num_objectives", 1),
                     "batch_size": spec["batch_size"],
                     "n": n,
-                    "m": min(model.get("num_inducing", 500), n),
+                    "m": inducing_points(model),
                     "maxiter": model.get("maxiter", 500),
                     "fit_s": fit_s,
                     "acquire_s": acquire_s,
