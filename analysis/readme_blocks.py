@@ -26,7 +26,9 @@ def generated(name: str, source: str, lines: list[str]) -> str:
 
 def verdict_size_block(table: pd.DataFrame, source: str) -> str:
     """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
-    percentile-bootstrap rule it replaced, from `python -m analysis.verdict_size`."""
+    percentile-bootstrap rule it replaced, from `python -m analysis.verdict_size` (the tie test's rows are in
+    `verdict_size_line_block`'s sentence)."""
+    table = table[table["kind"].isin(["size", "power"])]
     ns = sorted(table["n"].unique())
     rules = list(dict.fromkeys(table["rule"]))
     rows = []

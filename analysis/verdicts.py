@@ -47,6 +47,8 @@ INCONCLUSIVE = "inconclusive"
 #: a comparison whose seeds cannot reach p < α whatever the data (2^(1−n) ≥ α: n ≤ 5)
 FEW = "inconclusive (too few seeds to decide)"
 NOT_MEASURED = "not measured"
+#: a claim that holds where it was judged, some of it not run or not comparable: "holds on k of n"
+HOLDS_ON = "holds on"
 #: a comparison at a budget where a method has not completed two BO iterations (`analysis.claims.comparisons`)
 NOT_COMPARABLE = "not comparable at this budget"
 
@@ -339,8 +341,9 @@ def combine(verdicts: Sequence[str], expected: int | None = None) -> str:
     """A claim's verdict from its units' verdicts, `expected` units in all (default: as many as given).
 
     Any unit that does not hold (worse or equivalent) -> does not hold; all expected units present and holding ->
-    holds; all present units holding but some missing (or not comparable at their budget) -> "holds on k of n";
-    otherwise inconclusive; every unit not comparable -> not comparable.
+    holds; all present units holding but some missing (or not comparable at their budget, or themselves holding
+    only in part: "holds on k of n") -> "holds on k of n" over the fully holding units; otherwise inconclusive;
+    every unit not comparable -> not comparable.
     """
     expected = len(verdicts) if expected is None else expected
     if not verdicts:
@@ -349,12 +352,12 @@ def combine(verdicts: Sequence[str], expected: int | None = None) -> str:
         return NOT_COMPARABLE
     if any(v.startswith(FAILS) for v in verdicts):
         return FAILS
+    partial = [v == NOT_COMPARABLE or v.startswith(HOLDS_ON) for v in verdicts]
     holding = sum(v == HOLDS for v in verdicts)
-    judged = sum(v != NOT_COMPARABLE for v in verdicts)
-    if holding == judged:
+    if holding == len(verdicts) - sum(partial):
         return HOLDS if holding == expected else holds_on(holding, expected)
-    return FEW if all(v in (HOLDS, FEW, NOT_COMPARABLE) for v in verdicts) else INCONCLUSIVE
+    return FEW if all(v in (HOLDS, FEW) or p for v, p in zip(verdicts, partial)) else INCONCLUSIVE
 
 
 def holds_on(k: int, n: int) -> str:
-    return f"holds on {k} of {n}"
+    return f"{HOLDS_ON} {k} of {n}"

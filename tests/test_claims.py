@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -15,11 +16,12 @@ from scipy import stats
 
 from analysis import per_trial, tidy, verdicts
 from analysis.claims import catalogue, checking, comparisons, wording
+from analysis.tables import claims_table
 from analysis.claims import selection as claims
 from analysis.claims.catalogue import Claim
 from analysis.claims.selection import Slot, where
 from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
-from problems.margins import margin
+from problems.margins import Margin, margin
 
 SEEDS = range(8)
 #: seed-to-seed spread (how lucky the initial design was) far larger than the differences between methods
@@ -39,9 +41,11 @@ def trials(
     batch_size: int = 10,
     iterations: int = 9,
     diversity=np.nan,
+    started_utc: str = "2026-01-01T00:00:00Z",
     **setting,
 ) -> pd.DataFrame:
-    """Per-trial rows of one method: `values` per seed at `final_budget`, and `budgets` {budget: values} earlier."""
+    """Per-trial rows of one method: `values` per seed at `final_budget`, and `budgets` {budget: values} earlier.
+    The metric is simple regret when lower is better (its margin a ratio), else hypervolume (an absolute one)."""
     rows = []
     at = {**(budgets or {}), final_budget: values}
     for seed in range(len(np.atleast_1d(values))):
@@ -61,7 +65,7 @@ def trials(
                     "iterations": iterations,
                     "n_init": 10,
                     "seed": seed,
-                    "metric": "simple_regret",
+                    "metric": "simple_regret" if lower_is_better else "hypervolume",
                     "lower_is_better": lower_is_better,
                     "final_budget": final_budget,
                     "budget": budget,
@@ -70,6 +74,9 @@ def trials(
                     "diversity_skipped": "",
                     "diversity_first": np.nan,
                     "diversity_last": np.nan,
+                    "diversity_early": np.nan,
+                    "started_utc": started_utc,
+                    "platform_id": "",
                 }
             )
     return pd.DataFrame(rows, columns=list(per_trial.COLUMNS))
@@ -128,12 +135,15 @@ def test_paired_worse_does_not_hold():
 
 def test_noisy_difference_is_inconclusive_and_says_how_many_seeds_would_decide():
     ts = 10 + LUCK
-    noise = np.array([1.0, -1.2, 0.9, -0.8, 1.1, -1.0, 0.7, -0.5])
-    table = pd.concat([b3o("UCB-c", ts - 0.3 + noise), trials("TS", ts)])
+    noise = np.array([-1.0, -1.2, 0.9, -0.8, 1.1, 1.0, 0.7, -0.5])
+    b3o_regret = ts - 3.5 + 4.0 * noise
+    table = pd.concat([b3o("UCB-c", b3o_regret), trials("TS", ts)])
     result = checking.check(one(), table)
     assert result.verdict == INCONCLUSIVE
-    diffs = 0.3 - noise  # TS − B3O per seed; |Δ| > the margin, so only a difference could decide it
-    assert abs(diffs.mean()) > margin("hartmann6")
+    diffs = ts - b3o_regret  # TS − B3O per seed
+    # the mean regrets are further apart than the ratio margin allows, so only a difference could decide it
+    assert ts.mean() > margin("hartmann6").value * b3o_regret.mean()
+    assert result.comparisons[0].stat.tie_mean < 0
     z = 1.959964 + 0.841621
     assert result.seeds_needed == math.ceil((z * diffs.std(ddof=1) / abs(diffs.mean())) ** 2)
     assert f"≈{result.seeds_needed} seeds would decide it" in result.measured
@@ -162,60 +172,160 @@ def test_higher_is_better_metrics_flip_the_sign():
 # --- ties and equivalence ------------------------------------------------------------------------------------------
 
 
-def _better(gap: float, noise: float) -> checking.Result:
-    """B3O better than TS by `gap` per seed (in units of hartmann6's margin), with per-seed noise."""
+def _better(factor: float, noise: float) -> checking.Result:
+    """B3O's regret TS's divided by `factor` per seed (> 1: B3O better; the ratio margin is 1.25), with relative
+    per-seed noise."""
     ts = 1 + 0.1 * LUCK
-    wiggle = noise * margin("hartmann6") * np.sin(np.arange(8) * 1.7)
-    return checking.check(one(), pd.concat([b3o("UCB-c", ts - gap * margin("hartmann6") + wiggle), trials("TS", ts)]))
+    wiggle = 1 + noise * np.sin(np.arange(8) * 1.7)
+    return checking.check(one(), pd.concat([b3o("UCB-c", ts / factor * wiggle), trials("TS", ts)]))
 
 
 def test_a_better_comparison_has_four_outcomes():
-    held, failed = _better(2.0, 0.1), _better(-2.0, 0.1)
+    ts = 1 + 0.1 * LUCK
+    held, failed = _better(2.0, 0.02), _better(0.5, 0.02)
     assert held.verdict == HOLDS and failed.verdict == FAILS
     # the binding comparison is named with its mean advantage for every verdict, not only an open one
     assert held.binding == failed.binding == "hartmann6: B3O-UCB-c vs TS"
-    assert held.binding_mean == pytest.approx(2.0 * margin("hartmann6"), rel=0.1)
+    assert held.binding_mean == pytest.approx(ts.mean() / 2, rel=0.05)
     assert held.binding_lo < held.binding_mean
-    assert failed.binding_mean == pytest.approx(-2.0 * margin("hartmann6"), rel=0.1)
-    tie = _better(0.05, 0.1)
-    assert tie.verdict == FAILS and f"→ {EQUIVALENT}: shown inside ±margin" in tie.measured
+    assert failed.binding_mean == pytest.approx(-ts.mean(), rel=0.05)
+    tie = _better(1.0, 0.05)
+    assert tie.verdict == FAILS and f"→ {EQUIVALENT}: shown tied within the margin (TOST p_Holm" in tie.measured
+    assert "margin ×1.25," in tie.measured
     assert tie.seeds_needed is None and "would decide it" not in tie.measured  # a tie is decided: no seeds
-    open_ = _better(0.5, 3.0)
-    assert open_.verdict == INCONCLUSIVE and "nor inside ±margin" in open_.measured and open_.seeds_needed
+    open_ = _better(1.2, 0.5)
+    assert open_.verdict == INCONCLUSIVE and "nor tied within the margin" in open_.measured and open_.seeds_needed
+
+
+def test_the_ratio_margin_means_the_same_at_every_horizon():
+    """Regret shrinks along the horizon; the same relative difference (A's regret 0.9 of B's, the same relative
+    spread) gives the same tie verdict when every regret is 1000 times smaller, as at a long horizon. An absolute
+    margin would not: 0.1 (10 % of a regret near 1) is most of every regret 1000 times smaller."""
+    rng = np.random.default_rng(5)
+    ts = np.exp(0.3 * rng.standard_normal(10))  # a coefficient of variation of about 0.3
+    ucb = 0.9 * ts * np.exp(0.05 * rng.standard_normal(10))
+    verdict = {}
+    for scale in (1.0, 1e-3):
+        table = pd.concat([b3o("UCB-c", scale * ucb), trials("TS", scale * ts)])
+        claim = one("similar")
+        result = checking.check(claim, table)
+        verdict[scale] = (result.verdict, result.comparisons[0].stat.verdict)
+        assert "margin ×1.25" in result.measured
+        # the tie's two sides scale with the regrets: their t statistics, and so the p's, do not change
+        sides = margin("hartmann6").sides(scale * ucb, scale * ts, lower_is_better=True)
+        assert float(verdicts.equivalence(*sides)) == pytest.approx(
+            float(verdicts.equivalence(*margin("hartmann6").sides(ucb, ts, lower_is_better=True)))
+        )
+    assert verdict[1.0] == verdict[1e-3] == (HOLDS, HOLDS)
+    # an absolute margin fixed at one horizon (0.1) reads the same relative difference differently at the other
+    absolute = Margin("absolute", 0.1, "for comparison")
+    p = {scale: float(verdicts.equivalence(*absolute.sides(scale * ucb, scale * ts, lower_is_better=True)))
+         for scale in (1.0, 1e-3)}
+    assert p[1.0] >= verdicts.ALPHA and p[1e-3] < verdicts.ALPHA
+
+
+def test_one_far_seed_does_not_flip_a_clear_tie():
+    """Ten seeds tied well inside the margin and one far seed: the paired t TOST still shows the tie; the three-test
+    TOST it replaced (the sign flips and the bootstrap-t swing with one far seed) would not have."""
+    from analysis.verdict_size import three_test_tost
+
+    rng = np.random.default_rng(7)
+    d = np.r_[0.05 * rng.standard_normal(10), 1.5]  # A's advantage against an absolute margin of 1: one seed beyond it
+    sides = Margin("absolute", 1.0, "test").sides(np.zeros_like(d), d, lower_is_better=True)
+    assert float(verdicts.equivalence(*sides)) < verdicts.ALPHA
+    assert float(three_test_tost(*sides)) >= verdicts.ALPHA
+    # and through the engine: "better" reads it as equivalent, "similar" as holding
+    for relation, expected in (("better", EQUIVALENT), ("similar", HOLDS)):
+        c = verdicts.paired("a", "b", "u", d, relation, sides, "±1")
+        assert verdicts.decide([c])[0].verdict == expected
+
+
+def test_similar_holds_on_a_tie_and_fails_beyond_the_margin_either_way():
+    """The battery's "performs similarly" (claim 13): tied within the margin holds; A shown better or worse beyond
+    the margin does not hold."""
+    ts = 1 + 0.1 * LUCK
+    wiggle = 1 + 0.02 * np.sin(np.arange(8) * 1.7)
+
+    def similar(factor: float) -> checking.Result:
+        return checking.check(one("similar"), pd.concat([b3o("UCB-c", ts * factor * wiggle), trials("TS", ts)]))
+
+    tied, better, worse = similar(1.03), similar(0.4), similar(2.5)
+    assert tied.verdict == HOLDS and "shown tied within the margin" in tied.measured
+    assert better.verdict == FAILS and "shown apart beyond the margin" in better.measured
+    assert worse.verdict == FAILS and "shown apart beyond the margin" in worse.measured
+    assert similar(1.25).verdict == INCONCLUSIVE  # on the margin itself: neither
+    # the catalogued claim reads the battery's hypervolume at equal evaluations against its absolute margin
+    battery = catalogue.claim("battery_matches_seq_ehvi")
+    assert battery.relation == "similar" and battery.basis == "equal"
+    hv = 1e5 + 1e3 * LUCK
+
+    def run(offset: float) -> checking.Result:
+        kw = dict(problem="battery", experiment="battery", lower_is_better=False, final_budget=140)
+        table = pd.concat([
+            trials("B3O-EHVI-c", hv + offset + 50 * np.sin(SEEDS), method="b3o", acquisition="ehvi",
+                   temperature="constant", lam=1.0, sampler="defer", **kw),
+            trials("Seq-EHVI", hv, method="seq-ehvi", batch_size=1, iterations=130, **kw),
+        ])
+        return checking.check(battery, table)
+
+    assert run(100.0).verdict == HOLDS and "margin ±4.65e+03" in run(100.0).measured
+    assert run(2e4).verdict == run(-2e4).verdict == FAILS
 
 
 def test_seeds_to_decide_a_near_tie_use_the_margin_not_the_tiny_difference():
-    """A near-zero mean once asked for 366,913 seeds (to separate it from 0); it is decided sooner as a tie."""
-    c = verdicts.Paired("a", "b", "u", 5, -0.0006, -0.1, 0.1, 0.05, 0.0, 1.0, margin=0.08, p_floor=0.0625)
+    """A near-zero mean once asked for 366,913 seeds (to separate it from 0); it is decided sooner as a tie: the
+    weaker side of the tie (e.g. 1.25·r_B − r_A) has mean 0.08 against its SD 0.05."""
+    c = verdicts.Paired("a", "b", "u", 5, -0.0006, -0.1, 0.1, 0.05, 1.0, "better", -0.0006, 0.05, "×1.25",
+                        p_equivalent=0.2, tie_mean=0.08, tie_sd=0.05, p_floor=0.0625)
     (decided,) = verdicts.decide([c])
     z = 1.959964 + 0.841621
-    assert decided.seeds_needed == max(6, math.ceil((z * 0.05 / (0.08 - 0.0006)) ** 2))
+    assert decided.verdict == FEW
+    assert decided.seeds_needed == max(6, math.ceil((z * 0.05 / 0.08) ** 2))
     assert decided.seeds_needed < 10
+    assert math.ceil((z * 0.05 / 0.0006) ** 2) > 10_000  # what the difference alone would ask for
 
 
-def _matches(gap: float, noise: float = 0.01) -> checking.Result:
-    """B3O worse than TS by `gap` margins per seed."""
+def _matches(factor: float, noise: float = 0.01) -> checking.Result:
+    """B3O's regret TS's times `factor` per seed (> 1: worse), with relative per-seed noise."""
     ts = 1 + 0.1 * LUCK
-    wiggle = noise * np.sin(np.arange(8) * 1.7)
-    table = pd.concat([b3o("UCB-c", ts + gap * margin("hartmann6") + wiggle), trials("TS", ts)])
+    wiggle = 1 + noise * np.sin(np.arange(8) * 1.7)
+    table = pd.concat([b3o("UCB-c", ts * factor * wiggle), trials("TS", ts)])
     return checking.check(one("matches_or_beats"), table)
 
 
 def test_matches_holds_inside_the_margin_and_fails_outside():
-    inside, outside, edge = _matches(0.3), _matches(3.0), _matches(1.0, noise=1.0)
-    assert inside.verdict == HOLDS and f"margin {margin('hartmann6'):.3g}," in inside.measured  # problems.margins
-    assert outside.verdict == FAILS
-    assert edge.verdict == INCONCLUSIVE  # the CI straddles the margin: neither equivalent nor clearly worse
+    inside, outside, edge = _matches(1.1), _matches(2.0), _matches(1.25, noise=0.3)
+    assert inside.verdict == HOLDS and "margin ×1.25," in inside.measured  # problems.margins: the ratio
+    assert "shown not worse than B beyond the margin" in inside.measured
+    assert outside.verdict == FAILS and "shown worse than B beyond the margin" in outside.measured
+    assert edge.verdict == INCONCLUSIVE  # on the margin, noisy: neither shown within it nor clearly worse
+    assert _matches(0.5).verdict == HOLDS  # better counts: matches *or beats*
 
 
 def test_margins_do_not_depend_on_the_methods_run():
     """The margin is the problem's (problems.margins), not a share of this run's method means: adding a far worse
     method changes nothing."""
     ts = 1 + 0.1 * LUCK
-    base = [b3o("UCB-c", ts + 0.3 * margin("hartmann6")), trials("TS", ts)]
+    base = [b3o("UCB-c", 1.1 * ts), trials("TS", ts)]
     alone = checking.check(one("matches_or_beats"), pd.concat(base))
     beside = checking.check(one("matches_or_beats"), pd.concat(base + [trials("Random", ts + 100)]))
-    assert alone.measured == beside.measured
+    assert alone.verdict == HOLDS and alone.measured == beside.measured
+
+
+def test_every_regret_problem_ties_by_the_same_ratio_and_the_others_by_a_fixed_difference():
+    for problem in ("ackley5", "hartmann6", "shekel4", "anything"):
+        found = margin(problem)
+        assert found.kind == "ratio" and found.value == 1.25 and found.text() == "×1.25"
+        a, b = np.array([1.0, 2.0]), np.array([1.2, 1.0])
+        not_worse, not_better = found.sides(a, b, lower_is_better=True)
+        assert not_worse == pytest.approx(1.25 * b - a) and not_better == pytest.approx(1.25 * a - b)
+        assert found.bound(2.0) == pytest.approx(0.5)  # (ρ − 1)·|B's mean|
+    with pytest.raises(ValueError, match="ratio margin is for regret"):
+        margin("hartmann6").sides(np.ones(2), np.ones(2), lower_is_better=False)
+    battery, formula_e = margin("battery", "hypervolume"), margin("formula-e", "best_value")
+    assert (battery.kind, battery.value, formula_e.kind, formula_e.value) == ("absolute", 4650.0, "absolute", 0.005)
+    assert battery.text() == "±4.65e+03" and formula_e.text() == "±0.005" and battery.bound(1e9) == 4650.0
+    assert margin("hartmann6", "hypervolume") is None  # no absolute margin where the file gives none
 
 
 # --- equal budgets -------------------------------------------------------------------------------------------------
@@ -226,30 +336,91 @@ def test_methods_with_unequal_budgets_compare_at_the_smaller_one():
     # at 30 evaluations the batch method is worse than Seq-EI; at its own final 100 it would be better
     batch = b3o("UCB-c", seq - 3.0, budgets={30: seq + 1.0})
     seq_ei = trials("Seq-EI", seq, method="seq-ei", final_budget=30, batch_size=1, iterations=20)
-    result = checking.check(one(right="Seq-EI"), pd.concat([batch, seq_ei]))
+    result = checking.check(one(right="Seq-EI", basis="equal"), pd.concat([batch, seq_ei]))
     assert result.verdict == FAILS
     assert "at 30 evals" in result.measured and "compared at 30 evals" in result.run
     assert "Seq-EI: B = 1, T = 20" in result.run and "B = 10, T = 9" in result.run
+    assert result.comparisons[0].budgets == (30, 30)
+
+
+def test_on_the_final_basis_each_method_is_read_at_its_own_final_budget():
+    """The paper compares Seq-EI's final regret with the batch methods' (Sec. 6.1): on the "final" basis, the
+    default, each side is read at its own final budget, and the text says both."""
+    seq = 5 + LUCK
+    batch = b3o("UCB-c", seq - 3.0, budgets={30: seq + 1.0})
+    seq_ei = trials("Seq-EI", seq, method="seq-ei", final_budget=30, batch_size=1, iterations=20)
+    claim = one(right="Seq-EI")
+    assert claim.basis == "final"
+    result = checking.check(claim, pd.concat([batch, seq_ei]))
+    assert result.verdict == HOLDS  # 100 evaluations against Seq-EI's 30: the batch method is better
+    assert "at their finals (100 vs 30 evals)" in result.measured and "compared at 30, 100 evals" in result.run
+    assert result.comparisons[0].budgets == (100, 30)
+    assert result.basis == "final" and "(basis: each method at its own final budget)" in claims_table.where(result)
+
+
+def test_a_budget_inside_a_methods_first_batches_is_not_comparable_and_stays_out_of_holm():
+    """A scheduled variant read at 25 evaluations with batches of 10 after 10 initial points has completed one BO
+    iteration, its uniform first batch (λ_1 = 0): that comparison is "not comparable at this budget", is left out
+    of Holm's family, and the claim says so; on the final basis both are read at their own finals."""
+    seq = 5 + LUCK
+    ucb_s = b3o("UCB-s", seq - 3.0, budgets={25: seq + 1.0})  # (25 − 10) // 10 = 1 iteration by 25 evaluations
+    ucb_c = b3o("UCB-c", seq - 3.0, budgets={25: seq - 2.0 + 0.05 * np.sin(SEEDS)}, batch_size=5, iterations=18)
+    seq_ei = trials("Seq-EI", seq, method="seq-ei", final_budget=25, batch_size=1, iterations=15)
+    table = pd.concat([ucb_s, ucb_c, seq_ei])
+    equal = one(left=("B3O-UCB-s", "B3O-UCB-c"), right="Seq-EI", basis="equal")
+    result = checking.check(equal, table)
+    by_left = {c.stat.left: c for c in result.comparisons}
+    cut, read = by_left["B3O-UCB-s"], by_left["B3O-UCB-c"]
+    assert cut.stat.verdict == verdicts.NOT_COMPARABLE and np.isnan(cut.stat.p_holm)
+    assert read.stat.verdict == HOLDS and read.stat.p_holm == pytest.approx(read.stat.p)  # a family of one
+    assert "B3O-UCB-s vs Seq-EI at 25 evals" in result.measured
+    assert "→ not comparable at this budget: a method has completed fewer than 2 BO iterations" in result.measured
+    assert result.verdict == "holds on 1 of 2"
+    alone = checking.check(one(left=("B3O-UCB-s",), right="Seq-EI", basis="equal"), table)
+    assert alone.verdict == verdicts.NOT_COMPARABLE
+    # the same claim on the paper's basis: each at its own final budget, both comparable
+    final = checking.check(one(left=("B3O-UCB-s", "B3O-UCB-c"), right="Seq-EI"), table)
+    assert "B3O-UCB-s vs Seq-EI at their finals (100 vs 25 evals)" in final.measured
+    assert "B3O-UCB-c vs Seq-EI at their finals (100 vs 25 evals)" in final.measured
+    assert verdicts.NOT_COMPARABLE not in final.measured and final.verdict == HOLDS
+    # the claims beyond the paper read the paper's final-budget claims at equal evaluations
+    beyond = catalogue.claim("batch_matches_seq_ei_equal_evaluations")
+    paper = catalogue.claim("batch_matches_seq_ei")
+    assert (paper.basis, beyond.basis, paper.beyond_paper, beyond.beyond_paper) == ("final", "equal", False, True)
+    assert beyond.pairs == paper.pairs and beyond.relation == paper.relation
+
+
+def test_a_slot_with_one_member_not_comparable_reads_holds_on_k_of_n():
+    seq = 5 + LUCK
+    ucb_s = b3o("UCB-s", seq - 3.0, budgets={25: seq - 2.0 + 0.05 * np.sin(SEEDS)})  # one iteration by 25 evals
+    ucb_c = b3o("UCB-c", seq - 3.0, budgets={25: seq - 2.0 + 0.05 * np.sin(SEEDS)}, batch_size=5, iterations=18)
+    seq_ei = trials("Seq-EI", seq, method="seq-ei", final_budget=25, batch_size=1, iterations=15)
+    both = Slot("B3O-UCB", claims.any_of(claims.variant("UCB-s"), claims.variant("UCB-c")))
+    claim = Claim("t", "t", "here", "synthetic_b100", "better", ((both, Slot("Seq-EI", where(label="Seq-EI"))),),
+                  ("hartmann6",), basis="equal")
+    result = checking.check(claim, pd.concat([ucb_s, ucb_c, seq_ei]))
+    assert sorted(c.stat.verdict for c in result.comparisons) == [HOLDS, verdicts.NOT_COMPARABLE]
+    assert result.verdict.startswith("holds on")
 
 
 # --- coverage ------------------------------------------------------------------------------------------------------
 
 
 def test_partial_coverage_is_never_plain_holds_and_lists_what_is_missing():
-    ts = 10 + LUCK
+    ts = 1 + 0.1 * LUCK  # B3O's regret half TS's or less, UCB-s's on ackley5 half as large again: never a tie
     parts = [trials("TS", ts, problem=p) for p in ("ackley5", "hartmann6")]
-    parts += [b3o(v, ts - 1.0, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
+    parts += [b3o(v, ts - 0.5, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
     catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_beats_ts_b100")
     result = checking.check(catalogued, pd.concat(parts))
     assert result.verdict == "holds on 6 of 12"
     assert "not run: shekel4; ackley5: B3O-UCB-s; hartmann6: B3O-UCB-s" in result.measured
-    worse = pd.concat(parts + [b3o("UCB-s", ts + 1.0, problem="ackley5")])
+    worse = pd.concat(parts + [b3o("UCB-s", ts + 0.5, problem="ackley5")])
     # 7 comparisons: 8 seeds cannot reach Holm's first step (2^(1−8) · 7 > α), 9 can
     assert checking.check(catalogued, worse).verdict == INCONCLUSIVE and verdicts.fewest_seeds(7) == 9
-    ts = 10 + np.append(LUCK, [0.7, -2.2])
+    ts = 1 + 0.1 * np.append(LUCK, [0.7, -2.2])
     parts = [trials("TS", ts, problem=p) for p in ("ackley5", "hartmann6")]
-    parts += [b3o(v, ts - 1.0, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
-    worse = pd.concat(parts + [b3o("UCB-s", ts + 1.0, problem="ackley5")])
+    parts += [b3o(v, ts - 0.5, problem=p) for v in ("UCB-c", "LogEI-c", "LogEI-s") for p in ("ackley5", "hartmann6")]
+    worse = pd.concat(parts + [b3o("UCB-s", ts + 0.5, problem="ackley5")])
     assert checking.check(catalogued, worse).verdict == FAILS
     assert checking.check(catalogued, worse[worse["problem"] == "nowhere"]).verdict == NOT_MEASURED
 
@@ -265,6 +436,49 @@ def test_table_2_counts_the_cells_it_could_check():
     assert "missing (11 of 12 cells)" in result.measured
 
 
+def _lambda_cell(name: str, values: dict[float, np.ndarray], problem: str = "hartmann6") -> pd.DataFrame:
+    """λ-ablation rows of one Table 2 cell: B3O-`name` at each λ with its per-seed regrets."""
+    frames = []
+    for lam, regret in values.items():
+        frame = b3o(name, regret, problem=problem, experiment="lambda_ablation")
+        frame["lam"] = lam
+        frame["trial_id"] += f"-{lam}"
+        frames.append(frame)
+    return pd.concat(frames)
+
+
+def test_table_2_binds_on_a_cell_that_disagrees_with_the_paper():
+    """Claim 17 does not hold when a cell's selected λ is shown better than the paper's; its binding comparison is
+    that cell, not a cell whose pick merely ties with the paper's λ (an "equivalent" comparison, which agrees with
+    Table 2 however small its TOST p)."""
+    ts = 1 + 0.1 * LUCK
+    wiggle = 1 + 0.05 * np.sin(np.arange(8) * 1.7)
+    table = pd.concat(
+        [
+            # hartmann6 UCB-c (the paper's λ = 10): λ = 1 a hair better, tied within the margin -> the cell agrees
+            _lambda_cell("UCB-c", {1.0: 0.99 * ts * wiggle, 10.0: ts}),
+            # hartmann6 LogEI-c (the paper's λ = 0.1): λ = 1 half the regret -> the cell disagrees
+            _lambda_cell("LogEI-c", {0.1: ts, 1.0: 0.5 * ts * wiggle}),
+        ]
+    )
+    result = checking.table_2_reproduced(table)
+    assert claims_table.number(result.name) == 17
+    assert result.verdict == FAILS
+    verdict = {c.stat.left + " vs " + c.stat.right + " " + c.unit[0]: c.stat.verdict for c in result.comparisons}
+    assert set(verdict.values()) == {EQUIVALENT, HOLDS}
+    tied = next(c for c in result.comparisons if c.stat.verdict == EQUIVALENT)
+    apart = next(c for c in result.comparisons if c.stat.verdict == HOLDS)
+    assert "the cell holds" in result.measured and "the cell does not hold" in result.measured
+    assert result.binding == "hartmann6: λ=1 vs λ=0.1" == wording.binding_name(apart)
+    assert result.binding_mean == pytest.approx(apart.stat.mean) and result.binding_mean > 0
+    # the generic rule (the most clearly failing comparison) would have named the agreeing, tied cell
+    assert tied.stat.p_equivalent_holm < apart.stat.p_holm
+    assert wording.binding(list(result.comparisons), FAILS) is tied
+    # every cell agreeing: the claim holds where it was run, and no comparison binds a failure
+    agreeing = checking.table_2_reproduced(_lambda_cell("UCB-c", {1.0: 0.99 * ts * wiggle, 10.0: ts}))
+    assert agreeing.verdict == "holds on 1 of 12"
+
+
 # --- λ_1 = 0 ---------------------------------------------------------------------------------------------------------
 
 
@@ -277,8 +491,11 @@ def _tidy(
     regret: list[float],
     batch_size: int = 10,
     temperature: str = "",
+    finished_utc: str = "2026-01-01T10:00:00+00:00",
+    wall_s: float = 60.0,
 ) -> pd.DataFrame:
-    """Tidy rows of one trial: iteration 0 (the initial design, 10 points) then one row per batch."""
+    """Tidy rows of one trial: iteration 0 (the initial design, 10 points) then one row per batch; it finished at
+    `finished_utc` after `wall_s` seconds."""
     n = len(regret)
     return pd.DataFrame(
         {
@@ -303,6 +520,8 @@ def _tidy(
             "best_value": np.nan,
             "diversity": [np.nan, *diversity],
             "lambda_t": [np.nan, *lam],
+            "finished_utc": finished_utc,
+            "wall_s": wall_s,
         }
     )
 
@@ -322,6 +541,10 @@ def test_diversity_leaves_out_the_iterations_with_lambda_zero_for_every_method()
     assert final.loc[("TS", 2), "diversity"] == pytest.approx((0.32 + 0.3) / 2)  # t = 1 left out for TS too
     assert set(final["diversity_skipped"]) == {"1"}
     assert final.loc[("TS", 0), "diversity_first"] == 0.9 and final.loc[("TS", 0), "diversity_last"] == 0.3
+    # "early": the batch a fifth into the horizon, at least the second (T = 3: t = 2)
+    assert [per_trial.early_iteration(t) for t in (3, 6, 50)] == [2, 2, 10]
+    assert final.loc[("TS", 2), "diversity_early"] == pytest.approx(0.32)
+    assert final.loc[("B3O-UCB-s", 0), "diversity_early"] == pytest.approx(0.5)
     catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_more_diverse_than_ts")
     result = checking.check(catalogued, table)
     assert "(iterations t = 1 skipped: λ_t = 0)" in result.measured
@@ -336,6 +559,24 @@ def test_per_trial_reads_each_trace_at_every_final_budget_of_its_problem():
     assert values[("B3O-UCB-c", 25)] == 3  # after the last batch that fits in 25 evaluations (20)
     assert values[("B3O-UCB-c", 40)] == 1 and values[("Seq-EI", 25)] == 3.1
     assert ("Seq-EI", 40) not in values.index  # never extrapolated past its own budget
+
+
+def test_per_trial_records_when_each_trial_started_and_old_tables_read_without_it(tmp_path):
+    batch = _tidy("B3O-UCB-c", "b3o", 0, [0.5, 0.4, 0.3], [1.0] * 3, [4, 3, 2, 1],
+                  finished_utc="2026-03-01T12:00:00+00:00", wall_s=3600.0)
+    table = per_trial.per_trial(batch)
+    assert set(table["started_utc"]) == {"2026-03-01T11:00:00Z"}  # its finish less its wall time
+    assert set(table["diversity_early"]) == {0.4}  # t = 2 of T = 3
+    path = tmp_path / "per_trial.csv"
+    table.to_csv(path, index=False)
+    again = per_trial.read(path)
+    assert list(again["started_utc"]) == list(table["started_utc"])
+    old = tmp_path / "old.csv"
+    table.drop(columns=["started_utc", "diversity_early"]).to_csv(old, index=False)
+    before = per_trial.read(old)  # written before the columns were recorded
+    assert set(per_trial.COLUMNS) <= set(before.columns)
+    assert before["diversity_early"].isna().all() and (before["started_utc"].fillna("") == "").all()
+    assert claims_table.margins_status(before).startswith("Margins set after these trials")
     assert table["recommended_regret"].isna().all()  # a tidy table made before recommendations were recorded
 
 
@@ -368,11 +609,20 @@ def test_holm_adjusts_step_down():
 
 
 def test_comparisons_too_small_to_decide_stay_out_of_holms_family():
-    enough = verdicts.Paired("a", "b", "u", 6, 1.0, 0.5, 1.5, 0.5, 0.0, 0.03, p_floor=verdicts.p_floor(6))
-    few = verdicts.Paired("c", "d", "u", 5, 1.0, 0.5, 1.5, 0.5, 0.0, 0.0625, p_floor=verdicts.p_floor(5))
+    enough = verdicts.Paired("a", "b", "u", 6, 1.0, 0.5, 1.5, 0.5, 0.03, tested_mean=1.0, tested_sd=0.5,
+                             p_floor=verdicts.p_floor(6))
+    few = verdicts.Paired("c", "d", "u", 5, 1.0, 0.5, 1.5, 0.5, 0.0625, tested_mean=1.0, tested_sd=0.5,
+                          p_floor=verdicts.p_floor(5))
     decided, undecided = verdicts.decide([enough, few])
     assert decided.verdict == HOLDS and decided.p_holm == pytest.approx(0.03)  # m = 1: the 5-seed one cannot count
     assert undecided.verdict == FEW and undecided.seeds_needed == verdicts.fewest_seeds(2) == 7
+    # nor does one marked not comparable at its budget: it keeps its verdict, with no Holm p and no seeds to decide
+    cut = replace(enough, left="e", verdict=verdicts.NOT_COMPARABLE)
+    decided, out = verdicts.decide([enough, cut])
+    assert decided.p_holm == pytest.approx(0.03) and decided.verdict == HOLDS
+    assert out.verdict == verdicts.NOT_COMPARABLE and np.isnan(out.p_holm) and out.seeds_needed is None
+    both = verdicts.decide([enough, replace(enough, left="f")])
+    assert both[0].p_holm == pytest.approx(0.06)  # for contrast: two in the family double the first step's p
 
 
 def test_no_p_is_printed_below_what_the_test_attains():
@@ -459,8 +709,8 @@ def test_readme_glance_and_claims_blocks_are_rewritten_from_the_claims_tables(tm
 
 def test_the_scale_free_lambda_row_is_not_one_of_the_papers_batch_methods():
     """Claims about "batch methods" (vs random, best batch method) cover the paper's methods; B3O-LogEI-n is ours."""
-    normalised = trials("B3O-LogEI-n", 9.0 + LUCK, method="b3o", acquisition="logei", temperature="normalised")
-    table = pd.concat([b3o("LogEI-c", 1.0 + LUCK), trials("TS", 2.0 + LUCK), normalised])
+    normalised = trials("B3O-LogEI-n", 13.0 + LUCK, method="b3o", acquisition="logei", temperature="normalised")
+    table = pd.concat([b3o("LogEI-c", 5.0 + LUCK), trials("TS", 7.0 + LUCK), normalised])
     selected = table.loc[claims.batch_method(table), "label"].unique()
     assert set(selected) == {"B3O-LogEI-c", "TS"}
     best = checking.check(next(c for c in catalogue.CATALOGUE if c.name == "logei_c_best_batch"), table)
@@ -481,10 +731,10 @@ def test_the_automatic_temperature_is_compared_with_the_same_variant_at_the_pape
             frame
             for problem in ("shekel4", "ackley5", "hartmann6")
             for frame in (
-                b3o("LogEI-c", 1.0 + LUCK, problem=problem, experiment="auto_synthetic"),
-                b3o("UCB-c", 1.0 + LUCK, problem=problem, experiment="auto_synthetic"),
-                auto("logei", 1.0 + LUCK + 0.001 * np.arange(8), problem),  # within every margin
-                auto("ucb", 9.0 + LUCK, problem),  # far worse
+                b3o("LogEI-c", 5.0 + LUCK, problem=problem, experiment="auto_synthetic"),
+                b3o("UCB-c", 5.0 + LUCK, problem=problem, experiment="auto_synthetic"),
+                auto("logei", 5.0 + LUCK + 0.001 * np.arange(8), problem),  # within every margin
+                auto("ucb", 13.0 + LUCK, problem),  # far worse
             )
         ]
     )
@@ -511,10 +761,10 @@ def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_dens
             frame
             for problem, lam in (("shekel4", 5.0), ("ackley5", 1.0))
             for frame in (
-                b3o("LogEI-c", 1.0 + LUCK, problem=problem, experiment="auto_synthetic").assign(lam=lam),
-                b3o("UCB-c", 1.0 + LUCK, problem=problem, experiment="auto_synthetic"),
-                auto("LogEI", 1.0 + LUCK + 0.001 * np.arange(8), problem),  # within every margin
-                auto("UCB", 9.0 + LUCK, problem),  # far worse
+                b3o("LogEI-c", 5.0 + LUCK, problem=problem, experiment="auto_synthetic").assign(lam=lam),
+                b3o("UCB-c", 5.0 + LUCK, problem=problem, experiment="auto_synthetic"),
+                auto("LogEI", 5.0 + LUCK + 0.001 * np.arange(8), problem),  # within every margin
+                auto("UCB", 13.0 + LUCK, problem),  # far worse
             )
         ]
     )
@@ -533,7 +783,7 @@ def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_dens
     rows = claims_table.comparisons(results)
     assert list(rows.columns) == claims_table.COMPARISON_COLUMNS and len(rows) == 5
     ucb = rows[rows["left"] == "B3O-UCB-auto"]
-    assert np.allclose(ucb["mean"], -8.0) and set(ucb["verdict"]) == {FAILS}  # B − A: 1 − 9 per seed
+    assert np.allclose(ucb["mean"], -8.0) and set(ucb["verdict"]) == {FAILS}  # B − A: 5 − 13 per seed
     assert set(rows.loc[rows["left"] == "B3O-LogEI-c λ=5", "problem"]) == set()  # the rival is always on the right
     assert set(rows.loc[rows["left"] == "B3O-LogEI-auto", "right"]) == {"B3O-LogEI-c λ=5", "B3O-LogEI-c λ=1"}
 
@@ -585,7 +835,7 @@ def test_the_workflow_knows_the_automatic_temperature_s_experiments():
 
 
 def test_a_question_beyond_the_paper_is_listed_only_where_its_experiment_ran():
-    table = pd.concat([b3o("LogEI-c", 1.0 + LUCK), trials("TS", 2.0 + LUCK)])  # synthetic_b100 only
+    table = pd.concat([b3o("LogEI-c", 5.0 + LUCK), trials("TS", 7.0 + LUCK)])  # synthetic_b100 only
     results = {r.name: r for r in checking.check_all(table)}
     assert results["battery_matches_seq_ehvi"].verdict == NOT_MEASURED  # the paper's claims: all, run or not
     assert "normalised_lambda_matches_tuned" in results  # ours on synthetic_b100
@@ -595,8 +845,8 @@ def test_a_question_beyond_the_paper_is_listed_only_where_its_experiment_ran():
 def test_the_collapsed_fit_is_compared_with_the_default_fit_of_the_same_variant():
     table = pd.concat(
         [
-            b3o("LogEI-c", 1.0 + LUCK, experiment="collapsed_fit"),
-            b3o("LogEI-c", 1.0 + LUCK + 0.01, experiment="collapsed_fit").assign(label="B3O-LogEI-c-collapsed"),
+            b3o("LogEI-c", 5.0 + LUCK, experiment="collapsed_fit"),
+            b3o("LogEI-c", 5.0 + LUCK + 0.01, experiment="collapsed_fit").assign(label="B3O-LogEI-c-collapsed"),
         ]
     )
     out = checking.check(catalogue.claim("collapsed_fit_matches_default"), table)
@@ -614,6 +864,98 @@ def test_counts_keep_the_papers_claims_apart_from_ours():
     names = list(checking.CLAIMS)
     beyond = [c.name for c in catalogue.CATALOGUE if c.beyond_paper]
     assert beyond and names[-len(beyond) :] == beyond  # ours come after all of the paper's
+
+
+# --- margins set before the trials ----------------------------------------------------------------------------------
+
+
+def _committed(monkeypatch, when: str) -> None:
+    from problems import margins
+
+    moment = int(pd.Timestamp(when).timestamp())
+    monkeypatch.setattr(margins, "margins_commit", lambda root=None: ("0123456789abcdef", moment))
+
+
+def test_the_margins_status_compares_the_margins_commit_with_the_trials_starts(monkeypatch):
+    ts = 1 + 0.1 * LUCK
+    _committed(monkeypatch, "2026-06-01T12:00:00Z")
+    earlier = pd.concat([b3o("UCB-c", ts), trials("TS", ts, started_utc="2026-05-01T00:00:00Z")])
+    line = claims_table.margins_status(earlier)
+    assert line.startswith("Margins set after these trials:") and "0123456789" in line
+    assert "2026-06-01 12:00 UTC" in line and "oldest trial judged here started (2026-01-01 00:00 UTC)" in line
+    later = pd.concat([b3o("UCB-c", ts, started_utc="2100-01-01T00:00:00Z"),
+                       trials("TS", ts, started_utc="2100-02-01T00:00:00Z")])
+    line = claims_table.margins_status(later)
+    assert line.startswith("Margins set before these trials:") and "(2100-01-01 00:00 UTC)" in line
+    # one trial that started before the commit is enough to say "after"
+    one_early = pd.concat([later, trials("Random", ts, started_utc="2026-05-31T23:00:00Z")])
+    assert claims_table.margins_status(one_early).startswith("Margins set after these trials:")
+    # start times unknown: no trial can be shown to postdate the margins
+    for unknown in (later.assign(started_utc=np.nan), later.assign(started_utc=""), later.drop(columns="started_utc")):
+        line = claims_table.margins_status(unknown)
+        assert line.startswith("Margins set after these trials:") and "start times are unknown" in line
+    # a margins file with uncommitted changes (or no git): "after"
+    monkeypatch.setattr(claims_table.margins, "margins_commit", lambda root=None: None)
+    assert claims_table.margins_status(later).startswith("Margins set after these trials: `problems/margins.yaml` has")
+    assert claims_table.markdown([], "t.csv", "Margins set after these trials: x.").count("Margins set after") == 1
+
+
+def test_the_margins_status_needs_every_trials_start_time_whatever_its_rows(monkeypatch):
+    ts = 1 + 0.1 * LUCK
+    _committed(monkeypatch, "2026-06-01T12:00:00Z")
+    known = b3o("UCB-c", ts, budgets={30: ts, 50: ts}, started_utc="2100-01-01T00:00:00Z")  # 3 rows per trial
+    unknown = trials("TS", ts, started_utc="")
+    line = claims_table.margins_status(pd.concat([known, unknown]))
+    assert line.startswith("Margins set after these trials:") and "start times are unknown" in line
+
+
+def test_the_margins_commit_is_the_last_commit_of_the_margins_file(tmp_path):
+    import subprocess
+
+    from problems import margins
+
+    assert margins.margins_commit(tmp_path) is None  # no git history there
+    found = margins.margins_commit()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", str(margins.FILE)], cwd=margins.FILE.parent,
+                           capture_output=True, text=True).stdout.strip()
+    if found is None:
+        assert dirty or not (margins.FILE.parent.parent / ".git").exists()
+        pytest.skip("the margins file has uncommitted changes or no git history here")
+    sha, when = found
+    log = subprocess.run(["git", "log", "-1", "--format=%H %ct", "--", str(margins.FILE)], cwd=margins.FILE.parent,
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert (sha, when) == (log[0], int(log[1])) and len(sha) == 40
+    # against the real commit: trials of 2100 started after it, trials of 2000 before it
+    ts = 1 + 0.1 * LUCK
+    assert claims_table.margins_status(trials("TS", ts, started_utc="2100-01-01T00:00:00Z")).startswith(
+        f"Margins set before these trials: `problems/margins.yaml` last changed in {sha[:10]}")
+    assert claims_table.margins_status(trials("TS", ts, started_utc="2000-01-01T00:00:00Z")).startswith(
+        "Margins set after these trials")
+
+
+def test_the_catalogue_reads_the_paper_where_the_paper_reads_it():
+    """Each claim's basis and paraphrase; the claims whose wording changed with the paper re-read."""
+    for c in catalogue.CATALOGUE:
+        assert c.basis in comparisons.BASES
+    assert all(c.paper for c in catalogue.PAPER)
+    assert catalogue.claim("ts_diversity_drops").quantity == ("diversity_first", "diversity_early")
+    low = catalogue.claim("ucb_c_low_lambda_worse")
+    assert [(a.name, b.name) for a, b in low.pairs] == [
+        ("UCB-c λ=5", "UCB-c λ=0.1"), ("UCB-c λ=5", "UCB-c λ=1"), ("UCB-c λ=10", "UCB-c λ=0.1"),
+        ("UCB-c λ=10", "UCB-c λ=1"),
+    ]
+    defer = catalogue.claim("defer_best_sampler")
+    assert [a.name for a, _ in defer.pairs] == ["B3O-UCB-c DEFER", "B3O-UCB-s DEFER"] or all(
+        "UCB" in a.name and "LogEI" not in a.name for a, _ in defer.pairs
+    )
+    assert len(defer.pairs) == 2
+    for name in ("batch_matches_seq_ei", "seq_ei_best_on_shekel", "formula_e_b3o_best"):
+        paper, ours = catalogue.claim(name), catalogue.claim(f"{name}_equal_evaluations")
+        assert paper.basis == "final" and not paper.beyond_paper
+        assert ours.basis == "equal" and ours.beyond_paper and "at equal evaluations" in ours.text
+        assert "each at its own final budget" not in ours.text
+    with pytest.raises(ValueError, match="unknown comparison basis"):
+        comparisons.sides(trials("TS", 1 + 0.1 * LUCK).assign(member="TS"), "TS", "TS", basis="halfway")
 
 
 # --- across problems -----------------------------------------------------------------------------------------------

@@ -23,6 +23,11 @@ def _tidy(seeds: int, gain: float, iterations: int = 25) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _levels() -> np.ndarray:
+    """The nominal level of each look of the default horizon plan."""
+    return sequential.nominal(horizon.DEFAULT.looks, spending=horizon.DEFAULT.spending)
+
+
 def test_the_advantage_grows_with_t_and_is_decided_at_the_checkpoints_at_the_first_look_s_level():
     stats = horizon.advantage_by_iteration(_tidy(10, gain=0.01))
     hartmann = stats[stats["problem"] == "hartmann6"].set_index("iteration")
@@ -30,9 +35,9 @@ def test_the_advantage_grows_with_t_and_is_decided_at_the_checkpoints_at_the_fir
     assert hartmann.loc[25, "mean"] == pytest.approx(0.25, abs=0.01)
     assert hartmann.loc[6, "mean"] == pytest.approx(0.06, abs=0.01)
     decided = stats[stats["verdict"] != ""]
-    assert sorted(decided["iteration"].unique()) == list(horizon.CHECKPOINTS)
+    assert sorted(decided["iteration"].unique()) == list(horizon.DEFAULT.checkpoints)
     assert (decided["verdict"] == verdicts.HOLDS).all()
-    assert decided["level"].unique() == pytest.approx([sequential.nominal(horizon.PLANNED_LOOKS)[0]])
+    assert decided["level"].unique() == pytest.approx([_levels()[0]])
     text = horizon.checkpoints(stats)
     assert (text.loc[text["comparison"].str.startswith("claim 7"), "verdict"] == verdicts.HOLDS).all()
 
@@ -90,4 +95,4 @@ def test_with_the_second_look_s_seeds_a_decision_of_the_first_look_stands_and_op
     open_ = horizon.advantage_by_iteration(noisy)
     at_6 = open_[open_["iteration"] == 6]  # no effect, wide noise: open at the first look, tested again at the second
     assert (at_6["look"] == 2).all() and (at_6["seeds_at_look"] == 15).all()
-    assert at_6["level"].unique() == pytest.approx([sequential.nominal(horizon.PLANNED_LOOKS)[1]])
+    assert at_6["level"].unique() == pytest.approx([_levels()[1]])

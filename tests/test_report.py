@@ -286,7 +286,7 @@ def _automatic() -> pd.DataFrame:
     return pd.DataFrame(
         [{"name": "auto_matches_tuned", "problem": "ackley5", "variant": "LogEI", "in_sample": False,
           "auto": "B3O-LogEI-auto", "rival": "B3O-LogEI-c", "paper_lam": 1.0, "auto_lambda_t_median": 0.22, "n": 5,
-          "look": None, "margin": 0.155, "mean": -0.2, "lo": -0.3, "hi": -0.1, "verdict": "inconclusive",
+          "look": None, "margin": "×1.25", "mean": -0.2, "lo": -0.3, "hi": -0.1, "verdict": "inconclusive",
           "auto_ess": 0.0017, "rival_ess": 0.0003, "auto_diversity": 0.39, "rival_diversity": 0.11}]
     )
 

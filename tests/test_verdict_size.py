@@ -63,10 +63,57 @@ def test_power_at_the_committed_runs_effect():
     assert 0.45 < power < 0.8  # what the size costs: the committed table has the exact figure
 
 
+def test_the_tie_test_holds_its_size_at_the_margin_and_keeps_a_tie_with_one_far_seed():
+    """The paired t TOST (`analysis.verdicts.equivalence`) declares a tie between regrets whose means are exactly
+    the ratio margin apart (log-normal, correlated by seed) or differences exactly at an absolute margin at most at
+    rate α; a true tie with one seed 1.5 margins away is still found, where the three-test TOST it replaced is not."""
+    frame = verdict_size.simulate_ties(2000)
+    size = frame[frame["kind"] == "tie size"]
+    assert len(size) == (1 + len(verdict_size.TIE_SIGMAS)) * len(verdict_size.SEEDS)
+    assert set(size["rule"]) == {verdict_size.TIE} and set(size["distribution"]) == {"normal", "lognormal"}
+    assert (size["rate"] <= ALPHA + 3 * size["mc_se"]).all(), size
+    assert size["rate"].max() > 0  # it does declare ties at the margin, just not more often than α
+    outlier = frame[frame["kind"] == "tie power, one outlier"].pivot(index="n", columns="rule", values="rate")
+    assert (outlier[verdict_size.TIE] >= outlier["three-test TOST"]).all()
+    assert outlier.loc[10, verdict_size.TIE] > 0.95 and outlier.loc[8, "three-test TOST"] < 0.5
+
+
+def test_the_simulated_ties_sit_on_the_margin():
+    rng = np.random.default_rng(6)
+    not_worse, not_better = verdict_size.tie_sides("lognormal", 10, 20_000, rng, sigma=0.5)
+    # 1.25·B − A has mean 0 (A's mean is 1.25 times B's): the non-inferiority side is on its boundary
+    assert abs(not_worse.mean()) < 4 * not_worse.std() / np.sqrt(not_worse.size)
+    assert not_better.mean() > 0
+    d_worse, d_better = verdict_size.tie_sides("normal", 10, 20_000, rng)
+    assert abs(d_worse.mean()) < 4 * d_worse.std() / np.sqrt(d_worse.size)
+    assert d_better.mean() == pytest.approx(2, abs=0.05)
+    far_worse, far_better = verdict_size.tie_sides("outlier", 10, 5, rng)
+    assert (far_better[:, 0] == -0.5).all()  # the far seed: 1.5 margins away, beyond the margin of 1
+    p = verdict_size.three_test_tost(far_worse, far_better)
+    engine = [max(verdicts.one_sided(w, 0.0, "greater"), verdicts.one_sided(b, 0.0, "greater"))
+              for w, b in zip(far_worse, far_better)]
+    assert p == pytest.approx(np.minimum(1.0, 2 * np.array(engine)))  # the rule before: each side by three tests
+
+
+def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
+    from analysis import readme_blocks
+
+    rows = [("size", "normal", np.nan, 0.0, n, rule, 0.04) for n in verdict_size.SEEDS
+            for rule in (verdict_size.NEW, verdict_size.OLD)]
+    rows += [("tie size", "normal", np.nan, np.nan, n, verdict_size.TIE, 0.02) for n in verdict_size.SEEDS]
+    rows += [("tie power, one outlier", "outlier", np.nan, np.nan, n, rule, 0.5) for n in verdict_size.SEEDS
+             for rule in (verdict_size.TIE, "three-test TOST")]
+    table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
+    block = readme_blocks.verdict_size_block(table.assign(replications=2000, mc_se=0.001), "size.csv")
+    assert "tie" in block
+
+
 @pytest.mark.slow
 def test_the_committed_size_table_is_the_scripts_output():
+    """`python -m analysis.verdict_size` writes the difference test's size and power, then the tie test's."""
     table = ROOT / "paper/tables/verdict_size.csv"
     committed = pd.read_csv(table)
     effect = verdict_size.realistic_effect(per_trial.load(ROOT / "paper/tables/per_trial.csv"))
-    fresh = verdict_size.simulate(effect)
+    fresh = pd.concat([verdict_size.simulate(effect), verdict_size.simulate_ties()], ignore_index=True)
+    assert list(fresh["kind"]) == list(committed["kind"]) and list(fresh["rule"]) == list(committed["rule"])
     pd.testing.assert_series_equal(fresh["rate"], committed["rate"], check_exact=False, atol=1e-6)

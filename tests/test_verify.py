@@ -142,17 +142,22 @@ def test_off_its_platform_a_differing_trial_sends_its_setting_to_the_statistical
     assert "every seed rerun" in text and "| 2 |" in text and "| inconclusive |" in text
 
 
-def _setting(offsets: list[float], margin_units: float = 1.0) -> tuple[list[Published], list[dict]]:
-    """Published Ackley-5 trials (one per offset) and the records their reruns would give: published + offset."""
+def _setting(
+    offsets: list[float], problem: str = "ackley5", metric: str = "simple_regret", scale: float = 1.0
+) -> tuple[list[Published], list[dict], dict]:
+    """Published trials (one per offset, values near `scale`) and the records their reruns would give: the published
+    value moved by `offset` margins (`problems.margins`: regret times 1 + offset·(ρ − 1), else offset·δ more)."""
     from problems.margins import margin
 
+    tie = margin(problem, metric)
     trials, records = [], {}
     for seed, offset in enumerate(offsets):
-        spec = TrialSpec(problem="ackley5", method="ts", batch_size=2, iterations=1, n_init=3, seed=seed)
-        trials.append(Published(spec, "e", "TS", "simple_regret", 1.0 + 0.1 * seed, "published-platform"))
-        records[spec.trial_id] = {"trace": [{"num_evals": 5, "simple_regret": 1.0 + 0.1 * seed
-                                             + offset * margin("ackley5") * margin_units}]}
-    lines = [{"experiment": "e", "label": "TS", "problem": "ackley5", "result": "differs", "same_platform": False}]
+        spec = TrialSpec(problem=problem, method="ts", batch_size=2, iterations=1, n_init=3, seed=seed)
+        published = (1.0 + 0.1 * seed) * scale * (1.0 if tie.kind == "ratio" else 1e5)
+        again = published * (1 + offset * (tie.value - 1)) if tie.kind == "ratio" else published + offset * tie.value
+        trials.append(Published(spec, "e", "TS", metric, published, "published-platform"))
+        records[spec.trial_id] = {"trace": [{"num_evals": 5, metric: again}]}
+    lines = [{"experiment": "e", "label": "TS", "problem": problem, "result": "differs", "same_platform": False}]
     return trials, lines, records
 
 
@@ -164,13 +169,30 @@ def _setting(offsets: list[float], margin_units: float = 1.0) -> tuple[list[Publ
         ([0.01 * (-1) ** s for s in range(5)], "inconclusive"),  # five seeds cannot decide anything
     ],
 )
-def test_the_statistical_check_decides_by_the_problems_margin(monkeypatch, tmp_path, offsets, expected):
+@pytest.mark.parametrize("problem, metric", [("ackley5", "simple_regret"), ("battery", "hypervolume")])
+def test_the_statistical_check_decides_by_the_problems_margin(monkeypatch, tmp_path, offsets, expected, problem,
+                                                               metric):
     import analysis.verify as verify
 
-    trials, lines, records = _setting(offsets)
+    trials, lines, records = _setting(offsets, problem, metric)
     monkeypatch.setattr(verify, "rerun", lambda trial, work: records[trial.spec.trial_id])
     (setting,) = verify.statistical(trials, lines, tmp_path)
     assert setting["seeds"] == len(offsets) and setting["result"] == expected
+    assert setting["margin"] == ("×1.25" if metric == "simple_regret" else "±4.65e+03")
+
+
+def test_the_statistical_check_ties_regret_by_ratio_at_any_scale(monkeypatch, tmp_path):
+    """Reruns scattered ±0.25 % about a regret near 0.001 (a long horizon) are consistent, as about a regret near 1;
+    reruns twice the published regret are not, however small both are."""
+    import analysis.verify as verify
+
+    wiggle = [0.01 * (-1) ** s for s in range(10)]
+    for scale, offset, expected in ((1e-3, 0.0, verify.CONSISTENT), (1.0, 0.0, verify.CONSISTENT),
+                                    (1e-3, 4.0, verify.INCONSISTENT)):
+        trials, lines, records = _setting([offset + w for w in wiggle], scale=scale)
+        monkeypatch.setattr(verify, "rerun", lambda trial, work, records=records: records[trial.spec.trial_id])
+        (setting,) = verify.statistical(trials, lines, tmp_path)
+        assert setting["result"] == expected, (scale, offset, setting)
 
 
 def test_claims_whose_verdict_reruns_would_change_are_named():

@@ -116,14 +116,16 @@ def margins_status(table: pd.DataFrame) -> str:
     """Whether the margins file (`problems/margins.yaml`) was committed before the oldest trial judged here started:
     git's commit time against the per-trial table's `started_utc`."""
     found = margins.margins_commit()
-    started = pd.to_datetime(table.get("started_utc", pd.Series(dtype=str)).replace("", None), utc=True).dropna()
+    raw = table["started_utc"] if "started_utc" in table else pd.Series("", index=table.index, dtype=str)
+    started = pd.to_datetime(raw.replace("", None), utc=True).reset_index(drop=True)
+    trials = table["trial_id"].reset_index(drop=True)
     if found is None:
         return ("Margins set after these trials: `problems/margins.yaml` has uncommitted changes or no git history "
                 "here, so no trial can be shown to postdate it.")
     sha, when = found
     committed = pd.Timestamp(when, unit="s", tz="UTC")
     stamp = f"`problems/margins.yaml` last changed in {sha[:10]} ({committed:%Y-%m-%d %H:%M} UTC)"
-    if started.empty or len(started) < table["trial_id"].nunique():
+    if trials[started.notna()].nunique() < trials.nunique():
         return f"Margins set after these trials: {stamp}; some trials' start times are unknown."
     oldest = started.min()
     if committed < oldest:
