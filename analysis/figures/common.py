@@ -144,6 +144,16 @@ def grid(rows: Sequence, cols: Sequence, width: float = 4.2, height: float = 3.4
     return fig, {(r, c): axes[i, j] for i, r in enumerate(rows) for j, c in enumerate(cols)}
 
 
+def wrapped(keys: list, columns: int = 3) -> tuple[Figure, dict]:
+    """Panels keyed by `keys`, `columns` to a row (the unused ones of the last row hidden)."""
+    rows = -(-len(keys) // columns)
+    fig, axes = grid(range(rows), range(min(columns, len(keys))), width=4.6, height=3.8)
+    panels = {key: axes[divmod(i, columns)] for i, key in enumerate(keys)}
+    for ax in axes.values():
+        ax.set_visible(any(ax is shown for shown in panels.values()))
+    return fig, panels
+
+
 def band(
     ax: Axes,
     curve: pd.DataFrame,

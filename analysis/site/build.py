@@ -1,0 +1,234 @@
+"""The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
+
+A run's page shows its verdict table (claims.csv) with each claim's comparisons (tables/comparisons.csv) a click
+away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.scores`) and anytime views
+(`analysis.figures.anytime`), every PNG of its figures/ folder by name, and the per-trial table to download as CSV and
+as Parquet (written beside the CSV here). A file a run lacks is named as missing on its page, not an error: older
+runs lack newer tables. Links are relative, from the page to the run's files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from analysis import per_trial
+from analysis.formatting import number, with_ci
+from analysis.site import html
+
+#: the figures the site's own rules draw into a run's figures/ folder, shown in their sections, by file stem
+SCORE_FIGURE = "score_profiles"
+ANYTIME_FIGURES = {
+    "anytime_metric": "The metric against evaluations, per problem: mean and 95 % bootstrap interval over seeds.",
+    "anytime_ecdf": "Runtime ECDFs: the fraction of (target, seed) pairs reached by each budget, over 20 targets per "
+    "problem log-evenly spaced from Random's median gap at the first budget to the smallest gap any trial reached.",
+    "anytime_verdicts": "Each claim's verdict had the run stopped at each budget (the claims engine on the trials "
+    "cut at that budget).",
+}
+#: tables the site's own rules write into a run's tables/ folder
+SCORES, SCORE_AGGREGATE, VERDICTS_ALONG = "scores.csv", "score_aggregate.csv", "verdicts_along.csv"
+PER_TRIAL, PER_TRIAL_PARQUET = "per_trial.csv", "per_trial.parquet"
+
+
+def slug(run: Path, out: Path) -> str:
+    """The run's folder name in the site: its path from the site's parent folder with '/' as '-' (paper/extended ->
+    paper-extended). The site lives beside the runs, so a run outside that folder is refused."""
+    relative = Path(os.path.relpath(run.resolve(), out.resolve().parent))
+    if relative.parts[0] == "..":
+        raise ValueError(f"run {run} is not inside {out.resolve().parent}, where the site {out} lives")
+    return "-".join(relative.parts)
+
+
+def page_path(run: Path, out: Path) -> Path:
+    return out / slug(run, out) / "index.html"
+
+
+def _href(target: Path, page_dir: Path) -> str:
+    return Path(os.path.relpath(target, page_dir)).as_posix()
+
+
+def _read(path: Path) -> pd.DataFrame | None:
+    return pd.read_csv(path) if path.exists() else None
+
+
+def _missing(path: Path) -> str:
+    return f"<p><em>{html.text(path.as_posix())} is not in this run.</em></p>"
+
+
+def provenance_text(provenance: pd.DataFrame) -> str:
+    """The provenance table as sentences (the items `analysis.tables.provenance` writes), then any other items."""
+    item = dict(zip(provenance["item"], provenance["value"].astype(str)))
+    said = []
+    parts = []
+    if "trials" in item:
+        parts.append(f"{item['trials']} trials" + (f" of {item['experiments']}" if "experiments" in item else ""))
+        said += ["trials", "experiments"]
+    if "commits" in item:
+        parts.append(f"run from code at commit(s) {item['commits']}")
+        said.append("commits")
+    if "platforms" in item:
+        parts.append(f"on platform(s) {item['platforms']}")
+        said.append("platforms")
+    sentences = [", ".join(parts) + "."] if parts else []
+    if "first trial finished" in item and "last trial finished" in item:
+        sentences.append(f"The first trial finished at {item['first trial finished']}, the last at "
+                         f"{item['last trial finished']}.")
+        said += ["first trial finished", "last trial finished", "minutes from the first trial's finish to the last"]
+    if "core-minutes" in item:
+        sentences.append(f"The trials took {item['core-minutes']} core-minutes in all.")
+        said.append("core-minutes")
+    rest = [f"{html.text(k)}: {html.text(v)}" for k, v in item.items() if k not in said]
+    return f"<p>{html.text(' '.join(sentences))}</p>" + (html.items(rest) if rest else "")
+
+
+def comparisons_table(comparisons: pd.DataFrame) -> str:
+    shown = pd.DataFrame({
+        "problem": comparisons.get("problem", pd.Series("–", index=comparisons.index)),
+        "left": comparisons["left"], "right": comparisons["right"], "budget": comparisons["budget"],
+        "n": comparisons["n"],
+        "mean [lo, hi]": [with_ci(m, lo, hi) for m, lo, hi in zip(comparisons["mean"], comparisons["lo"], comparisons["hi"])],
+        "verdict": comparisons["verdict"],
+    })
+    return html.table(shown, classes={i: html.verdict_class(str(v)) for i, v in enumerate(shown["verdict"])})
+
+
+def verdicts_section(run: Path) -> str:
+    claims = _read(run / "claims.csv")
+    if claims is None:
+        return _missing(run / "claims.csv")
+    comparisons = _read(run / "tables" / "comparisons.csv")
+    rows = []
+    for claim in claims.to_dict("records"):
+        mine = comparisons[comparisons["number"] == claim["number"]] if comparisons is not None else None
+        body = comparisons_table(mine) if mine is not None and len(mine) else "<p><em>no comparisons recorded</em></p>"
+        summary = html.text(claim["claim"])
+        bound = claim.get("binding")
+        advantage = (
+            with_ci(claim["binding_mean"], claim["binding_lo"], claim["binding_hi"])
+            if isinstance(bound, str) and bound else "–"
+        )
+        rows.append({
+            "number": claim["number"],
+            "claim": html.details(summary, body),
+            "verdict": claim["verdict"],
+            "binding comparison": bound if isinstance(bound, str) else "–",
+            "advantage [95 % CI]": advantage,
+        })
+    frame = pd.DataFrame(rows)
+    note = "" if comparisons is not None else _missing(run / "tables" / "comparisons.csv")
+    return (
+        "<p>Click a claim to see its comparisons (left vs right at a budget: paired mean advantage of left, "
+        "its interval and verdict).</p>" + note
+        + html.table(frame, raw=("claim",), classes={i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])})
+    )
+
+
+def scores_section(run: Path, page_dir: Path) -> str:
+    aggregate = _read(run / "tables" / SCORE_AGGREGATE)
+    scored = _read(run / "tables" / SCORES)
+    if aggregate is None or scored is None:
+        return _missing(run / "tables" / SCORES)
+    intro = (
+        "<p>Score = gap / median gap of Random at the same evaluations, problem and experiment: 0 is the optimum "
+        "(regret problems) or the best value any trial of the run reached (battery hypervolume, Formula E), 1 is random "
+        "search's median. Per method: the mean over problems of the per-problem mean score, with a 95 % stratified "
+        f"bootstrap interval (seeds resampled within problems). Download: "
+        f"{html.link(_href(run / 'tables' / SCORES, page_dir), SCORES)}, "
+        f"{html.link(_href(run / 'tables' / SCORE_AGGREGATE, page_dir), SCORE_AGGREGATE)}.</p>"
+    )
+    unscored = scored[scored["score"].isna()].groupby(["experiment", "note"]).size().reset_index(name="rows")
+    shown = pd.DataFrame({
+        "experiment": aggregate["experiment"], "budget": aggregate["budget"], "method": aggregate["label"],
+        "problems": aggregate["problems"], "runs": aggregate["runs"],
+        "mean score [95 % CI]": [with_ci(m, lo, hi) for m, lo, hi in zip(aggregate["mean"], aggregate["lo"], aggregate["hi"])],
+        "median": [number(m) for m in aggregate["median"]],
+    })
+    table = html.table(shown) if len(shown) else "<p><em>No trial of this run has a score.</em></p>"
+    why = ("<p>Rows without a score, and why:</p>" + html.table(unscored)) if len(unscored) else ""
+    return intro + table + why + _figures(run, page_dir, [SCORE_FIGURE])
+
+
+def _figures(run: Path, page_dir: Path, stems: list[str], captions: dict[str, str] | None = None) -> str:
+    parts = []
+    for stem in stems:
+        png = run / "figures" / f"{stem}.png"
+        if not png.exists():
+            parts.append(_missing(png))
+            continue
+        caption = (captions or {}).get(stem)
+        parts.append((f"<p>{html.text(caption)}</p>" if caption else "") + html.figure(_href(png, page_dir), png.name))
+    return "".join(parts)
+
+
+def downloads_section(run: Path, page_dir: Path) -> str:
+    tables = run / "tables"
+    entries = []
+    if (tables / PER_TRIAL).exists():
+        entries.append("per-trial table: " + html.link(_href(tables / PER_TRIAL, page_dir), "CSV")
+                       + (", " + html.link(_href(tables / PER_TRIAL_PARQUET, page_dir), "Parquet")
+                          if (tables / PER_TRIAL_PARQUET).exists() else ""))
+    for extra in ("report.pdf", "claims.md", "claims.csv"):
+        if (run / extra).exists():
+            entries.append(html.link(_href(run / extra, page_dir), extra))
+    others = sorted(p for p in tables.glob("*.csv") if p.name != PER_TRIAL)
+    if others:
+        entries.append("tables: " + ", ".join(html.link(_href(p, page_dir), p.name) for p in others))
+    return html.items(entries)
+
+
+def write_parquet(run: Path) -> Path | None:
+    """The per-trial table beside its CSV as Parquet (same rows and columns); None where the run has no CSV."""
+    csv = run / "tables" / PER_TRIAL
+    if not csv.exists():
+        return None
+    target = csv.with_name(PER_TRIAL_PARQUET)
+    columns = list(pd.read_csv(csv, nrows=0).columns)  # the CSV's columns only, with the per-trial table's dtypes
+    per_trial.read(csv)[columns].to_parquet(target, index=False)
+    return target
+
+
+def run_page(run: Path, out: Path) -> Path:
+    """Write the run's page under `out`; returns its path."""
+    target = page_path(run, out)
+    page_dir = target.parent
+    page_dir.mkdir(parents=True, exist_ok=True)
+    shown = {SCORE_FIGURE, *ANYTIME_FIGURES}
+    others = sorted(p.stem for p in (run / "figures").glob("*.png") if p.stem not in shown)
+    provenance = _read(run / "tables" / "provenance.csv")
+    body = (
+        f"<p>{html.link(_href(out / 'index.html', page_dir), 'All runs')}</p>"
+        "<h2>Downloads</h2>" + downloads_section(run, page_dir)
+        + "<h2>Provenance</h2>" + (provenance_text(provenance) if provenance is not None
+                                   else _missing(run / "tables" / "provenance.csv"))
+        + "<h2>Claims and verdicts</h2>" + verdicts_section(run)
+        + "<h2>Normalised scores</h2>" + scores_section(run, page_dir)
+        + "<h2>Anytime views</h2>" + _figures(run, page_dir, list(ANYTIME_FIGURES), ANYTIME_FIGURES)
+        + "<h2>Figures</h2>" + (_figures(run, page_dir, others) if others else "<p><em>no other figures</em></p>")
+    )
+    target.write_text(html.page(f"B3O results: {run.as_posix()}", body), encoding="utf-8")
+    return target
+
+
+def index_page(runs: list[Path], out: Path) -> Path:
+    """The site's front page: every run, with its claims' verdict counts."""
+    entries = []
+    for run in runs:
+        claims = _read(run / "claims.csv")
+        counts = (
+            "; ".join(f"{n} {v}" for v, n in claims["verdict"].value_counts().items()) if claims is not None else "no claims"
+        )
+        entries.append(f"{html.link(_href(page_path(run, out), out), run.as_posix())} — {html.text(counts)}")
+    target = out / "index.html"
+    out.mkdir(parents=True, exist_ok=True)
+    body = "<p>One page per published run of the B3O reproduction workflow.</p>" + html.items(entries)
+    target.write_text(html.page("B3O results", body), encoding="utf-8")
+    return target
+
+
+def build(runs: list[Path], out: Path) -> list[Path]:
+    """Every run's Parquet download and page, and the index; returns the pages written."""
+    for run in runs:
+        write_parquet(run)
+    return [*(run_page(run, out) for run in runs), index_page(runs, out)]

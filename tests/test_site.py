@@ -1,0 +1,160 @@
+"""The results site (analysis.site) built from a small run directory made of real rows of paper/extended: every
+link resolves, the verdicts and comparisons are on the page, the Parquet download matches the CSV, and — with a
+`chromium` on PATH (tools/install-chromium.sh) — every page loads in a headless browser with its images decoded and
+no script error."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from analysis import per_trial, scores
+from analysis.site import html
+from analysis.site.build import build, page_path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXTENDED = ROOT / "paper" / "extended"
+CLAIMS = (1, 26)  # one claim with comparisons on three problems, one on the battery
+
+
+class _Links(HTMLParser):
+    """Every img src and a href of a page, and the text of its table cells."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[str] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "img":
+            self.images.append(attributes["src"] or "")
+        if tag == "a":
+            self.links.append(attributes["href"] or "")
+
+
+def _tiny_png(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1], [0, 1])
+    fig.savefig(path, dpi=20)
+    plt.close(fig)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, pd.DataFrame, pd.DataFrame]:
+    """(site folder, run folder, the run's claims, its comparisons): a run made of a few rows of paper/extended."""
+    root = tmp_path_factory.mktemp("repo")
+    run = root / "paper" / "mini"
+    (run / "tables").mkdir(parents=True)
+    table = pd.read_csv(EXTENDED / "tables" / "per_trial.csv")
+    table = table[table["experiment"].isin(["battery", "synthetic_b100"]) & table["seed"].isin(range(100, 104))]
+    table.to_csv(run / "tables" / "per_trial.csv", index=False)
+    claims = pd.read_csv(EXTENDED / "claims.csv")
+    claims = claims[claims["number"].isin(CLAIMS)]
+    claims.loc[claims.index[0], "claim"] += " <&> escaped"  # markup in a claim must stay text
+    claims.to_csv(run / "claims.csv", index=False)
+    comparisons = pd.read_csv(EXTENDED / "tables" / "comparisons.csv")
+    comparisons = comparisons[comparisons["number"].isin(CLAIMS)]
+    comparisons.to_csv(run / "tables" / "comparisons.csv", index=False)
+    shutil.copy(EXTENDED / "tables" / "provenance.csv", run / "tables" / "provenance.csv")
+    scored = scores.scores(pd.read_csv(run / "tables" / "per_trial.csv"))
+    scored.to_csv(run / "tables" / "scores.csv", index=False)
+    scores.aggregate(scored).to_csv(run / "tables" / "score_aggregate.csv", index=False)
+    _tiny_png(run / "figures" / "tiny.png")
+    _tiny_png(run / "figures" / "anytime_metric.png")
+    out = root / "site"
+    build([run], out)
+    return out, run, claims, comparisons
+
+
+def _pages(out: Path) -> list[Path]:
+    return sorted(out.rglob("index.html"))
+
+
+def test_every_link_and_image_resolves(site) -> None:
+    out, run, _, _ = site
+    pages = _pages(out)
+    assert len(pages) == 2
+    for page in pages:
+        parsed = _Links()
+        parsed.feed(page.read_text())
+        for target in parsed.images + parsed.links:
+            assert (page.parent / target).resolve().exists(), f"{page}: {target}"
+    run_page = _Links()
+    run_page.feed(page_path(run, out).read_text())
+    assert {Path(src).name for src in run_page.images} == {"tiny.png", "anytime_metric.png"}
+    assert any(link.endswith("per_trial.parquet") for link in run_page.links)
+
+
+def test_verdicts_and_comparisons_are_on_the_page(site) -> None:
+    out, run, claims, comparisons = site
+    text = page_path(run, out).read_text()
+    assert "&lt;&amp;&gt; escaped" in text and "<&> escaped" not in text
+    assert text.count("<details>") == len(claims)
+    for claim in claims.itertuples():
+        assert html.text(claim.verdict) in text
+        assert html.text(claim.binding) in text
+    for row in comparisons.itertuples():
+        assert html.text(row.left) in text and html.text(row.right) in text
+    # one table row per comparison, inside the claims' details, plus the claims' own rows
+    assert text.count('<tr class="verdict-') == len(claims) + len(comparisons)
+    assert "trials of battery" in text  # provenance in words
+    assert "B3O-EHVI-c" in text.split("Normalised scores")[1]  # the scores table
+
+
+def test_parquet_download_matches_the_csv(site) -> None:
+    _, run, _, _ = site
+    csv = run / "tables" / "per_trial.csv"
+    expected = per_trial.read(csv)[list(pd.read_csv(csv, nrows=0).columns)]
+    pd.testing.assert_frame_equal(pd.read_parquet(run / "tables" / "per_trial.parquet"), expected)
+    assert len(expected) > 0 and list(expected.columns) == list(pd.read_csv(csv).columns)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _load(page: Path, profile: Path) -> tuple[str, str]:
+    """(DOM after load, browser log) of a page in headless Chromium."""
+    result = subprocess.run(
+        [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+         "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000", "--dump-dom", page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout, result.stderr
+
+
+def _console_errors(log: str) -> list[str]:
+    return [line for line in log.splitlines() if "Uncaught" in line or re.search(r"CONSOLE\(\d+\)|console", line)]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (install it with tools/install-chromium.sh as root)")
+def test_pages_load_in_a_browser_with_images_and_without_errors(site, tmp_path: Path) -> None:
+    out, run, claims, comparisons = site
+    for page in _pages(out):
+        dom, log = _load(page, tmp_path / "profile")
+        assert 'data-images-loaded="all"' in dom, page
+        assert _console_errors(log) == [], page
+    dom, _ = _load(page_path(run, out), tmp_path / "profile")
+    assert dom.count('<tr class="verdict-') == len(claims) + len(comparisons)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (install it with tools/install-chromium.sh as root)")
+def test_the_browser_check_sees_a_broken_image_and_a_script_error(tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    body = '<img src="missing.png" alt="x"><script>undefinedFunction();</script>'
+    page.write_text(html.page("broken", body))
+    dom, log = _load(page, tmp_path / "profile")
+    assert 'data-images-loaded="0 of 1"' in dom
+    assert any("Uncaught" in line for line in _console_errors(log))
