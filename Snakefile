@@ -31,6 +31,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/trials.smk"
 include: "workflow/rules/analysis.smk"
+include: "workflow/rules/site.smk"
 
 
 # Rules that take seconds run in the main Snakemake process, not as cluster jobs (a job costs scheduling and a
