@@ -31,6 +31,7 @@ from trieste.observer import OBJECTIVE
 from trieste.space import SearchSpace
 from trieste.types import Tag, TensorType
 
+from b3o import quiet
 from b3o.density import LogDensity, boltzmann_diagnostics
 from b3o.diversity import mean_pairwise_distance
 from b3o.outputs import StandardisedView
@@ -108,6 +109,15 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         datasets: Optional[Mapping[Tag, Dataset]] = None,
     ) -> TensorType:
         self.sampler.check_space(search_space)  # fail before any model work
+        with quiet.while_compiling(self._acquisition_function is None):
+            return self._acquire(search_space, models, datasets)
+
+    def _acquire(
+        self,
+        search_space: SearchSpace,
+        models: Mapping[Tag, ProbabilisticModel],
+        datasets: Optional[Mapping[Tag, Dataset]],
+    ) -> TensorType:
         t = self.step + 1
         start = time.perf_counter()
         if self.standardise:
