@@ -1,7 +1,8 @@
 """A quiet start: TensorFlow's start-up chatter on a machine without CUDA is filtered out of stderr.
 
 Importing TensorFlow 2.18 on a CPU-only machine prints a dozen lines (duplicate cuDNN/cuFFT/cuBLAS factories, missing
-CUDA drivers, oneDNN and CPU-feature notes, absl's "before InitializeLog" warning); the absl ones ignore
+CUDA drivers, oneDNN and CPU-feature notes, absl's "before InitializeLog" warning, and cuInit's failure when the
+devices are first listed); the absl ones ignore
 `TF_CPP_MIN_LOG_LEVEL`, because they are written by native code straight to file descriptor 2. So the first import
 of TensorFlow (directly, or through trieste or gpflow) after `import b3o`, and the rule's first acquisition (where
 grappler compiles trieste's graphs), run with descriptor 2 captured, and what they wrote comes back without the lines
@@ -61,6 +62,8 @@ class _QuietLoader(importlib.abc.Loader):
     def exec_module(self, module: ModuleType) -> None:
         with filtered_stderr():
             self.loader.exec_module(module)
+            # the platforms are probed (cuInit) on first use, not on import: probe them here, where it is filtered
+            sys.modules["tensorflow"].config.list_physical_devices()
 
 
 class _QuietFirstImport(importlib.abc.MetaPathFinder):
