@@ -1,8 +1,9 @@
 """`b3o study`: a user's config and problem module, in a directory outside the checkout, run by one command.
 
 The package's Snakefile drives it from the user's directory: records and tables land where the config says, relative
-to that directory, and the problem is the user's own module there (`my_problem:shifted_sphere`), found because the
-command puts that directory on the jobs' PYTHONPATH. Tiny sizes (the smoke config's model, one trial job)."""
+to that directory, and the problem and a method are the user's own modules there (`my_problem:shifted_sphere`,
+`my_method:RandomLCB`), found because the command puts that directory on the jobs' PYTHONPATH. Tiny sizes (the smoke
+config's model, all six trials in one job)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,10 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     user = tmp_path / "my-study"
     user.mkdir()
     assert ROOT not in user.parents
-    (user / "my_problem.py").write_text((EXAMPLES / "my_problem.py").read_text())
+    for module in ("my_problem.py", "my_method.py"):
+        (user / module).write_text((EXAMPLES / module).read_text())
     config = yaml.safe_load((EXAMPLES / "my.yaml").read_text())
-    config |= {"defaults": yaml.safe_load((ROOT / "config/smoke.yaml").read_text())["defaults"], "trials_per_job": 4}
+    config |= {"defaults": yaml.safe_load((ROOT / "config/smoke.yaml").read_text())["defaults"], "trials_per_job": 6}
     study = config["experiments"]["my_sphere_study"]
     study.update(seeds=2, batch_size=3, iterations=2, n_init=4)
     for method in study["methods"]:
