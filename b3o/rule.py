@@ -14,7 +14,7 @@ the `mixed-mh` sampler. After each call `diagnostics` holds what the trial runne
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Mapping, Optional
 
 import numpy as np
 import tensorflow as tf
@@ -83,7 +83,6 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self.diagnostics: dict[str, Any] = {}
         self._acquisition_function: Optional[AcquisitionFunction] = None
         self._log_density_fn: Optional[tf.types.experimental.GenericFunction] = None
-        self._log_density: Optional[Callable[[np.ndarray], tf.Tensor]] = None
         self._lam = tf.Variable(0.0, dtype=tf.float64, trainable=False)
         self._offset = tf.Variable(0.0, dtype=tf.float64, trainable=False)
         self._reference: Optional[np.ndarray] = None
@@ -122,7 +121,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         start = time.perf_counter()
         if self.standardise:
             models, datasets = self._standardised(models, datasets)
-        self._update_acquisition(models, datasets, int(search_space.dimension))
+        self._update_acquisition(models, datasets)
         acquisition_seconds = time.perf_counter() - start
 
         reference_alpha = self._alpha(self._reference_points(search_space))
@@ -131,7 +130,12 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self._offset.assign(offset)
         seed = derived_seed(self.seed, t)
         if lam > 0:
-            density = LogDensity(self._log_density)
+            # One graph for every number of points, called with a tensor: that skips tf.function's argument matching,
+            # which costs as much as the graph itself for the few points of a DEFER iteration.
+            compiled = self._log_density_fn.get_concrete_function(
+                tf.TensorSpec([None, int(search_space.dimension)], tf.float64)
+            )
+            density = LogDensity(lambda x: compiled(tf.convert_to_tensor(x, tf.float64)))
             batch = self.sampler.sample(density, search_space, self.num_query_points, seed=seed)
             sampler_diagnostics = self.sampler.diagnostics
         else:  # lambda_t = 0 (the scheduled first step) is exactly the uniform density: no alpha, no sampler
@@ -174,7 +178,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         return views, {tag: view.fit(datasets[tag]) for tag, view in views.items()}
 
     def _update_acquisition(
-        self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]], dim: int
+        self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]]
     ) -> None:
         if self._acquisition_function is None:
             function = self._builder.prepare_acquisition_function(models, datasets=datasets)
@@ -190,11 +194,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             def log_density(x: tf.Tensor) -> tf.Tensor:
                 return lam * (function(x[:, None, :])[:, 0] - offset)
 
-            # One graph for every batch of points: calling the concrete function with a tensor skips tf.function's
-            # argument matching, which costs as much as the graph itself for the few points of a DEFER iteration.
-            compiled = log_density.get_concrete_function(tf.TensorSpec([None, dim], tf.float64))
             self._log_density_fn = log_density
-            self._log_density = lambda x: compiled(tf.convert_to_tensor(x, tf.float64))
 
     def _alpha(self, x: np.ndarray) -> np.ndarray:
         assert self._acquisition_function is not None

@@ -13,7 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+import b3o
+from b3o import acquisitions, samplers, temperature
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -45,3 +49,21 @@ def test_python_block_runs_as_written(name, code, tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, f"{name}:\n{done.stderr[-3000:]}"
+
+
+def test_every_name_the_readme_gives_b3o_is_importable_from_it():
+    """The README's list of temperatures, acquisitions and samplers: each class from `b3o`, each name from its
+    registry (`auto` and `auto-tail` included)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Use B3O in a trieste loop") : readme.index("## Add a problem")]
+    section = section[section.rindex("```") :]  # the prose after the code block
+    classes = set(re.findall(r"`([A-Z][A-Za-z]+)\(", section))
+    assert {"Constant", "Scheduled", "Normalised", "EffectiveSampleSize", "UpperTail"} <= classes
+    assert all(hasattr(b3o, name) for name in classes), classes - set(dir(b3o))
+    by_name = re.findall(r'get\("([a-z-]+)"\)', section)
+    assert by_name == ["auto", "auto-tail"]
+    for name in by_name:
+        assert temperature.get(name).choose(2, np.linspace(0.0, 1.0, 100), 4)[0] > 0
+    assert set(re.findall(r"`(ucb|logei|ehvi)`", section)) == set(acquisitions.names())
+    listed = set(re.findall(r"`([a-z]+(?:-[a-z]+)?)`", section[section.index("samplers `") :]))
+    assert set(samplers.names()) <= listed
