@@ -8,7 +8,7 @@ mu_f + sqrt(beta) * sigma equals trieste's negative lower confidence bound of -f
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import numpy as np
 import tensorflow as tf

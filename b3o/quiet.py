@@ -1,12 +1,11 @@
 """A quiet start: TensorFlow's start-up chatter on a machine without CUDA is filtered out of stderr.
 
 Importing TensorFlow 2.18 on a CPU-only machine prints a dozen lines (duplicate cuDNN/cuFFT/cuBLAS factories, missing
-CUDA drivers, oneDNN and CPU-feature notes, absl's "before InitializeLog" warning, and cuInit's failure when the
-devices are first listed); the absl ones ignore
-`TF_CPP_MIN_LOG_LEVEL`, because they are written by native code straight to file descriptor 2. So the first import
-of TensorFlow (directly, or through trieste or gpflow) after `import b3o`, and the rule's first acquisition (where
-grappler compiles trieste's graphs), run with descriptor 2 captured, and what they wrote comes back without the lines
-matching `CHATTER`: an error raised meanwhile is still shown in full.
+CUDA drivers, oneDNN and CPU-feature notes, absl's "before InitializeLog" warning, cuInit's failure when the devices
+are first listed); the absl ones ignore `TF_CPP_MIN_LOG_LEVEL`, because native code writes them straight to file
+descriptor 2. So the first import of TensorFlow (directly, or through trieste or gpflow) after `import b3o`, and the
+rule's first acquisition (where grappler compiles trieste's graphs), run with descriptor 2 captured, and what they
+wrote comes back without the lines matching `CHATTER`: an error raised meanwhile is still shown in full.
 Setting `TF_CPP_MIN_LOG_LEVEL` yourself turns the filter off (TensorFlow's own setting then decides).
 """
 
@@ -48,8 +47,8 @@ def filtered_stderr() -> Iterator[None]:
             os.dup2(saved, 2)
             os.close(saved)
             captured.seek(0)
-            kept = [line for line in captured.read().decode(errors="replace").splitlines(True) if not CHATTER.search(line)]
-            sys.stderr.write("".join(kept))
+            lines = captured.read().decode(errors="replace").splitlines(True)
+            sys.stderr.write("".join(line for line in lines if not CHATTER.search(line)))
 
 
 class _QuietLoader(importlib.abc.Loader):

@@ -32,5 +32,6 @@ rule = b3o.BoltzmannBatch(
 result = BayesianOptimizer(observer, search_space).optimize(3, initial_data, model, rule)
 data = result.try_get_final_dataset()
 best = int(tf.argmin(data.observations[:, 0]))
-print(f"best of {len(data)} evaluations: f{data.query_points[best].numpy().round(3)} = {float(data.observations[best]):.2f}")
+x_best, y_best = data.query_points[best].numpy().round(3), float(data.observations[best])
+print(f"best of {len(data)} evaluations: f{x_best} = {y_best:.2f}")
 print(f"last batch: lambda_t = {rule.diagnostics['lambda_t']:.3g}, sampler {rule.diagnostics['sampler_seconds']:.2f} s")
