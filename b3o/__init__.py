@@ -10,13 +10,19 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from b3o import quiet
+
 __version__ = "0.1.0"
+
+quiet.install()  # TensorFlow, when something first imports it, starts without its CUDA chatter
 
 _LAZY = {
     "BoltzmannBatch": "b3o.rule",
     "Constant": "b3o.temperature",
+    "EffectiveSampleSize": "b3o.temperature",
     "Normalised": "b3o.temperature",
     "Scheduled": "b3o.temperature",
+    "UpperTail": "b3o.temperature",
     "mean_pairwise_distance": "b3o.diversity",
     "acquisitions": None,
     "samplers": None,
@@ -29,7 +35,7 @@ if TYPE_CHECKING:
     from b3o import acquisitions, samplers, temperature
     from b3o.diversity import mean_pairwise_distance
     from b3o.rule import BoltzmannBatch
-    from b3o.temperature import Constant, Normalised, Scheduled
+    from b3o.temperature import Constant, EffectiveSampleSize, Normalised, Scheduled, UpperTail
 
 
 def __getattr__(name: str) -> Any:

@@ -31,8 +31,10 @@ from trieste.observer import OBJECTIVE
 from trieste.space import SearchSpace
 from trieste.types import Tag, TensorType
 
+from b3o import quiet
 from b3o.density import LogDensity, boltzmann_diagnostics
 from b3o.diversity import mean_pairwise_distance
+from b3o.outputs import StandardisedView
 from b3o.samplers.base import Sampler
 from b3o.seeding import derived_seed
 from b3o.space import layout
@@ -49,6 +51,9 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
     :param seed: the sampler's seed at iteration t is derived from (seed, t), so a resumed run draws the same batches.
     :param reference_size: size of the fixed space-filling set on which the density's diagnostics (ESS/N of the
         Boltzmann weights, spread of alpha) are measured each iteration, and `Normalised` temperatures standardise.
+    :param standardise: build alpha on each objective standardised by the current data's mean and s.d.
+        (`b3o.outputs.StandardisedView`), so lambda means what Table 2's does whatever the objective's units; False
+        only where the models are already fitted to standardised data (the trial runner's).
     """
 
     def __init__(
@@ -60,6 +65,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         *,
         seed: int = 0,
         reference_size: int = 4096,
+        standardise: bool = True,
     ):
         if int(num_query_points) < 1:
             raise ValueError(f"num_query_points must be at least 1, got {num_query_points}")
@@ -71,6 +77,8 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self.num_query_points = int(num_query_points)
         self.seed = int(seed)
         self.reference_size = reference_size
+        self.standardise = standardise
+        self._views: dict[Tag, StandardisedView] = {}
         self.step = 0  # completed acquisitions; the next one is BO iteration t = step + 1
         self.diagnostics: dict[str, Any] = {}
         self._acquisition_function: Optional[AcquisitionFunction] = None
@@ -100,8 +108,19 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         datasets: Optional[Mapping[Tag, Dataset]] = None,
     ) -> TensorType:
         self.sampler.check_space(search_space)  # fail before any model work
+        with quiet.while_compiling(self._acquisition_function is None):
+            return self._acquire(search_space, models, datasets)
+
+    def _acquire(
+        self,
+        search_space: SearchSpace,
+        models: Mapping[Tag, ProbabilisticModel],
+        datasets: Optional[Mapping[Tag, Dataset]],
+    ) -> TensorType:
         t = self.step + 1
         start = time.perf_counter()
+        if self.standardise:
+            models, datasets = self._standardised(models, datasets)
         self._update_acquisition(models, datasets)
         acquisition_seconds = time.perf_counter() - start
 
@@ -111,7 +130,12 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self._offset.assign(offset)
         seed = derived_seed(self.seed, t)
         if lam > 0:
-            density = LogDensity(self._log_density_fn)
+            # One graph for every number of points, called with a tensor: that skips tf.function's argument matching,
+            # which costs as much as the graph itself for the few points of a DEFER iteration.
+            compiled = self._log_density_fn.get_concrete_function(
+                tf.TensorSpec([None, int(search_space.dimension)], tf.float64)
+            )
+            density = LogDensity(lambda x: compiled(tf.convert_to_tensor(x, tf.float64)))
             batch = self.sampler.sample(density, search_space, self.num_query_points, seed=seed)
             sampler_diagnostics = self.sampler.diagnostics
         else:  # lambda_t = 0 (the scheduled first step) is exactly the uniform density: no alpha, no sampler
@@ -135,6 +159,24 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         }
         return tf.constant(batch, dtype=tf.float64)
 
+    def _standardised(
+        self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]]
+    ) -> tuple[dict[Tag, ProbabilisticModel], dict[Tag, Dataset]]:
+        """Each model seen through a view standardised by its tag's data, and the data on that scale."""
+        missing = [tag for tag in models if datasets is None or tag not in datasets]
+        if missing:
+            raise ValueError(
+                f"BoltzmannBatch standardises each objective by its data: no dataset for {missing}; pass the "
+                "datasets, or standardise=False for models fitted to standardised data"
+            )
+        assert datasets is not None
+        for tag, model in models.items():
+            if tag not in self._views or self._views[tag].model is not model:
+                self._views[tag] = StandardisedView(model, datasets[tag].observations.shape[-1])
+                self._acquisition_function = None  # built on the old view: build it anew on this one
+        views = {tag: self._views[tag] for tag in models}
+        return views, {tag: view.fit(datasets[tag]) for tag, view in views.items()}
+
     def _update_acquisition(
         self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]]
     ) -> None:
@@ -148,7 +190,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             self._acquisition_function = function
             lam, offset = self._lam, self._offset
 
-            @tf.function(reduce_retracing=True)
+            @tf.function
             def log_density(x: tf.Tensor) -> tf.Tensor:
                 return lam * (function(x[:, None, :])[:, 0] - offset)
 

@@ -9,8 +9,11 @@ interface types too: importing any `baselines` module (the workflow's grid, say)
 
 from __future__ import annotations
 
+import ast
 import inspect
 from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from b3o.options import check_options
@@ -50,7 +53,11 @@ def method_class(name: str) -> type[Method]:
 
 
 def parameters(name: str) -> list[str]:
-    """The parameter names method `name` accepts: its own, then (when it forwards `**kwargs`) its parents'."""
+    """The parameter names method `name` accepts: its own, then (when it forwards `**kwargs`) its parents'.
+
+    A built-in's are read from its source (`_source_parameters`), so listing them imports no TensorFlow."""
+    if name in _BUILTIN:
+        return _source_parameters(*_BUILTIN[name])
     names: list[str] = []
     for cls in method_class(name).__mro__:
         if "__init__" not in vars(cls):
@@ -60,6 +67,31 @@ def parameters(name: str) -> list[str]:
         if not any(p.kind is p.VAR_KEYWORD for p in params):
             break
     return names
+
+
+def _source_parameters(module: str, cls: str) -> list[str]:
+    """`parameters` of class `cls` of `module`, from the syntax of its source: the constructor's named parameters,
+    then, while it forwards `**kwargs`, those of its base class (the first, named in the module or imported into it
+    from a module of this package); a class without a constructor of its own is its base's."""
+    spec = find_spec(module)
+    assert spec is not None and spec.origin is not None, module
+    tree = ast.parse(Path(spec.origin).read_text())
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    imported = {
+        alias.asname or alias.name: node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+    node = classes[cls]
+    init = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+    names = [] if init is None else [a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]]
+    if (init is not None and init.args.kwarg is None) or not node.bases:
+        return names
+    base = node.bases[0]
+    assert isinstance(base, ast.Name), f"{module}:{cls}: base {ast.unparse(base)} is not a plain name"
+    parent = _source_parameters(imported.get(base.id, module), base.id)
+    return names + [n for n in parent if n not in names]
 
 
 def get(name: str, **params: Any) -> Method:

@@ -56,7 +56,10 @@ class B3O(Method):
             options.setdefault("search_space", context.problem.search_space)  # incumbent among feasible points
         builder = acquisitions.get(self.acquisition, **options)
         self.space = context.problem.search_space
-        self.rule = BoltzmannBatch(builder, self.sampler, self.temperature, context.batch_size, seed=context.seed)
+        # the runner fits the models to standardised data already (baselines/standardise.py)
+        self.rule = BoltzmannBatch(
+            builder, self.sampler, self.temperature, context.batch_size, seed=context.seed, standardise=False
+        )
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert self.rule is not None and models is not None

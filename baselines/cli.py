@@ -26,6 +26,7 @@ _COMMANDS: dict[str, str] = {
     "check-plans": "analysis.plans",
     "list": "baselines.cli",
     "scaling": "baselines.scaling",
+    "study": "baselines.study",
     "verify": "analysis.verify",
     "platform": "baselines.provenance",
     "estimate": "baselines.estimate",
@@ -56,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     wanted = [argv[0]] if argv and argv[0] in _COMMANDS else list(_COMMANDS)
     for module in dict.fromkeys(_COMMANDS[name] for name in wanted):
         import_module(module).register(subparsers)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "passes_through", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra  # a subcommand that drives another program (`study`) hands these on
     if args.command is None:
         parser.print_help()
         return 2

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from b3o.outputs import moments
+
 
 @dataclass(frozen=True)
 class OutputScale:
@@ -29,18 +31,12 @@ class OutputScale:
 
     @classmethod
     def fit(cls, observations: np.ndarray, problem_standardised: bool) -> "OutputScale":
-        """The scale for `observations` [N, K]: identity if the problem standardises, else the data's moments.
-
-        A column with zero or non-finite spread (one point, or all values equal) keeps std 1, so the map is defined.
-        """
-        observations = np.asarray(observations, dtype=np.float64)
-        k = observations.shape[1]
+        """The scale for `observations` [N, K]: identity if the problem standardises, else the data's moments
+        (`b3o.outputs.moments`, the scale B3O's rule standardises a user's model by)."""
+        k = np.shape(observations)[1]
         if problem_standardised:
             return cls(np.zeros(k), np.ones(k), "problem")
-        mean = observations.mean(axis=0)
-        std = observations.std(axis=0)
-        std = np.where(np.isfinite(std) & (std > 0), std, 1.0)
-        return cls(mean, std, "data")
+        return cls(*moments(observations), "data")
 
     def apply(self, observations: np.ndarray) -> np.ndarray:
         return (np.asarray(observations, dtype=np.float64) - self.mean) / self.std

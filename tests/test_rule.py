@@ -14,6 +14,7 @@ from trieste.objectives.utils import mk_observer
 from trieste.space import Box, CategoricalSearchSpace, TaggedProductSearchSpace, one_hot_encoder
 
 from b3o import BoltzmannBatch, Constant, Normalised, Scheduled, acquisitions, samplers, temperature
+from b3o.diversity import mean_pairwise_distance
 
 BATCH = 7
 
@@ -169,3 +170,38 @@ def test_logei_incumbents():
         acquisitions.get("logei", incumbent="best")
     with pytest.raises(ValueError, match="valid acquisitions: ucb, logei, ehvi"):
         acquisitions.get("pi")
+
+
+def _batch_in_units(acquisition: str, scale: float, shift: float, standardise: bool = True) -> np.ndarray:
+    """The first batch on ScaledBranin observed as scale * f + shift, from a GPR whose initial hyperparameters
+    (trieste's build_gpr: kernel variance, constant mean and noise from the data's moments) follow the units."""
+    space, observer, data = _branin_start()
+    data = Dataset(data.query_points, scale * data.observations + shift)
+    model = GaussianProcessRegression(build_gpr(data, space))
+    rule = BoltzmannBatch(
+        acquisitions.get(acquisition), samplers.get("defer-is", budget=400), Constant(1.0), BATCH, seed=3,
+        standardise=standardise,
+    )
+    return rule.acquire_single(space, model, data).numpy()
+
+
+@pytest.mark.parametrize("acquisition", ["ucb", "logei"])
+def test_same_batch_whatever_the_objective_units(acquisition):
+    """lambda means what Table 2's means in any units: f and 1000 f + 7 give the same batch under the same seed."""
+    np.testing.assert_allclose(_batch_in_units(acquisition, 1000.0, 7.0), _batch_in_units(acquisition, 1.0, 0.0))
+
+
+def test_unstandardised_ucb_depends_on_the_units():
+    """The control: without standardising, UCB in units 1000 times larger is a 1000 times sharper density."""
+    raw = _batch_in_units("ucb", 1000.0, 7.0, standardise=False)
+    assert not np.allclose(raw, _batch_in_units("ucb", 1.0, 0.0, standardise=False))
+    assert mean_pairwise_distance(raw, ScaledBranin.search_space) < mean_pairwise_distance(
+        _batch_in_units("ucb", 1.0, 0.0, standardise=False), ScaledBranin.search_space
+    )
+
+
+def test_standardising_needs_the_data():
+    space, _, data = _branin_start()
+    rule = BoltzmannBatch(acquisitions.get("ucb"), samplers.get("defer", budget=300), Constant(1.0), BATCH)
+    with pytest.raises(ValueError, match="no dataset"):
+        rule.acquire(space, {"OBJECTIVE": _gpr(data, space)}, None)

@@ -103,15 +103,28 @@ class _Tree:
         return self.log_f[: self.n] - _LOG3 * self.level_sum[: self.n]
 
 
+def default_budget(dim: int) -> int:
+    """DEFER's default budget in `dim` dimensions: the paper's 10^4 from d = 4 up, 10^4 * (d / 4)^3 (at least 10^3)
+    below.
+
+    A density call costs about the same for 5 points as for 500 (TensorFlow's per-call overhead), so a batch costs
+    what its sequential DEFER iterations cost, and in low dimensions each iteration divides few leaves along few
+    sides: at 10^4 evaluations a 2-D partition takes about 2,900 calls, where a 6-D one takes about 350
+    (docs/performance.md). Shrinking the budget as (d / 4)^3 keeps the calls near the 6-D count, while a 2-D leaf at
+    1,250 evaluations is still finer than a 6-D leaf at 10^4; d >= 4 (every problem of the paper) is unchanged.
+    """
+    return 10_000 if dim >= 4 else max(1_000, round(10_000 * (dim / 4) ** 3))
+
+
 class Defer(Sampler):
-    """DEFER sampler. `budget`: density evaluations in all (default 10^4); `importance`: candidates per sample of the
-    importance-resampling step (0: plain DEFER; see `ImportanceDefer`)."""
+    """DEFER sampler. `budget`: density evaluations in all (default `default_budget(d)`: 10^4 from d = 4 up);
+    `importance`: candidates per sample of the importance-resampling step (0: plain DEFER; see `ImportanceDefer`)."""
 
     name = "defer"
 
     def __init__(
         self,
-        budget: int = 10_000,
+        budget: int | None = None,
         importance: int = 0,
         high_mass: bool = True,
         random_origin: bool = False,
@@ -119,11 +132,11 @@ class Defer(Sampler):
         max_rejection_rounds: int = 100,
     ):
         super().__init__()
-        if budget < 1:
+        if budget is not None and budget < 1:
             raise ValueError(f"DEFER budget must be at least 1 density evaluation, got {budget}")
         if importance < 0:
             raise ValueError(f"DEFER importance (candidates per sample) must be >= 0, got {importance}")
-        self.budget = int(budget)
+        self.budget = None if budget is None else int(budget)
         self.importance = int(importance)
         self.high_mass = high_mass
         self.random_origin = random_origin
@@ -131,16 +144,20 @@ class Defer(Sampler):
         self.max_rejection_rounds = max_rejection_rounds
         self.partition: Partition | None = None
 
-    def num_candidates(self, num_samples: int) -> int:
+    def budget_for(self, dim: int) -> int:
+        """The evaluations a batch in `dim` dimensions may spend: the configured budget, else `default_budget`."""
+        return default_budget(dim) if self.budget is None else self.budget
+
+    def num_candidates(self, num_samples: int, dim: int) -> int:
         """Importance candidates for a batch: K per sample, at most half the budget (the partition keeps the rest)."""
-        return min(self.importance * num_samples, self.budget // 2) if self.importance else 0
+        return min(self.importance * num_samples, self.budget_for(dim) // 2) if self.importance else 0
 
     def build(
         self, density: LogDensity, lay: Layout, budget: int | None = None, origin: np.ndarray | None = None
     ) -> tuple[_Tree, int, int]:
         """Grow the partition until `budget` (default: all of it) evaluations are spent; (tree, evals, iterations).
         `origin`: the partition's offset on the unit torus (see `_to_space`); None is DEFER's fixed grid."""
-        budget = self.budget if budget is None else budget
+        budget = self.budget_for(lay.dim) if budget is None else budget
         d = lay.dim
 
         def restricted(u: np.ndarray) -> np.ndarray:
@@ -227,9 +244,9 @@ class Defer(Sampler):
     def _sample(
         self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        num_candidates = self.num_candidates(num_samples)
+        num_candidates = self.num_candidates(num_samples, lay.dim)
         origin = rng.random(lay.dim) if self.random_origin else None
-        tree, evals, iterations = self.build(density, lay, self.budget - num_candidates, origin)
+        tree, evals, iterations = self.build(density, lay, self.budget_for(lay.dim) - num_candidates, origin)
         log_mass = tree.log_mass()
         if lay.space.has_constraints and not np.isfinite(log_mass).any():
             centres = _to_space(lay, tree.centres[: tree.n], origin)
@@ -306,7 +323,7 @@ class ImportanceDefer(Defer):
 
     def __init__(
         self,
-        budget: int = 10_000,
+        budget: int | None = None,
         importance: int = 10,
         high_mass: bool = False,
         random_origin: bool = True,

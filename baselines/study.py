@@ -1,0 +1,54 @@
+"""`b3o study`: a user's config run by this package's workflow from the user's own directory.
+
+`b3o study --configfile my.yaml --cores 2 [more Snakemake arguments]` runs Snakemake on the package's Snakefile with
+the current directory as its working directory, so the config's relative paths (`results`, `paper`) land there, and
+with that directory first on every job's PYTHONPATH, so the config may name the user's own modules there
+(`my_problem:shifted_sphere`, `my_method:RandomLCB`), as well as installed plugins (entry points; `harness.registry`).
+The Snakefile and its `workflow/` rules are not package data: they are found next to the installed packages, which is
+where a source checkout installed in place (`pip install -e .`) has them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+#: the Snakefile of the checkout these packages are installed from
+SNAKEFILE = Path(__file__).resolve().parents[1] / "Snakefile"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    study = subparsers.add_parser(
+        "study",
+        help="run a config's experiments with this package's workflow, from the current directory (Snakemake)",
+        description="Any argument not listed here goes to Snakemake as it is (--cores, --dry-run, targets, ...).",
+    )
+    study.add_argument("--configfile", required=True, help="the study's config (YAML), relative to this directory")
+    study.set_defaults(func=_study, passes_through=True)
+
+
+def command(configfile: str, snakemake_args: list[str], directory: Path) -> list[str]:
+    """The Snakemake command line that runs `configfile`'s study in `directory`."""
+    return [
+        sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE), "--directory", str(directory),
+        "--configfile", configfile, *snakemake_args,
+    ]
+
+
+def _study(args: argparse.Namespace) -> int:
+    if not SNAKEFILE.is_file():
+        print(
+            f"b3o study: error: no Snakefile at {SNAKEFILE}: the workflow ships with the source checkout; "
+            "install it in place (pip install -e <checkout>)",
+            file=sys.stderr,
+        )
+        return 2
+    if not Path(args.configfile).is_file():
+        print(f"b3o study: error: no config file {args.configfile!r} in {Path.cwd()}", file=sys.stderr)
+        return 2
+    here = Path.cwd()
+    path = os.pathsep.join([str(here), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return subprocess.run(command(args.configfile, args.extra, here), env={**os.environ, "PYTHONPATH": path}).returncode
