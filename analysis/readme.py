@@ -38,6 +38,7 @@ from analysis.readme_blocks import (
     density_block,
     generated,
     horizon_block,
+    large_batch_block,
     markers,
     run_cost_block,
     run_costs_block,
@@ -83,7 +84,7 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
 
 #: the published runs, smallest first: a claim's verdict at a glance is the one of the last run here that measured it
 #: (battery_temperature, claim 12 alone on fresh seeds, decides it by the rule its config wrote before it ran)
-RUNS = ("default", "auto_temperature", "extended", "battery_temperature")
+RUNS = ("default", "auto_temperature", "extended", "battery_temperature", "large_batch")
 
 
 def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:
@@ -134,8 +135,14 @@ SECTIONS = {
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
     "horizon": (
-        horizon_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
+        horizon_block,
+    large_batch_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
         "python -m analysis.tables.horizon",
+    ),
+    "large_batch": (
+        large_batch_block,
+        {"problem", "label", "iteration", "mean", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
+        "python -m analysis.tables.horizon (config/large_batch.yaml's horizon)",
     ),
     "test_run": (
         test_run_block, {"tests", "passed", "skipped", "failed", "minutes", "date", "cpus"},

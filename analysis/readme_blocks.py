@@ -255,6 +255,36 @@ def horizon_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+#: the variants the README's paper-horizon sentence names (claims 1 and 7's constant-temperature ones)
+HEADLINE = ("B3O-LogEI-c", "B3O-UCB-c")
+
+
+def large_batch_block(table: pd.DataFrame, source: str) -> str:
+    """One sentence per problem of the paper-horizon run (`analysis.tables.horizon` on config/large_batch.yaml):
+    whether B3O-LogEI-c and B3O-UCB-c beat TS at its last checkpoint, and their advantage from the first to it."""
+    at = table[table["verdict"].notna() & (table["verdict"] != "") & table["label"].isin(HEADLINE)]
+    sentences = []
+    for problem, rows in at.groupby("problem", sort=False):
+        first, last = rows["iteration"].min(), rows["iteration"].max()
+        parts = []
+        for label in HEADLINE:
+            own = rows[rows["label"] == label].set_index("iteration")
+            if last not in own.index:
+                continue
+            end = own.loc[last]
+            beats = {verdicts.HOLDS: "beats TS", verdicts.FAILS: "is worse than TS"}.get(
+                end["verdict"], f"is {end['verdict']} against TS"
+            )
+            parts.append(
+                f"{label} {beats} ({signed(end['look_mean'])} [{number(end['look_lo'])}, {number(end['look_hi'])}], "
+                f"{int(end['seeds_at_look'])} seeds; its advantage {signed(own.loc[first, 'mean'])} at t = {first} → "
+                f"{signed(end['mean'])} at t = {last})"
+            )
+        if parts:
+            sentences.append(f"**{problem}** at t = {last}: " + "; ".join(parts) + ".")
+    return generated("large_batch", source, sentences or ["No checkpoint of the paper-horizon run is decided yet."])
+
+
 def goal_text(table: pd.DataFrame) -> str:
     """The automatic temperature's goal, as measured: on how many problems each variant is shown to match."""
     tally = " and ".join(f"{r.variant} on {int(r.held)} of {int(r.problems)}" for r in goal(table).itertuples())

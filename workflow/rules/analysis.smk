@@ -163,6 +163,7 @@ rule readme:
         density=f"{PAPER}/tables/density.csv",
         cost=f"{PAPER}/tables/run_times.csv",
         automatic=lambda wildcards: [f"{PAPER}/tables/automatic.csv"] if runs_automatic() else [],
+        horizon=lambda wildcards: [f"{PAPER}/tables/horizon_along.csv"] if HORIZON else [],
     output:
         # a stamp: Snakemake removes a job's outputs before running it, and the README must be edited, not replaced
         touch(f"{RESULTS}/readme.done"),
@@ -177,7 +178,8 @@ rule readme:
             if RUN_NAME == "default"
             else ""
         )
-        + "".join(f" --automatic {shlex.quote(path)}" for path in input.automatic),
+        + "".join(f" --automatic {shlex.quote(path)}" for path in input.automatic)
+        + "".join(f" --large-batch {shlex.quote(path)}" for path in input.horizon),
     conda:
         ENV
     shell:

@@ -303,6 +303,7 @@ PUBLISHED_CLAIMS = {
     "auto_temperature": "paper/auto_temperature/claims.csv",
     "extended": "paper/extended/claims.csv",
     "battery_temperature": "paper/battery_temperature/claims.csv",
+    "large_batch": "paper/large_batch/claims.csv",
 }
 #: where each published run's run-time table is committed (docs/results.md's cost of every run reads them all)
 PUBLISHED_COSTS = {
@@ -311,6 +312,7 @@ PUBLISHED_COSTS = {
     "extended": "paper/extended/tables/run_times.csv",
     "horizon": "paper/horizon/tables/run_times.csv",
     "battery_temperature": "paper/battery_temperature/tables/run_times.csv",
+    "large_batch": "paper/large_batch/tables/run_times.csv",
 }
 
 
