@@ -104,8 +104,14 @@ def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
     rows += [("tie power, one outlier", "outlier", np.nan, np.nan, n, rule, 0.5) for n in verdict_size.SEEDS
              for rule in (verdict_size.TIE, "three-test TOST")]
     table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
-    block = readme_blocks.verdict_size_block(table.assign(replications=2000, mc_se=0.001), "size.csv")
-    assert "tie" in block
+    table = table.assign(replications=2000, mc_se=0.001)
+    block = readme_blocks.verdict_size_block(table, "size.csv")
+    assert "| size, normal | 0.040 / 0.040 |" in block and "tie" not in block  # the tie rows go to the sentence
+    power = pd.DataFrame([("power", "normal", np.nan, 0.83, 10, verdict_size.NEW, 0.56, 2000, 0.01)],
+                         columns=table.columns)
+    line = readme_blocks.verdict_size_line_block(pd.concat([table, power], ignore_index=True), "size.csv")
+    assert "A tie (paired t TOST) is declared at the margin itself at most 0.020" in line
+    assert "0.50 (paired t TOST) vs 0.50 (three-test TOST)" in line
 
 
 @pytest.mark.slow
