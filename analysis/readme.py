@@ -135,8 +135,7 @@ SECTIONS = {
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
     "horizon": (
-        horizon_block,
-    large_batch_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
+        horizon_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
         "python -m analysis.tables.horizon",
     ),
     "large_batch": (

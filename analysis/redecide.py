@@ -1,0 +1,125 @@
+"""Re-decide a published run from the records it has, without running a trial: after a change of the verdict rules.
+
+A sequential run's looks chose which settings got more seeds under the rules of their day; under new rules a look may
+keep open a comparison that was closed then, whose later seeds were never run. Continuing the design would run them;
+re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
+still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
+spends no error rate). This writes the grid of the trials that exist (those the config runs, up to each plan's
+`until`), the tidy and per-trial tables, and the claims tables, as the workflow's rules would:
+
+    python -m analysis.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
+
+and with --report the figures' PDFs (which git does not keep), the report's source and, where latexmk is installed,
+its PDF; `python -m analysis.readme` then rewrites the README from the claims tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from analysis import per_trial, tidy
+from analysis.tables import claims_table
+from baselines.grid import seed_numbers, sequential_experiments, trial_grid
+
+
+def existing_grid(config: dict, records: Path) -> tuple[pd.DataFrame, int]:
+    """The grid rows of the config's trials whose records exist in `records` (seeds up to each plan's `until`), and
+    how many of the config's trials have none."""
+    rows, absent = [], 0
+    for row in trial_grid(config):
+        seeds = seed_numbers(config["experiments"][row.experiment]["seeds"])
+        if row.spec.seed not in seeds:
+            continue
+        path = records / f"{row.spec.trial_id}.json"
+        if path.is_file():
+            rows.append({**row.as_row(), "record": str(path)})
+        else:
+            absent += 1
+    return pd.DataFrame(rows), absent
+
+
+def looks_arguments(config: dict) -> list[str]:
+    """The claims table's --looks: every sequential experiment's whole plan."""
+    return [f"{e}={','.join(map(str, n))}" for e, n in sequential_experiments(config).items()]
+
+
+#: illustrations drawn from the method itself (the workflow's ILLUSTRATIONS), with their scripts
+ILLUSTRATIONS = {"illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"}
+
+
+def _runs(grid: pd.DataFrame, experiment: str, when: dict) -> bool:
+    """Whether some trial of `experiment` has the grid values `when` (a figure's condition, as the workflow's)."""
+    rows = grid[grid["experiment"] == experiment]
+    values = rows.assign(temperature=rows["temperature"].fillna("constant"))
+    return bool(len(rows)) and bool(((values[list(when)] == pd.Series(when)).all(axis=1)).any() if when else True)
+
+
+def report(config: dict, configfile: str, work: Path, scaling: str | None) -> int:
+    """Every declared figure of the run's experiments, the illustrations and the timing figure, then the report."""
+    from analysis.figures import declared
+
+    paper = Path(config["paper"])
+    grid = pd.read_csv(work / "grid.csv")
+    commands = [
+        ["python", "-m", f"analysis.figures.{figure.script}", *figure.args.split(), "--table", str(work / "tidy.parquet"),
+         "--pareto", str(work / "pareto.parquet"), "--out", str(paper / "figures" / name)]
+        for name, figure in declared().items() if _runs(grid, figure.experiment, figure.when)
+    ]
+    commands += [["python", "-m", f"analysis.figures.{m}", "--seed", "0", "--out", str(paper / "figures" / n)]
+                 for n, m in ILLUSTRATIONS.items()]
+    if scaling:
+        commands.append(["python", "-m", "analysis.figures.timing", "--table", scaling,
+                         "--out", str(paper / "figures" / "timing")])
+    commands.append(["python", "-m", "analysis.report", "--paper", str(paper), "--config", configfile,
+                     *(["--scaling", scaling] if scaling else [])])
+    for command in commands:
+        if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"error: {' '.join(command)} failed", file=sys.stderr)
+            return 2
+    if shutil.which("latexmk"):
+        done = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "report.tex"],
+                              cwd=paper, stdout=subprocess.DEVNULL)
+        return 0 if done.returncode == 0 else 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argparse.ArgumentParser(prog="python -m analysis.redecide", description=__doc__.splitlines()[0])
+    cli.add_argument("--configfile", required=True, help="the published run's config")
+    cli.add_argument("--records", required=True, help="directory of its trial records (b3o restore)")
+    cli.add_argument("--work", required=True, help="directory for the grid and the tidy tables")
+    cli.add_argument("--report", action="store_true", help="also redraw the figures and rebuild the report")
+    cli.add_argument("--scaling", help="the run's batch-timing table, for its timing figure and cost section")
+    args = cli.parse_args(argv)
+    config = yaml.safe_load(Path(args.configfile).read_text())
+    work, paper = Path(args.work), Path(config["paper"])
+    grid, absent = existing_grid(config, Path(args.records))
+    if grid.empty:
+        print(f"error: no record of {args.configfile}'s trials in {args.records}", file=sys.stderr)
+        return 2
+    work.mkdir(parents=True, exist_ok=True)
+    grid.to_csv(work / "grid.csv", index=False)
+    steps = [
+        (tidy.main, ["--grid", str(work / "grid.csv"), "--out", str(work / "tidy.parquet"),
+                     "--pareto", str(work / "pareto.parquet")]),
+        (per_trial.main, ["--table", str(work / "tidy.parquet"), "--out", str(paper / "tables/per_trial.csv")]),
+        (claims_table.main, ["--table", str(paper / "tables/per_trial.csv"), "--out", str(paper / "claims"),
+                             "--comparisons", str(paper / "tables/comparisons.csv"),
+                             "--looks", *looks_arguments(config)]),
+    ]
+    for step, arguments in steps:
+        if step(arguments) != 0:
+            return 2
+    print(f"{args.configfile}: re-decided on {len(grid)} grid rows; {absent} of its trials have no record (not run)")
+    return report(config, args.configfile, work, args.scaling) if args.report else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
