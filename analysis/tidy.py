@@ -163,7 +163,7 @@ def _trace_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
     recommended = _recommendations(record)
     for row in record["trace"]:
         diagnostics = row.get("diagnostics") or {}
-        value, regret = recommended.get(row["num_evals"], (None, None))
+        value, regret = recommended.get(row.get("num_evals"), (None, None))
         yield {
             **{c: _number(row.get(c)) for c in TRACE_COLUMNS},
             **{c: _number(diagnostics.get(key)) for c, key in DIAGNOSTIC_COLUMNS.items()},

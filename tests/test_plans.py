@@ -67,9 +67,9 @@ def test_the_default_and_extended_plans_decide_at_every_look():
         assert {look.claim for look in looks} == {"ucb_c_low_lambda_worse", "logei_s_high_lambda_worse"}
         assert all(look.decides for look in looks), [look.bound() for look in looks if not look.decides]
         assert plans.check(config) == []
-    # the families as the claims engine pairs them: UCB-c λ ∈ {5, 10} against λ = 0.1, per problem run
+    # the families as the claims engine pairs them: UCB-c λ ∈ {5, 10} against λ ∈ {0.1, 1}, per problem run
     sizes = plans.families(_config("extended.yaml"))["lambda_ablation"]
-    assert sizes == {"ucb_c_low_lambda_worse": 6, "logei_s_high_lambda_worse": 4}  # Shekel only in the first
+    assert sizes == {"ucb_c_low_lambda_worse": 12, "logei_s_high_lambda_worse": 4}  # Shekel only in the first
 
 
 def test_a_look_some_claims_cannot_decide_is_allowed_with_a_note():

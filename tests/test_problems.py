@@ -195,7 +195,7 @@ def test_every_problem_of_a_shipped_config_has_an_equivalence_margin_for_its_met
 
     configs = [yaml.safe_load(path.read_text()) for path in (Path(__file__).resolve().parents[1] / "config").glob("*.yaml")]
     run = {p for config in configs for experiment in config.get("experiments", {}).values() for p in experiment["problems"]}
-    assert run  # config/site.yaml lists published runs, no experiments
+    assert run
     metric = {"battery": "hypervolume", "formula-e": "best_value"}
     for name in run:
         found = margins.margin(name, metric.get(name, "simple_regret"))

@@ -10,19 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from analysis.claims.selection import (
-    B3O,
-    TS,
-    VARIANT_SLOTS,
-    Slot,
-    against,
-    automatic,
-    batch_method,
-    but,
-    everything,
-    variant,
+    B3O, COLLAPSED_PAIRS, TS, VARIANT_SLOTS, Slot, against, auto_against_paper, batch_method, but, everything, variant,
     where,
 )
-from analysis.naming import VARIANTS
 
 SYNTHETIC = ("shekel4", "ackley5", "hartmann6")
 SMOOTH = ("ackley5", "hartmann6")
@@ -30,22 +20,7 @@ SMOOTH = ("ackley5", "hartmann6")
 AUTO_SOURCE = "Beyond the paper, pre-registered (docs/auto-temperature.md; Sec. 7 asks for a λ that needs no tuning)"
 
 
-def _auto_against_paper(variants: tuple[tuple[str, str], ...]) -> tuple[tuple[Slot, Slot], ...]:
-    """(B3O with the automatic temperature, the same variant at the paper's λ) per (variant, acquisition)."""
-    return tuple(
-        (Slot(f"B3O-{name} auto", automatic(acquisition)),
-         Slot(f"B3O-{name}-c (paper's λ)", where(method="b3o", acquisition=acquisition, temperature="constant")))
-        for name, acquisition in variants
-    )
-
-
 SINGLE_OBJECTIVE = (("LogEI", "logei"), ("UCB", "ucb"))
-#: the collapsed SVGP fit against the default one, per constant variant; the model is no grid column, so the two
-#: settings are told apart by their config labels (config/collapsed_fit.yaml)
-COLLAPSED_PAIRS = tuple(
-    (Slot(f"B3O-{v} collapsed fit", where(label=f"B3O-{v}-collapsed")), Slot(f"B3O-{v} default fit", where(label=f"B3O-{v}")))
-    for v in ("LogEI-c", "UCB-c")
-)
 
 
 @dataclass(frozen=True)
@@ -54,7 +29,7 @@ class Claim:
 
     `quantity` names the per-trial columns compared on the left and the right: "value" is the headline metric at
     the matched budget, decided against the problem's equivalence margin (`problems.margins`); "diversity",
-    "diversity_first", "diversity_last" are compared as higher-is-better, without a margin (no "equivalent").
+    "diversity_first", "diversity_early" are compared as higher-is-better, without a margin (no "equivalent").
     `improvement` (the left side's name in words) adds the probability that a left method beats the right one on a
     random problem and seed (`analysis.claims.comparisons.improvement`), with its stratified bootstrap CI.
     `beyond_paper` marks a question the paper does not state as a claim; it is checked the same way, counted apart.
@@ -82,9 +57,7 @@ CATALOGUE = (
     Claim(
         "b3o_beats_ts_b100",
         "All four B3O variants reach a lower final regret than TS on every benchmark",
-        "Sec. 6.1 (B = 100)",
-        "synthetic_b100",
-        "better",
+        "Sec. 6.1 (B = 100)", "synthetic_b100", "better",
         against(VARIANT_SLOTS, (TS,)),
         SYNTHETIC,
         improvement="a B3O variant",
@@ -93,9 +66,7 @@ CATALOGUE = (
     Claim(
         "batch_beats_random_b100",
         "All batch methods reach a lower final regret than random search",
-        "Sec. 6.1 (B = 100)",
-        "synthetic_b100",
-        "better",
+        "Sec. 6.1 (B = 100)", "synthetic_b100", "better",
         ((Slot("batch methods", batch_method), Slot("Random", where(method="random"))),),
         SYNTHETIC,
         paper='all batch methods clearly do better than random search',
@@ -104,19 +75,18 @@ CATALOGUE = (
         "batch_matches_seq_ei",
         "On Ackley and Hartmann the batch methods (B3O, TS) match or beat Seq-EI's final regret, each at its own "
         "final budget",
-        "Sec. 6.1 (B = 100)",
-        "synthetic_b100",
-        "matches_or_beats",
+        "Sec. 6.1 (B = 100)", "synthetic_b100", "matches_or_beats",
         ((Slot("batch methods", batch_method), Slot("Seq-EI", where(method="seq-ei"))),),
         SMOOTH,
-        paper='on Ackley and Hartmann the batch methods equal or improve on Seq-EI, which runs 750 sequential steps as a high-fidelity baseline against their 5,000 queries',
+        paper=(
+            'on Ackley and Hartmann the batch methods equal or improve on Seq-EI, which runs 750 sequential steps'
+            ' as a high-fidelity baseline against their 5,000 queries'
+        ),
     ),
     Claim(
         "logei_c_best_batch",
         "B3O-LogEI-c reaches the lowest final regret among batch methods on Ackley and Hartmann",
-        "Fig. 3 caption (B = 100)",
-        "synthetic_b100",
-        "better",
+        "Fig. 3 caption (B = 100)", "synthetic_b100", "better",
         (
             (
                 Slot("B3O-LogEI-c", variant("LogEI-c")),
@@ -124,14 +94,15 @@ CATALOGUE = (
             ),
         ),
         SMOOTH,
-        paper="constant-λ LogEI has the lowest regret among the batch methods on Ackley and Hartmann (Fig. 3's caption; the text says LogEI is the strongest B3O configuration)",
+        paper=(
+            "constant-λ LogEI has the lowest regret among the batch methods on Ackley and Hartmann (Fig. 3's "
+            'caption; the text says LogEI is the strongest B3O configuration)'
+        ),
     ),
     Claim(
         "seq_ei_best_on_shekel",
         "On Shekel, Seq-EI reaches the lowest final regret of all methods, each at its own final budget",
-        "Sec. 6.1 (B = 100)",
-        "synthetic_b100",
-        "better",
+        "Sec. 6.1 (B = 100)", "synthetic_b100", "better",
         ((Slot("Seq-EI", where(method="seq-ei")), Slot("all other methods", but(everything, where(method="seq-ei")))),),
         ("shekel4",),
         paper='Shekel is harder for the batch methods and Seq-EI ends with the lowest regret',
@@ -140,20 +111,19 @@ CATALOGUE = (
         "ucb_s_best_parallel_on_shekel",
         "On Shekel, B3O-UCB-s makes the most consistent progress of the parallel methods (read here as the lowest "
         "final regret among them)",
-        "Sec. 6.1 (B = 100)",
-        "synthetic_b100",
-        "better",
+        "Sec. 6.1 (B = 100)", "synthetic_b100", "better",
         ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("other batch methods", but(batch_method, variant("UCB-s")))),),
         ("shekel4",),
-        paper='on Shekel, of the parallel methods scheduled UCB makes the most consistent progress toward the global optimum',
+        paper=(
+            'on Shekel, of the parallel methods scheduled UCB makes the most consistent progress toward the '
+            'global optimum'
+        ),
     ),
     Claim(
         "constant_beats_ts",
         "A constant temperature suffices to beat TS: B3O-UCB-c and B3O-LogEI-c reach a lower final regret than TS "
         "on all three benchmarks",
-        "Sec. 6.1 (B = 100)",
-        "synthetic_b100",
-        "better",
+        "Sec. 6.1 (B = 100)", "synthetic_b100", "better",
         against((Slot("B3O-UCB-c", variant("UCB-c")), Slot("B3O-LogEI-c", variant("LogEI-c"))), (TS,)),
         SYNTHETIC,
         paper='a fixed inverse temperature is enough to beat TS on all three benchmarks',
@@ -161,9 +131,7 @@ CATALOGUE = (
     Claim(
         "b3o_matches_qei_lp_b5",
         "At B = 5 every B3O variant matches or beats q-EI and LP on Ackley and Hartmann",
-        "Sec. 6.1 (B = 5)",
-        "synthetic_b5",
-        "matches_or_beats",
+        "Sec. 6.1 (B = 5)", "synthetic_b5", "matches_or_beats",
         against(VARIANT_SLOTS, (Slot("q-EI", where(method="qei")), Slot("LP", where(method="lp")))),
         SMOOTH,
         paper='at B = 5 every B3O variant equals or beats q-EI and local penalisation on Ackley and Hartmann',
@@ -171,9 +139,7 @@ CATALOGUE = (
     Claim(
         "ucb_s_best_on_shekel_b5",
         "At B = 5 on Shekel, B3O-UCB-s reaches the lowest final regret",
-        "Sec. 6.1 (B = 5)",
-        "synthetic_b5",
-        "better",
+        "Sec. 6.1 (B = 5)", "synthetic_b5", "better",
         ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("all other methods", but(everything, variant("UCB-s")))),),
         ("shekel4",),
         paper='at B = 5 on Shekel scheduled UCB attains the lowest final regret',
@@ -181,9 +147,7 @@ CATALOGUE = (
     Claim(
         "lp_second_on_shekel_b5",
         "At B = 5 on Shekel, LP is the next best after B3O-UCB-s",
-        "Sec. 6.1 (B = 5)",
-        "synthetic_b5",
-        "better",
+        "Sec. 6.1 (B = 5)", "synthetic_b5", "better",
         (
             (
                 Slot("LP", where(method="lp")),
@@ -196,9 +160,7 @@ CATALOGUE = (
     Claim(
         "ucb_s_beats_ucb_c_b5",
         "At B = 5 on Shekel, B3O-UCB-c is weaker than B3O-UCB-s",
-        "Sec. 6.1 (B = 5)",
-        "synthetic_b5",
-        "better",
+        "Sec. 6.1 (B = 5)", "synthetic_b5", "better",
         ((Slot("B3O-UCB-s", variant("UCB-s")), Slot("B3O-UCB-c", variant("UCB-c"))),),
         ("shekel4",),
         paper='at B = 5 on Shekel constant UCB is clearly weaker than scheduled UCB',
@@ -206,9 +168,7 @@ CATALOGUE = (
     Claim(
         "battery_constant_beats_scheduled",
         "Battery: constant-λ B3O-EHVI reaches a higher final hypervolume than scheduled",
-        "Sec. 6.2 (B = 50)",
-        "battery",
-        "better",
+        "Sec. 6.2 (B = 50)", "battery", "better",
         (
             (
                 Slot("B3O constant", where(method="b3o", temperature="constant")),
@@ -221,32 +181,32 @@ CATALOGUE = (
     Claim(
         "battery_matches_seq_ehvi",
         "Battery: B3O-EHVI reaches a hypervolume similar to sequential EHVI's at the same number of evaluations",
-        "Sec. 6.2 (B = 50)",
-        "battery",
-        "similar",
+        "Sec. 6.2 (B = 50)", "battery", "similar",
         ((B3O, Slot("Seq-EHVI", where(method="seq-ehvi"))),),
         ("battery",),
-        paper="B3O performs similarly to sequential EHVI in 12 batches of 50, the sequential baseline's 600 evaluations",
+        paper=(
+            "B3O performs similarly to sequential EHVI in 12 batches of 50, the sequential baseline's 600 "
+            'evaluations'
+        ),
         basis='equal',
     ),
     Claim(
         "formula_e_b3o_best",
         "Formula E: all four B3O variants reach a lower final objective than TS and LogEI-MV, each at its own final "
         "budget",
-        "Sec. 6.3",
-        "formula_e",
-        "better",
+        "Sec. 6.3", "formula_e", "better",
         against(VARIANT_SLOTS, (TS, Slot("LogEI-MV", where(method="logei-mv")))),
         ("formula-e",),
-        paper='all four B3O variants end with a lower objective than both TS and LogEI-MV, LogEI-MV stopping at 250 evaluations and B3O and TS going on to 1,530',
+        paper=(
+            'all four B3O variants end with a lower objective than both TS and LogEI-MV, LogEI-MV stopping at 250'
+            ' evaluations and B3O and TS going on to 1,530'
+        ),
     ),
     Claim(
         "b3o_more_diverse_than_ts",
         "B3O keeps a higher batch diversity than TS, every variant on every problem run (mean over the BO "
         "iterations with λ_t > 0 for every B3O trial)",
-        "App. E (B = 100)",
-        "synthetic_b100",
-        "better",
+        "App. E (B = 100)", "synthetic_b100", "better",
         against(VARIANT_SLOTS, (TS,)),
         SYNTHETIC,
         ("diversity", "diversity"),
@@ -256,9 +216,7 @@ CATALOGUE = (
         "ts_diversity_drops",
         "TS batch diversity drops early: its first batch is more diverse than its batch a fifth into the horizon "
         "(at least the second)",
-        "App. E (B = 100)",
-        "synthetic_b100",
-        "better",
+        "App. E (B = 100)", "synthetic_b100", "better",
         ((TS, TS),),
         SYNTHETIC,
         ("diversity_first", "diversity_early"),
@@ -267,9 +225,7 @@ CATALOGUE = (
     Claim(
         "ucb_c_low_lambda_worse",
         "Constant UCB degrades at low λ: λ ∈ {5, 10} reach a lower final regret than λ ∈ {0.1, 1}",
-        "App. C.1, Fig. 9",
-        "lambda_ablation",
-        "better",
+        "App. C.1, Fig. 9", "lambda_ablation", "better",
         against(
             (Slot("UCB-c λ=5", variant("UCB-c", lam=5.0)), Slot("UCB-c λ=10", variant("UCB-c", lam=10.0))),
             (Slot("UCB-c λ=0.1", variant("UCB-c", lam=0.1)), Slot("UCB-c λ=1", variant("UCB-c", lam=1.0))),
@@ -281,9 +237,7 @@ CATALOGUE = (
         "logei_s_high_lambda_worse",
         "Scheduled LogEI deteriorates with large λ0: λ0 = 0.1 reaches a lower final regret than λ0 ∈ {5, 10} on "
         "Ackley and Hartmann",
-        "App. C.1, Fig. 10",
-        "lambda_ablation",
-        "better",
+        "App. C.1, Fig. 10", "lambda_ablation", "better",
         against(
             (Slot("LogEI-s λ0=0.1", variant("LogEI-s", lam=0.1)),),
             (Slot("LogEI-s λ0=5", variant("LogEI-s", lam=5.0)), Slot("LogEI-s λ0=10", variant("LogEI-s", lam=10.0))),
@@ -295,9 +249,7 @@ CATALOGUE = (
         "defer_best_sampler",
         "DEFER gives the lowest final regret of the samplers for B3O-UCB (constant and scheduled) on Ackley and "
         "Hartmann",
-        "App. D",
-        "sampler_ablation",
-        "better",
+        "App. D", "sampler_ablation", "better",
         tuple(
             (
                 Slot(f"B3O-{v} DEFER", variant(v, sampler="defer")),
@@ -307,7 +259,10 @@ CATALOGUE = (
             for v in ("UCB-c", "UCB-s")
         ),
         SMOOTH,
-        paper='on Ackley and Hartmann the recursive-partitioning (DEFER) sampler gets the lowest regret, shown in the UCB figures; LogEI is called stable across samplers',
+        paper=(
+            'on Ackley and Hartmann the recursive-partitioning (DEFER) sampler gets the lowest regret, shown in '
+            'the UCB figures; LogEI is called stable across samplers'
+        ),
     ),
     Claim(
         "auto_matches_tuned",
@@ -316,7 +271,7 @@ CATALOGUE = (
         AUTO_SOURCE,
         "auto_synthetic",
         "matches_or_beats",
-        _auto_against_paper(SINGLE_OBJECTIVE),
+        auto_against_paper(SINGLE_OBJECTIVE),
         ("shekel4", "ackley5"),
         beyond_paper=True,
     ),
@@ -326,7 +281,7 @@ CATALOGUE = (
         AUTO_SOURCE,
         "auto_synthetic",
         "matches_or_beats",
-        _auto_against_paper(SINGLE_OBJECTIVE),
+        auto_against_paper(SINGLE_OBJECTIVE),
         ("hartmann6",),
         beyond_paper=True,
     ),
@@ -336,7 +291,7 @@ CATALOGUE = (
         AUTO_SOURCE,
         "auto_battery",
         "matches_or_beats",
-        _auto_against_paper((("EHVI", "ehvi"),)),
+        auto_against_paper((("EHVI", "ehvi"),)),
         ("battery",),
         beyond_paper=True,
     ),
@@ -347,7 +302,7 @@ CATALOGUE = (
         AUTO_SOURCE,
         "auto_formula_e",
         "matches_or_beats",
-        _auto_against_paper(SINGLE_OBJECTIVE),
+        auto_against_paper(SINGLE_OBJECTIVE),
         ("formula-e",),
         beyond_paper=True,
     ),
@@ -356,9 +311,7 @@ CATALOGUE = (
         "The rejected first attempt at a λ that needs no tuning: one scale-free λ for every problem (B3O-LogEI with "
         "the `normalised` temperature, λ = 2 on α standardised over a fixed reference set) matches or beats "
         "B3O-LogEI-c with Table 2's per-function λ",
-        "Beyond the paper (Sec. 7 asks for a λ that needs no tuning)",
-        "synthetic_b100",
-        "matches_or_beats",
+        "Beyond the paper (Sec. 7 asks for a λ that needs no tuning)", "synthetic_b100", "matches_or_beats",
         (
             (
                 Slot("B3O-LogEI-n", where(method="b3o", acquisition="logei", temperature="normalised")),
@@ -370,9 +323,7 @@ CATALOGUE = (
     Claim(
         "battery_b3o_beats_random",
         "Battery: every B3O variant reaches a higher final hypervolume than random search at equal evaluations",
-        "Beyond the paper (a floor for Sec. 6.2)",
-        "battery",
-        "better",
+        "Beyond the paper (a floor for Sec. 6.2)", "battery", "better",
         ((B3O, Slot("Random", where(method="random"))),),
         ("battery",),
         beyond_paper=True,
@@ -380,9 +331,7 @@ CATALOGUE = (
     Claim(
         "formula_e_b3o_beats_random",
         "Formula E: every B3O variant reaches a lower final objective than random search at equal evaluations",
-        "Beyond the paper (a floor for Sec. 6.3)",
-        "formula_e",
-        "better",
+        "Beyond the paper (a floor for Sec. 6.3)", "formula_e", "better",
         against(VARIANT_SLOTS, (Slot("Random", where(method="random")),)),
         ("formula-e",),
         beyond_paper=True,
@@ -391,9 +340,7 @@ CATALOGUE = (
         "collapsed_fit_matches_default",
         "The collapsed SVGP fit (L-BFGS-B on the collapsed bound, q(u) then at its optimum) matches or beats the "
         "default fit's final regret, for B3O-LogEI-c and B3O-UCB-c at the default scale",
-        "Beyond the paper: the package's cheaper fit (docs/performance.md)",
-        "collapsed_fit",
-        "matches_or_beats",
+        "Beyond the paper: the package's cheaper fit (docs/performance.md)", "collapsed_fit", "matches_or_beats",
         COLLAPSED_PAIRS,
         SMOOTH,
         beyond_paper=True,
@@ -401,9 +348,7 @@ CATALOGUE = (
     Claim(
         "collapsed_fit_matches_default_large_n",
         "The collapsed SVGP fit matches or beats the default fit at a larger N (20 batches of 50: up to 1,050 points)",
-        "Beyond the paper: the package's cheaper fit (docs/performance.md)",
-        "collapsed_fit_large",
-        "matches_or_beats",
+        "Beyond the paper: the package's cheaper fit (docs/performance.md)", "collapsed_fit_large", "matches_or_beats",
         COLLAPSED_PAIRS,
         ("hartmann6",), beyond_paper=True,
     ),

@@ -90,3 +90,21 @@ def member_names(data: pd.DataFrame) -> pd.Series:
         ]
         names = names + pd.Series(suffix, index=data.index)
     return names
+
+
+def auto_against_paper(variants: tuple[tuple[str, str], ...]) -> tuple[tuple[Slot, Slot], ...]:
+    """(B3O with the automatic temperature, the same variant at the paper's λ) per (variant, acquisition)."""
+    return tuple(
+        (Slot(f"B3O-{name} auto", automatic(acquisition)),
+         Slot(f"B3O-{name}-c (paper's λ)", where(method="b3o", acquisition=acquisition, temperature="constant")))
+        for name, acquisition in variants
+    )
+
+
+#: the collapsed SVGP fit against the default one, per constant variant; the model is no grid column, so the two
+#: settings are told apart by their config labels (config/collapsed_fit.yaml)
+COLLAPSED_PAIRS = tuple(
+    (Slot(f"B3O-{v} collapsed fit", where(label=f"B3O-{v}-collapsed")),
+     Slot(f"B3O-{v} default fit", where(label=f"B3O-{v}")))
+    for v in ("LogEI-c", "UCB-c")
+)

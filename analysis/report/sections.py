@@ -39,7 +39,7 @@ def overview(run: Run) -> Section | None:
         )
     paper, beyond = paper_and_beyond(run.claims)
     if (run.claims["verdict"] == "not measured").all():
-        parts.append(_unmeasured(run))
+        parts.append(say.unmeasured(run.horizon is not None))
         return Section("This run at a glance", parts, "glance")
     parts.append(
         "Verdicts: each claim is decided from seeds paired by their shared initial design (Section~\\ref{sec:claims} "
@@ -50,17 +50,6 @@ def overview(run: Run) -> Section | None:
     if len(beyond):
         parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
     return Section("This run at a glance", parts, "glance")
-
-
-def _unmeasured(run: Run) -> str:
-    """What a run whose experiments no claim of the catalogue names decides instead: its horizon, if it has one."""
-    if run.horizon is None:
-        return "No claim of the catalogue is about the experiments of this run; the sections below report them."
-    return (
-        "The catalogue's claims name the large-batch study's experiments, which this run does not have, so its "
-        "claims table reads them not measured; this run reads claims 1 and 7 along its horizon instead "
-        "(Section~\\ref{sec:horizon}), where their comparisons are decided at each checkpoint."
-    )
 
 
 def texttt(value: str) -> str:
@@ -378,7 +367,7 @@ def summary(run: Run) -> Section | None:
     ran = say.series([text(experiment_title(e)) for e in run.experiments()]) if run.experiments() else "no experiment"
     measured = paper[paper["verdict"] != "not measured"]
     if measured.empty and run.horizon is not None:
-        return Section("Summary", [f"This run covered {ran}. {_unmeasured(run)}"], label="summary")
+        return Section("Summary", [f"This run covered {ran}. {say.unmeasured(run.horizon is not None)}"], label="summary")
     sentence = f"This run covered {ran}. Of the paper's {len(paper)} claims, {_tally(paper)}" + (
         "; those not measured need experiments or methods this run did not include"
         if len(measured) < len(paper)

@@ -139,3 +139,11 @@ def range_text(values: pd.Series) -> str:
 def shows(refs: list[str], what: str) -> str:
     """'Figure 1 and Figure 2 show WHAT. ' ('' without figures)."""
     return f"{series(refs)} show{'s' if len(refs) == 1 else ''} {what}. " if refs else ""
+
+
+def unmeasured(horizon: bool) -> str:
+    """What a run whose experiments no claim of the catalogue names decides instead: its horizon, if it has one."""
+    if not horizon:
+        return "No claim of the catalogue is about the experiments of this run; the sections below report them."
+    return ("The catalogue's claims name the large-batch study's experiments, which this run lacks (not measured "
+            "here); it reads claims 1 and 7 along its horizon instead (Section~\\ref{sec:horizon}).")

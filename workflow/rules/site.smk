@@ -2,7 +2,7 @@
 
     snakemake --cores 2 site/index.html
 
-The published runs and the configs that ran them are listed in config/site.yaml (not the workflow's config, so any
+The published runs and the configs that ran them are listed in workflow/site.yaml (not the workflow's config, so any
 --configfile builds the same site). Per run, the site's own tables and figures are computed from its committed CSVs
 into its paper directory: normalised scores, verdicts along the budget, anytime views and score profiles. Pages link
 figures and tables relatively, so site/ stays small and lives beside paper/.
@@ -23,7 +23,8 @@ from analysis.site.build import (
     page_path,
 )
 
-SITE = yaml.safe_load(Path("config/site.yaml").read_text())["runs"]
+# beside this file, whatever directory the workflow runs in (a user's study runs it elsewhere)
+SITE = yaml.safe_load((Path(workflow.basedir) / "workflow" / "site.yaml").read_text())["runs"]
 SITE_OUT = "site"
 
 
@@ -67,7 +68,7 @@ rule score_profiles:
 
 
 rule verdicts_along:
-    """Each claim checked in full at each budget: minutes (config/site.yaml may restrict the claims)."""
+    """Each claim checked in full at each budget: minutes (workflow/site.yaml may restrict the claims)."""
     input:
         table=f"{{published}}/tables/{PER_TRIAL}",
         claims="{published}/claims.csv",
