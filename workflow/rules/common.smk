@@ -5,6 +5,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from analysis.captions import caption  # plain text, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
@@ -20,6 +22,16 @@ from baselines.grid import looks_run, seed_numbers, sequential_experiments, tria
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
+from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
+    ANYTIME_FIGURES,
+    PER_TRIAL,
+    PER_TRIAL_PARQUET,
+    SCORE_AGGREGATE,
+    SCORE_FIGURE,
+    SCORES,
+    VERDICTS_ALONG,
+    page_path,
+)
 
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
 CAPTION = "../report/figure.rst"  # a figure's caption in Snakemake's HTML report: its rule's `caption` parameter
@@ -349,3 +361,23 @@ def report_inputs(wildcards=None):
     if SCALING.get("enabled", False):
         inputs["scaling"] = f"{RESULTS}/scaling.csv"
     return inputs
+
+
+# --- the results site (workflow/rules/site.smk) ---
+
+# beside this file, whatever directory the workflow runs in (a user's study runs it elsewhere)
+SITE = yaml.safe_load((Path(workflow.basedir) / "workflow" / "site.yaml").read_text())["runs"]
+SITE_OUT = "site"
+
+
+wildcard_constraints:
+    published="|".join(re.escape(run) for run in SITE),
+
+
+def site_inputs(wildcards):
+    """Everything a run's page shows that the site's rules make, for every published run."""
+    needed = []
+    for run in SITE:
+        needed += [f"{run}/claims.csv", f"{run}/tables/{SCORES}", f"{run}/tables/{SCORE_AGGREGATE}"]
+        needed += [f"{run}/figures/{stem}.png" for stem in (SCORE_FIGURE, *ANYTIME_FIGURES)]
+    return needed

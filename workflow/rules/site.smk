@@ -8,50 +8,19 @@ into its paper directory: normalised scores, verdicts along the budget, anytime 
 figures and tables relatively, so site/ stays small and lives beside paper/.
 """
 
-import re
-
-import yaml
-
-from analysis.site.build import (
-    ANYTIME_FIGURES,
-    PER_TRIAL,
-    PER_TRIAL_PARQUET,
-    SCORE_AGGREGATE,
-    SCORE_FIGURE,
-    SCORES,
-    VERDICTS_ALONG,
-    page_path,
-)
-
-# beside this file, whatever directory the workflow runs in (a user's study runs it elsewhere)
-SITE = yaml.safe_load((Path(workflow.basedir) / "workflow" / "site.yaml").read_text())["runs"]
-SITE_OUT = "site"
-
-
-wildcard_constraints:
-    published="|".join(re.escape(run) for run in SITE),
-
-
-def site_inputs(wildcards):
-    """Everything a run's page shows that the site's rules make, for every published run."""
-    needed = []
-    for run in SITE:
-        needed += [f"{run}/claims.csv", f"{run}/tables/{SCORES}", f"{run}/tables/{SCORE_AGGREGATE}"]
-        needed += [f"{run}/figures/{stem}.png" for stem in (SCORE_FIGURE, *ANYTIME_FIGURES)]
-    return needed
-
-
 rule scores:
     input:
         f"{{published}}/tables/{PER_TRIAL}",
     output:
         f"{{published}}/tables/{SCORES}",
         f"{{published}}/tables/{SCORE_AGGREGATE}",
+    log:
+        "{published}/site_logs/scores.log",
     localrule: True
     conda:
         ENV
     shell:
-        "python -m analysis.scores --table {input:q} --out {wildcards.published:q}/tables"
+        "python -m analysis.scores --table {input:q} --out {wildcards.published:q}/tables > {log:q} 2>&1"
 
 
 rule score_profiles:
@@ -60,11 +29,15 @@ rule score_profiles:
     output:
         png=f"{{published}}/figures/{SCORE_FIGURE}.png",
         pdf=f"{{published}}/figures/{SCORE_FIGURE}.pdf",
+    log:
+        "{published}/site_logs/score_profiles.log",
+    params:
+        out=lambda wildcards: f"{wildcards.published}/figures/{SCORE_FIGURE}",
     localrule: True
     conda:
         ENV
     shell:
-        "python -m analysis.figures.score_profiles --table {input:q} --out {wildcards.published:q}/figures/" + SCORE_FIGURE
+        "python -m analysis.figures.score_profiles --table {input:q} --out {params.out:q} > {log:q} 2>&1"
 
 
 rule verdicts_along:
@@ -74,6 +47,8 @@ rule verdicts_along:
         claims="{published}/claims.csv",
     output:
         f"{{published}}/tables/{VERDICTS_ALONG}",
+    log:
+        "{published}/site_logs/verdicts_along.log",
     params:
         config=lambda wildcards: SITE[wildcards.published]["config"],
         only=lambda wildcards: " ".join(SITE[wildcards.published].get("verdicts_along", [])),
@@ -81,7 +56,7 @@ rule verdicts_along:
         ENV
     shell:
         "python -m analysis.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
-        "$([ -n '{params.only}' ] && echo --only {params.only}) --out {output:q}"
+        "$([ -n '{params.only}' ] && echo --only {params.only}) --out {output:q} > {log:q} 2>&1"
 
 
 rule anytime:
@@ -93,12 +68,14 @@ rule anytime:
         pdf="{published}/figures/anytime_{view}.pdf",
     wildcard_constraints:
         view="metric|ecdf",
+    log:
+        "{published}/site_logs/anytime_{view}.log",
     localrule: True
     conda:
         ENV
     shell:
         "python -m analysis.figures.anytime --view {wildcards.view} --table {input:q} "
-        "--out {wildcards.published:q}/figures/anytime_{wildcards.view}"
+        "--out {wildcards.published:q}/figures/anytime_{wildcards.view} > {log:q} 2>&1"
 
 
 rule anytime_verdicts:
@@ -107,12 +84,14 @@ rule anytime_verdicts:
     output:
         png="{published}/figures/anytime_verdicts.png",
         pdf="{published}/figures/anytime_verdicts.pdf",
+    log:
+        "{published}/site_logs/anytime_verdicts.log",
     localrule: True
     conda:
         ENV
     shell:
         "python -m analysis.figures.anytime --view verdicts --verdicts {input:q} "
-        "--out {wildcards.published:q}/figures/anytime_verdicts"
+        "--out {wildcards.published:q}/figures/anytime_verdicts > {log:q} 2>&1"
 
 
 rule site:
@@ -122,10 +101,13 @@ rule site:
         index=f"{SITE_OUT}/index.html",
         pages=[str(page_path(Path(run), Path(SITE_OUT))) for run in SITE],
         parquet=[f"{run}/tables/{PER_TRIAL_PARQUET}" for run in SITE],
+    log:
+        f"{SITE_OUT}/site_logs/site.log",
     params:
         papers=" ".join(f"--paper {shlex.quote(run)}" for run in SITE),
+        out=lambda wildcards, output: os.path.dirname(output.index),
     localrule: True
     conda:
         ENV
     shell:
-        "python -m analysis.site {params.papers} --out {SITE_OUT}"
+        "python -m analysis.site {params.papers} --out {params.out:q} > {log:q} 2>&1"
