@@ -2,7 +2,7 @@
 
 SVGP: trieste's `build_svgp` (Matérn-5/2, constant mean, kernel priors), M inducing points placed by
 `ConditionalImprovementReduction` (Moss et al. 2023, inducing points for high-throughput BO), likelihood variance
-fixed at 0.01 (paper). trieste's default SVGP training (Adam, 100 steps, lr 1e-3) barely moves the
+fixed at 0.01 (paper; `trainable_likelihood: true` fits it instead, starting there). trieste's default SVGP training (Adam, 100 steps, lr 1e-3) barely moves the
 hyperparameters, so all GP models are fitted with gpflow's Scipy L-BFGS-B capped at `maxiter` iterations: by default
 over all variables (for the SVGP, q(u) too), or, with `fit: collapsed`, over the hyperparameters on the SVGP's
 collapsed bound, q(u) then set to its optimum (`CollapsedFit`: the same model, much cheaper at large N). Categorical
@@ -39,6 +39,7 @@ class ModelSpec:
     likelihood_variance: float = 0.01
     maxiter: int = 200  # Scipy L-BFGS-B iterations per fit
     fit: str = "lbfgs"  # svgp: "lbfgs" (all variables on the ELBO) or "collapsed" (`CollapsedFit`)
+    trainable_likelihood: bool = False  # svgp/gpr: fit the noise variance from `likelihood_variance` (paper: fixed)
     ensemble_size: int = 5
     ensemble_epochs: int = 200
 
@@ -53,6 +54,8 @@ class ModelSpec:
             raise ValueError(f"unknown model kind {model.kind!r}; valid kinds: {', '.join(KINDS)}")
         if model.num_inducing < 1 or model.maxiter < 1 or not model.likelihood_variance > 0:
             raise ValueError("model needs num_inducing >= 1, maxiter >= 1 and likelihood_variance > 0")
+        if not isinstance(model.trainable_likelihood, bool):
+            raise ValueError(f"model trainable_likelihood must be true or false, got {model.trainable_likelihood!r}")
         if model.fit not in FITS or (model.fit == "collapsed" and model.kind != "svgp"):
             raise ValueError(f"model fit {model.fit!r} is not one of {', '.join(FITS)} (collapsed: svgp only)")
         return model
@@ -71,12 +74,18 @@ def build_model(spec: ModelSpec, space: SearchSpace, data: Dataset) -> Trainable
             encoded_space,
             likelihood_variance=spec.likelihood_variance,
             num_inducing_points=spec.num_inducing,  # placed in the space, so M may exceed the data size
+            trainable_likelihood=spec.trainable_likelihood,
         )
         return SparseVariational(
             svgp, optimizer=optimizer, inducing_point_selector=ConditionalImprovementReduction(), encoder=encoder
         )
     if spec.kind == "gpr":
-        gpr = build_gpr(encoded, encoded_space, likelihood_variance=spec.likelihood_variance)
+        gpr = build_gpr(
+            encoded,
+            encoded_space,
+            likelihood_variance=spec.likelihood_variance,
+            trainable_likelihood=spec.trainable_likelihood,
+        )
         return GaussianProcessRegression(gpr, optimizer=optimizer, encoder=encoder)
     return _deep_ensemble(spec, encoded, encoder)
 

@@ -7,7 +7,9 @@ recommendation, so the record holds the regret of the point each method would re
 it evaluated (Ax's two traces). Everything random is derived
 from (seed, purpose, t) - observation noise, TensorFlow's global seed, the method's own draws - so no generator state
 has to be saved: a checkpoint holds the trace so far and the model's variables (the warm start of the next fit), and a
-resumed trial produces the same record as an uninterrupted one. Files are written atomically (temp file + rename).
+resumed trial produces the same record as an uninterrupted one. So a finished trial's last checkpoint is kept, and a
+trial that differs from it only in having more iterations continues from it (`baselines.extension`). Files are
+written atomically (temp file + rename).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
 from baselines import numerics
 from baselines.design import model_dataset, trial_design
+from baselines.extension import continue_from_longest, keep_final_state
 from baselines.models import build_models, fit_and_report, model_state, restore_model_state
 from baselines.provenance import provenance
 from baselines.records import (
@@ -123,8 +126,12 @@ class _Runner:
         started = time.perf_counter()
         startup_s = _startup_seconds()
         startup_cpu_s = time.process_time() if startup_s else 0.0  # this process's CPU seconds since it started
-        trace, model_vars = self._load_checkpoint()
         method = self.trial.method
+        platform = provenance()["platform_id"]
+        continued = None
+        if method.horizon_free and not self.checkpoint.exists():
+            continued = continue_from_longest(self.checkpoint, self.out, self.spec, platform)
+        trace, model_vars = self._load_checkpoint()
         method.setup(self.trial.context)
         if not trace:
             cpu = time.process_time()
@@ -186,11 +193,18 @@ class _Runner:
             "trace": trace,
             "final_recommendation": final,
         }
+        if continued is not None:  # its first `continued` iterations are that trial's
+            record["continued_from"] = {"iterations": continued, "trial_id": self._shorter_id(continued)}
         text = json.dumps(record)
         atomic_write_text(finished_copy(self.out), text)
         atomic_write_text(self.out, text)
+        if method.horizon_free:
+            keep_final_state(self.checkpoint, self.out, self.spec, platform)
         self.checkpoint.unlink(missing_ok=True)
         return record
+
+    def _shorter_id(self, iterations: int) -> str:
+        return TrialSpec.from_dict({**self.spec.to_dict(), "iterations": iterations}).trial_id
 
     def _build_model(self, trace: list[dict], model_vars: dict[str, np.ndarray] | None) -> Any:
         seed_tensorflow(self.spec.seed, 0, Purpose.TENSORFLOW)

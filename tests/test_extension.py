@@ -1,0 +1,70 @@
+"""Continuing a finished trial to more iterations (`baselines.extension`): the longer trial's record is the one a
+fresh run of its spec writes, its first iterations the shorter trial's, and a state is never used where it would not
+give that (another platform, a method whose draws depend on T, a damaged file)."""
+
+from __future__ import annotations
+
+import pytest
+
+import baselines
+import baselines.runner
+from baselines.extension import STATES
+from baselines.records import stable
+from baselines.runner import run_trial
+from baselines.spec import TrialSpec
+
+SHORT = {
+    "problem": "forrester1",
+    "method": "b3o",
+    "params": {"acquisition": "logei", "sampler": "defer", "sampler_options": {"budget": 300}},
+    "batch_size": 4,
+    "iterations": 2,
+    "n_init": 6,
+    "seed": 3,
+    "model": {"num_inducing": 10, "maxiter": 20},
+}
+LONG = {**SHORT, "iterations": 4}
+
+
+@pytest.mark.parametrize("method", [{}, {"method": "random", "params": {}}, {"method": "ts", "params": {}}])
+def test_a_continued_trial_is_the_fresh_longer_trial(tmp_path, method):
+    short, long = {**SHORT, **method}, {**LONG, **method}
+    fresh = run_trial(long, tmp_path / "fresh" / "long.json")
+    first = run_trial(short, tmp_path / "trials" / "short.json")
+    continued = run_trial(long, tmp_path / "trials" / "long.json")
+    assert continued["continued_from"] == {"iterations": 2, "trial_id": TrialSpec.from_dict(short).trial_id}
+    assert "continued_from" not in fresh
+    assert stable(continued) == stable(fresh)  # bit for bit, timings aside
+    assert stable(continued)["trace"][:3] == stable(first)["trace"][:3]
+
+
+def test_the_longest_shorter_state_is_used(tmp_path):
+    run_trial({**SHORT, "iterations": 1}, tmp_path / "one.json")
+    run_trial({**SHORT, "iterations": 3}, tmp_path / "three.json")
+    assert run_trial(LONG, tmp_path / "long.json")["continued_from"]["iterations"] == 3
+    # a spec that differs in anything but `iterations` starts afresh
+    assert "continued_from" not in run_trial({**LONG, "seed": 4}, tmp_path / "other-seed.json")
+
+
+def test_a_state_of_another_platform_is_not_used(tmp_path, monkeypatch):
+    run_trial(SHORT, tmp_path / "short.json")
+    original = baselines.runner.provenance
+    monkeypatch.setattr(baselines.runner, "provenance", lambda: {**original(), "platform_id": "elsewhere000"})
+    assert "continued_from" not in run_trial(LONG, tmp_path / "long.json")
+
+
+def test_a_method_whose_draws_depend_on_the_horizon_is_never_continued(tmp_path, monkeypatch):
+    monkeypatch.setattr(baselines.method_class("b3o"), "horizon_free", False)
+    run_trial(SHORT, tmp_path / "short.json")
+    assert not list((tmp_path / STATES).glob("*.npz"))  # nothing kept
+    assert "continued_from" not in run_trial(LONG, tmp_path / "long.json")
+
+
+def test_a_damaged_state_is_moved_aside_and_the_trial_starts_afresh(tmp_path):
+    fresh = run_trial(LONG, tmp_path / "fresh" / "long.json")
+    run_trial(SHORT, tmp_path / "short.json")
+    (state,) = (tmp_path / STATES).glob("*.npz")
+    state.write_bytes(state.read_bytes()[:-40])
+    continued = run_trial(LONG, tmp_path / "long.json")
+    assert "continued_from" not in continued and stable(continued) == stable(fresh)
+    assert not state.exists()
