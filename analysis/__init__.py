@@ -17,6 +17,6 @@ script has `--help`:
     python -m analysis.tables.<best_lambda|summary> --table TIDY.parquet --out paper/tables/<name>
     python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv
     python -m analysis.tables.claims_table --table paper/tables/per_trial.csv --out paper/claims
-    python -m analysis.readme --readme README.md --claims paper/claims.csv --density paper/tables/density.csv
+    python -m analysis.readme --published   # README.md and docs/*.md from the committed tables under paper/
     python -m analysis.report --paper paper [--scaling SCALING.csv]   # paper/report.tex from all of the above
 """

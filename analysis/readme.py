@@ -4,18 +4,15 @@ copied by hand.
 A section is the text between `<!-- NAME:begin -->` and `<!-- NAME:end -->`; everything else is left as it is. Each
 section is rewritten in every given file that has its markers (and must be in one). Sections: `glance` (one line per
 claim: its verdict from the largest run that measured it, the binding comparison's advantage and CI; from the
-published claims tables), `claims` (the default run's claims in full, from its claims.csv), `verdict_size` (the
-verdict rule's size and power, from paper/tables/verdict_size.csv), `density` (B3O's density diagnostics, from
-paper/tables/density.csv), `cost` (where the run's time went, from paper/tables/run_times.csv), `cost_model` (the cost model's
-error, from paper/tables/cost_validation.csv, written by `b3o cost-model`), `horizon` (B3O against TS at
-the longer horizon's checkpoints, from paper/horizon/tables/horizon.csv) and `automatic` (the automatic
-temperature's pre-registered test, from paper/auto_temperature/tables/automatic.csv); with `--run-costs RUN=CSV ...`, `run_costs`
-(each published run's trials and core-minutes per experiment, from their run_times.csv). Where a file has their markers, the short
-forms `run_cost`, `verdict_size_line` and `automatic_goal` (one sentence each, from the same tables) are rewritten
-too; a section need not be in any file whose short form is. Run as
+published claims tables), `claims` (the default run's claims in full, from its claims.csv), `run_costs` (each
+published run's trials and core-minutes per experiment, from `--run-costs RUN=CSV ...`), and one section per table
+option (`SECTIONS`: its builder, the columns it needs and the command that writes its table). Where a file has their
+markers, a section's short forms (`EXTRA`: one sentence each, from the same table) are rewritten too; a section need
+not be in any file whose short form is. A run's `rule readme` rewrites what it measured, e.g.
 `python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
-extended=paper/extended/claims.csv --density paper/tables/density.csv --cost paper/tables/run_times.csv
---verdict-size paper/tables/verdict_size.csv` (any table may be left out; its section is then kept).
+--density paper/tables/density.csv --cost paper/tables/run_times.csv` (any table may be left out; its section is then
+kept). `python -m analysis.readme --published`, from the repository root, rewrites README.md and every page of docs/
+from the committed tables (`analysis.published`); tests/test_docs_generated.py checks that they are what it writes.
 """
 
 from __future__ import annotations
@@ -27,7 +24,22 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import verdicts
+from analysis import published, verdicts
+from analysis.docs_blocks import (
+    auto_choice_block,
+    collapsed_fit_block,
+    paper_scale_cost_block,
+    pinning_cost_block,
+    same_fit_block,
+    sampler_modes_block,
+    sampler_modes_line_block,
+    scaling_block,
+    scaling_line_block,
+    seq_ei_cost_block,
+    ts_profile_block,
+    ts_starts_block,
+    verify_rerun_block,
+)
 from analysis.formatting import number, signed
 from analysis.readme_blocks import (
     automatic_block,
@@ -124,6 +136,9 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
     return readme[:start] + section + readme[stop + len(end) :]
 
 
+#: the columns of a claims table's comparisons (`claims_table --comparisons`) a pre-registered check's section reads
+CHECK_COLUMNS = {"number", "name", "problem", "left", "right", "budget", "n", "mean", "lo", "hi", "margin", "verdict",
+                 "seeds_needed"}
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
@@ -156,6 +171,48 @@ SECTIONS = {
     "cost_model": (
         cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
     ),
+    "auto_choice": (
+        auto_choice_block,
+        {"temperature", "constant", "summed", "seeds", "tied", "chosen_constant", "chosen_candidate"},
+        "python -m analysis.tables.auto_choice",
+    ),
+    "scaling": (
+        scaling_block, {"method", "sampler", "acquisition", "batch_size", "seconds_median", "peak_rss_mb", "repeats",
+                        "skipped"}, "b3o scaling",
+    ),
+    "pinning_cost": (
+        pinning_cost_block, {"trial", "setting", "wall_s", "kernels"}, "python tests/benchmarks/pinning_cost.py"
+    ),
+    "same_fit": (
+        same_fit_block, {"problem", "experiment", "vs_fastest"}, "python tests/benchmarks/same_fit_timings.py"
+    ),
+    "paper_scale_cost": (
+        paper_scale_cost_block,
+        {"N", "update_s", "lbfgs_iteration_s", "acquire_s", "density_calls", "fit_s", "total_min", "maxiter_binds"},
+        "python tests/benchmarks/paper_scale_cost.py",
+    ),
+    "seq_ei_cost": (
+        seq_ei_cost_block,
+        {"start_mean_n", "start_s_per_step", "start_steps", "end_mean_n", "end_s_per_step", "end_steps", "steps",
+         "predicted_hours", "slot_minutes", "slots_with_safety", "safety"},
+        "python tests/benchmarks/paper_scale/seq_ei_cost.py",
+    ),
+    "ts_profile": (
+        ts_profile_block,
+        {"starts", "ask_cpu_s", "scoring_cpu_s", "rest_cpu_s", "batch_size", "num_data", "num_inducing",
+         "random_starts_per_trajectory"},
+        "python tests/benchmarks/ts_profile.py",
+    ),
+    "sampler_modes": (
+        sampler_modes_block, {"target", "defer", "defer-is"}, "python tests/test_sampler_modes.py"
+    ),
+    **{
+        check: (build, CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
+        for check, build in (("collapsed_fit", collapsed_fit_block), ("ts_starts", ts_starts_block))
+    },
+    "verify_rerun": (
+        verify_rerun_block, {"trial_id", "result", "same_platform", "rerun_platform"}, "b3o verify --exact-only"
+    ),
 }
 #: a section's short forms, rewritten from the same table where a file has their markers (the section itself may then
 #: be in none of the files)
@@ -164,6 +221,8 @@ EXTRA = {
     "automatic": {"automatic_goal": automatic_goal_block},
     "cost_model": {"cost_model_line": cost_model_line_block},
     "verdict_size": {"verdict_size_line": verdict_size_line_block},
+    "scaling": {"scaling_line": scaling_line_block},
+    "sampler_modes": {"sampler_modes_line": sampler_modes_line_block},
 }
 GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "binding_lo", "binding_hi"}
 
@@ -207,15 +266,33 @@ def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
         texts[path] = rewrite(texts[path], section, name)
 
 
+def _published(args: argparse.Namespace) -> None:
+    """What `--published` means: README.md and docs/*.md, every published run's claims and run times and every
+    committed table of `analysis.published` (one not yet committed keeps its section); what is given as well wins."""
+    readme, docs = published.PAGES
+    args.into = args.into or [readme, *sorted(str(page) for page in Path(docs).glob("*.md"))]
+    args.claims = args.claims or [f"{run}={path}" for run, path in published.CLAIMS.items()]
+    args.run_costs = args.run_costs or [f"{run}={path}" for run, path in published.COSTS.items()]
+    for name, path in published.TABLES.items():
+        if getattr(args, name) is None and Path(path).is_file():
+            setattr(args, name, path)
+
+
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
-    cli.add_argument("--into", nargs="+", default=["README.md"], help="markdown files to rewrite in place")
+    cli.add_argument("--published", action="store_true",
+                     help="from the repository root: every section from the committed tables (analysis.published)")
+    cli.add_argument("--into", nargs="+", help="markdown files to rewrite in place (default: README.md; with "
+                     "--published README.md and docs/*.md)")
     cli.add_argument("--claims", nargs="+", default=[], help="RUN=CSV claims tables (the first run's in full)")
     cli.add_argument("--run-costs", nargs="+", default=[], help="RUN=CSV run-time tables, one per published run")
     for name in SECTIONS:
         if name != "claims":
             cli.add_argument(f"--{name.replace('_', '-')}", dest=name, help=f"the table (CSV) of the {name} section")
     args = cli.parse_args(argv)
+    if args.published:
+        _published(args)
+    args.into = args.into or ["README.md"]
     try:
         texts = {path: Path(path).read_text() for path in args.into}
         claims = {run: path for run, path in _named(args.claims).items() if Path(path).is_file()}

@@ -10,7 +10,7 @@ spends no error rate). This writes the grid of the trials that exist (those the 
     python -m analysis.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
 and with --report the figures' PDFs (which git does not keep), the report's source and, where latexmk is installed,
-its PDF; `python -m analysis.readme` then rewrites the README from the claims tables.
+its PDF; `python -m analysis.readme --published` then rewrites the README and docs/ from the committed tables.
 """
 
 from __future__ import annotations

@@ -102,8 +102,8 @@ def detectable_widths(dim: int, budget: int = 10_000, hits: float = 3.0, ratio: 
     return narrow, ratio * narrow
 
 
-def issue_mixture(interior: tuple[float, float, float] = (0.25, 0.75, 0.5)) -> Mixture:
-    """Issue 16's 6-D example: s.d. 0.03, 0.06, 0.02, exact masses 0.31, 0.38, 0.31 (the two narrow modes 0.9 s.d.
+def placed_mixture(interior: tuple[float, float, float] = (0.25, 0.75, 0.5)) -> Mixture:
+    """A hand-placed 6-D mixture: s.d. 0.03, 0.06, 0.02, exact masses 0.31, 0.38, 0.31 (the two narrow modes 0.9 s.d.
     from a face). `interior` is each mode's coordinate elsewhere; the default puts the narrowest mode on DEFER's first
     trisection centre (0.5), (0.3, 0.7, 0.6) puts it off every early centre."""
     dim = 6
@@ -119,6 +119,6 @@ TARGETS = {
     **{f"{d}d-hits10": (lambda d=d: boundary_mixture(d, *detectable_widths(d, hits=10))) for d in (6, 9)},
     **{f"{d}d-hits3": (lambda d=d: boundary_mixture(d, *detectable_widths(d, hits=3))) for d in (6, 9)},
     **{f"{d}d-sd0.01": (lambda d=d: boundary_mixture(d)) for d in (4, 6, 9)},
-    "6d-issue": issue_mixture,
-    "6d-issue-off": lambda: issue_mixture((0.3, 0.7, 0.6)),
+    "6d-placed": placed_mixture,
+    "6d-placed-off": lambda: placed_mixture((0.3, 0.7, 0.6)),
 }

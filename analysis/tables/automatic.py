@@ -5,8 +5,8 @@ Reads the claims' comparisons (`paper/tables/comparisons.csv`, written by `analy
 OUT.csv and OUT.tex: one row per comparison of a claim of the test (B3O with `auto-tail` against the same variant at
 the paper's λ), with its verdict and mean advantage, and beside it what each temperature made of the density: the
 median λ_t chosen against the paper's λ, the median ESS/N of the Boltzmann weights and the batch diversity relative
-to uniform. The README's "How λ is chosen" and the issue's goal (matches or beats on at least 4 of 5 problems per
-variant) are written from it (`analysis.readme`).
+to uniform. The README's "How λ is chosen" and the protocol's goal (docs/auto-temperature.md: matches or beats on at
+least 4 of 5 problems per variant) are written from it (`analysis.readme`).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def outcome(comparisons: pd.DataFrame, density: pd.DataFrame) -> pd.DataFrame:
 
 def goal(table: pd.DataFrame) -> pd.DataFrame:
     """Per single-objective variant (LogEI, UCB): on how many problems run its comparison holds, the battery's EHVI
-    counting for each (the issue's goal: 4 of the 5 problems for both)."""
+    counting for each (the protocol's goal: 4 of the 5 problems for both)."""
     held = table.assign(held=table["verdict"].eq(HOLDS))
     shared = held[~held["variant"].isin(SINGLE_OBJECTIVE)]
     return pd.DataFrame(

@@ -1,4 +1,4 @@
-"""Cost of one paper-scale B3O trial on Hartmann-6, estimated from measured pieces (issue 13, item 4).
+"""Cost of one paper-scale B3O trial on Hartmann-6, estimated from measured pieces.
 
 The paper's trial: B = 100, T = 50, 100 initial points (N = 100 + 100 (t - 1) at iteration t, up to 5,000), SVGP with
 M = 500 and L-BFGS capped at 500 iterations (config/paper.yaml), B3O-UCB-c with DEFER (10^4 evaluations). Running it

@@ -1,8 +1,8 @@
-"""Issue 41's setting, timed: B = 4 on Branin (2-D) from trieste's GPR on 5 points, LogEI, defer-is, lambda = 1.
+"""A small batch in low dimension, timed: B = 4 on Branin (2-D) from trieste's GPR on 5 points, LogEI, defer-is, lambda = 1.
 
 Prints the first batch's wall time (tracing included) and, for the five after it, wall and process CPU time and the
 sampler's density calls. Run pinned to one core: `taskset -c 0 python tests/benchmarks/small_batch.py`
-(docs/performance.md records what it printed).
+(docs/performance.md says what the measurement showed; the timings are printed, not committed).
 """
 
 import statistics

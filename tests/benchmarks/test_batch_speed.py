@@ -39,8 +39,8 @@ def svgp_setup():
 @pytest.mark.parametrize("sampler", ["defer", "defer-is"])
 @pytest.mark.parametrize("acquisition", ["ucb", "logei"])
 def test_defer_batch_of_100_on_svgp_500(benchmark, svgp_setup, acquisition, sampler):
-    """Issue target: B = 100 from an SVGP with M = 500 in d = 6 with DEFER at N = 10^4 in <= 1 s; the importance-
-    corrected DEFER (issue 16) within 2x of plain DEFER at the same total budget."""
+    """Target: B = 100 from an SVGP with M = 500 in d = 6 with DEFER at N = 10^4 in <= 1 s; the importance-
+    corrected DEFER (`defer-is`) within 2x of plain DEFER at the same total budget."""
     space, data, model = svgp_setup
     rule = BoltzmannBatch(acquisitions.get(acquisition), samplers.get(sampler, budget=10_000), Constant(1.0), 100)
     rule.acquire_single(space, model, data)  # compile once, as every BO step after the first does
@@ -52,7 +52,7 @@ def test_defer_batch_of_100_on_svgp_500(benchmark, svgp_setup, acquisition, samp
 @pytest.mark.parametrize("budget", [1_000, 10_000, 100_000])
 @pytest.mark.parametrize("dim", [4, 6])
 def test_defer_bookkeeping_per_evaluation(benchmark, dim, budget):
-    """Issue target: DEFER bookkeeping <= 20 us per density evaluation at N = 10^4 (density cost excluded);
+    """Target: DEFER bookkeeping <= 20 us per density evaluation at N = 10^4 (density cost excluded);
     N = 10^3 and 10^5 show how construction scales with the budget."""
     centres = np.random.default_rng(0).random((5, dim))
 
@@ -104,7 +104,7 @@ def gpr_setups():
 @pytest.mark.parametrize("dim", [2, 6, 9])
 @pytest.mark.parametrize("batch_size", [1, 4, 100, 1000])
 def test_batch_time_by_batch_size_and_dimension(benchmark, gpr_setups, batch_size, dim):
-    """Issue 41: a batch after the first (graphs compiled) with the defaults a user gets - defer-is at its default
+    """A batch after the first (graphs compiled) with the defaults a user gets - defer-is at its default
     budget, which scales with d below 4 - at B in {1, 4, 100, 1000} and d in {2, 6, 9}; target for B = 4, d = 2:
     <= 1 s on one core."""
     space, data, model = gpr_setups[dim]

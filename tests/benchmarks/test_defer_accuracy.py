@@ -1,7 +1,7 @@
-"""Accuracy and cost of DEFER, its importance correction and the reference package on exact mixtures (issue 16).
+"""Accuracy and cost of DEFER, its importance correction and the reference package on exact mixtures.
 
 Run with `python -m pytest tests/benchmarks/test_defer_accuracy.py -m benchmark -s`. Each test writes a Markdown
-table to results/benchmarks/ (quoted in the README) and asserts only what must hold for the numbers to mean anything.
+table to results/benchmarks/ (docs/performance.md says what they show) and asserts only what must hold for the numbers to mean anything.
 The comparison with the reference implementation `deference` 0.2 (MIT) runs it in its own environment, because it
 needs NumPy >= 2 and torch while B3O pins NumPy < 2: install it with
 `python -m venv .venv-deference && .venv-deference/bin/pip install -r tests/benchmarks/deference-requirements.txt`

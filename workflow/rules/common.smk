@@ -16,6 +16,7 @@ import pandas as pd
 import yaml
 
 from analysis.captions import caption  # plain text, imports nothing
+from analysis import published as published_runs  # paths only, imports nothing
 from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
 from analysis.tables import declared as declared_tables
 from baselines.grid import looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
@@ -309,23 +310,9 @@ def figure_outputs():
 
 
 RUN_NAME = config.get("run_name", "default")
-#: where each published run's claims table is committed (the README's claims at a glance read them all)
-PUBLISHED_CLAIMS = {
-    "default": "paper/claims.csv",
-    "auto_temperature": "paper/auto_temperature/claims.csv",
-    "extended": "paper/extended/claims.csv",
-    "battery_temperature": "paper/battery_temperature/claims.csv",
-    "large_batch": "paper/large_batch/claims.csv",
-}
-#: where each published run's run-time table is committed (docs/results.md's cost of every run reads them all)
-PUBLISHED_COSTS = {
-    "default": "paper/tables/run_times.csv",
-    "auto_temperature": "paper/auto_temperature/tables/run_times.csv",
-    "extended": "paper/extended/tables/run_times.csv",
-    "horizon": "paper/horizon/tables/run_times.csv",
-    "battery_temperature": "paper/battery_temperature/tables/run_times.csv",
-    "large_batch": "paper/large_batch/tables/run_times.csv",
-}
+#: where each published run's claims and run-time tables are committed (the README's claims at a glance and
+#: docs/results.md's cost of every run read them all; `python -m analysis.readme --published` reads the same list)
+PUBLISHED_CLAIMS, PUBLISHED_COSTS = published_runs.CLAIMS, published_runs.COSTS
 
 
 def readme_files():

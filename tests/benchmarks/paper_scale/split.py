@@ -1,4 +1,4 @@
-"""Where a trial's wall time went, from its record: the README's paper-scale rows (issue 13, item 4).
+"""Where a paper-scale trial's wall time went, from its record (fit, acquire, density, start-up, peak memory).
 
 The specs here are the paper config's Hartmann-6 trial (B = 100, T = 50, 100 initial points, SVGP M = 500, L-BFGS-B
 capped at 500 iterations) for B3O-LogEI-c (Table 2's λ = 0.1) and TS, each also with `fit: collapsed`. Run one as

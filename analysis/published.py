@@ -1,0 +1,52 @@
+"""Where the published runs' tables are committed, paths from the repository root: the one list that the workflow's
+`rule readme` (a run rewrites its own sections beside the others' committed tables) and
+`python -m analysis.readme --published` (README.md and docs/ rewritten from what is committed) both read.
+Imports nothing, so the workflow's parse stays cheap."""
+
+from __future__ import annotations
+
+#: the pages whose generated sections `--published` rewrites: the README and every page of docs/
+PAGES = ("README.md", "docs")
+
+#: run -> its claims table, smallest run first (`analysis.readme.RUNS` orders them)
+CLAIMS = {
+    "default": "paper/claims.csv",
+    "auto_temperature": "paper/auto_temperature/claims.csv",
+    "extended": "paper/extended/claims.csv",
+    "battery_temperature": "paper/battery_temperature/claims.csv",
+    "large_batch": "paper/large_batch/claims.csv",
+}
+
+#: run -> its run-time table (docs/results.md's cost of every run reads them all)
+COSTS = {
+    "default": "paper/tables/run_times.csv",
+    "auto_temperature": "paper/auto_temperature/tables/run_times.csv",
+    "extended": "paper/extended/tables/run_times.csv",
+    "horizon": "paper/horizon/tables/run_times.csv",
+    "battery_temperature": "paper/battery_temperature/tables/run_times.csv",
+    "large_batch": "paper/large_batch/tables/run_times.csv",
+}
+
+#: generated section (`analysis.readme.SECTIONS`) -> the committed table it is written from; a table not yet
+#: committed (a run not yet published) leaves its section as it is
+TABLES = {
+    "density": "paper/tables/density.csv",
+    "verdict_size": "paper/tables/verdict_size.csv",
+    "cost": "paper/tables/run_times.csv",
+    "horizon": "paper/horizon/tables/horizon.csv",
+    "large_batch": "paper/large_batch/tables/horizon_along.csv",
+    "test_run": "paper/tables/test_run.csv",
+    "automatic": "paper/auto_temperature/tables/automatic.csv",
+    "auto_choice": "paper/auto_temperature/tables/auto_choice.csv",
+    "cost_model": "paper/tables/cost_validation.csv",
+    "scaling": "paper/tables/scaling.csv",
+    "pinning_cost": "paper/tables/pinning_cost.csv",
+    "same_fit": "paper/tables/same_fit_timings.csv",
+    "paper_scale_cost": "paper/tables/paper_scale_cost.csv",
+    "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
+    "ts_profile": "paper/tables/ts_profile.csv",
+    "sampler_modes": "paper/tables/sampler_modes.csv",
+    "collapsed_fit": "paper/collapsed_fit/tables/comparisons.csv",
+    "ts_starts": "paper/ts_starts/tables/comparisons.csv",
+    "verify_rerun": "paper/verify_rerun.csv",
+}

@@ -1,0 +1,82 @@
+"""README.md and docs/*.md as committed: every generated section is what `python -m analysis.readme --published`
+writes from the committed tables, every relative link leads to a file (and heading) that exists, and the pages
+describe the package, not the story of its making."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from analysis import published, readme
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+SECTION = re.compile(r"<!-- (\w+):begin -->.*?<!-- \1:end -->", re.DOTALL)
+
+
+def test_the_generated_sections_are_what_the_published_command_writes(tmp_path, monkeypatch):
+    copies = []
+    for page in PAGES:
+        copy = tmp_path / page.relative_to(ROOT).as_posix().replace("/", "__")
+        shutil.copy(page, copy)
+        copies.append(copy)
+    monkeypatch.chdir(ROOT)  # the sections name their tables by paths from the repository root
+    assert readme.main(["--published", "--into", *map(str, copies)]) == 0
+    stale = [page.name for page, copy in zip(PAGES, copies) if copy.read_text() != page.read_text()]
+    assert stale == [], "rerun `python -m analysis.readme --published` from the repository root"
+
+
+def test_the_published_command_covers_every_section_and_every_page_has_one():
+    text = "\n".join(page.read_text() for page in PAGES)
+    present = set(re.findall(r"<!-- (\w+):begin -->", text))
+    written = {"glance", "claims", "run_costs"} | set(readme.SECTIONS) | {
+        short for shorts in readme.EXTRA.values() for short in shorts
+    }
+    assert present <= written, present - written
+    committed = [name for name, path in published.TABLES.items() if (ROOT / path).is_file()]
+    unshown = [name for name in committed if name not in present and not set(readme.EXTRA.get(name, {})) & present]
+    assert unshown == []
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    kept = "".join(c for c in heading.strip().lower() if c in " -_" or unicodedata.category(c)[0] in "LNM")
+    return kept.replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.MULTILINE | re.DOTALL)
+    return {_slug(h) for h in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_every_relative_link_resolves(page):
+    broken = []
+    for target in LINK.findall(page.read_text()):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists() or (anchor and file.suffix == ".md" and anchor not in _anchors(file)):
+            broken.append(target)
+    assert broken == []
+
+
+#: words that tell the story of the package's making rather than describe it
+HISTORY = re.compile(
+    r"\bissue\b|\bissues\b|\bsession\b|earlier publication|first attempt|\bno longer\b|"
+    r"\b20\d\d-\d\d-\d\d\b|\bmoved since\b|\bre-?decided\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_the_pages_describe_the_package_not_its_history(page):
+    """Outside the generated sections (a claim's own wording and a table's date come from the committed tables)."""
+    prose = SECTION.sub("", page.read_text())
+    assert HISTORY.findall(prose) == []
