@@ -279,3 +279,32 @@ def sampler_modes_line_block(table: pd.DataFrame, source: str) -> str:
         [f"`defer-is` has the smaller worst mode-share error on {better} of the {len(errors)} exact targets, "
          f"`defer` on {worse}, and both are within the tolerance on {int(both.sum())}."],
     )
+
+
+def fit_diagnosis_block(table: pd.DataFrame, source: str) -> str:
+    """Why the collapsed fit's regret is worse on Ackley-5 UCB (`tests/benchmarks/fit_diagnosis.py`): per fit, the
+    final regrets, the seeds whose kernel variance ran away and what their model and batches looked like."""
+    rows = [
+        f"| {r.fit} | {int(r.seeds)} | {number(r.mean_final_regret)} | {number(r.median_final_regret)} | "
+        f"{number(r.worst_final_regret)} | {number(r.median_kernel_variance)} | "
+        f"{number(r.median_likelihood_variance)} | {r.fits_converged:.0%} | {int(r.runaway_seeds)} |"
+        for r in table.itertuples()
+    ]
+    lines = [
+        "| fit | seeds | mean final regret | median | worst | kernel variance at t = T (median) | noise variance "
+        "| fits converged | seeds run away |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *rows,
+    ]
+    for r in table[table["runaway_seeds"] > 0].itertuples():
+        lines += [
+            "",
+            f"With the {r.fit} fit, {int(r.runaway_seeds)} of {int(r.seeds)} seeds ran away: the kernel variance "
+            f"reached {number(r.runaway_max_kernel_variance)} (the observations' scale is 1) and the lengthscales' "
+            f"geometric mean {number(r.runaway_max_geomean_lengthscale)} times the box, a smooth trend of huge "
+            f"amplitude; their batches were {number(r.runaway_mean_relative_diversity)} as diverse as a uniform "
+            f"batch's (the other seeds' {number(r.others_mean_relative_diversity)}) and their mean final regret "
+            f"{number(r.runaway_mean_final_regret)}. On the other seeds its median final regret is "
+            f"{number(r.others_median_final_regret)}.",
+        ]
+    return generated("fit_diagnosis", source, lines)

@@ -48,5 +48,6 @@ TABLES = {
     "sampler_modes": "paper/tables/sampler_modes.csv",
     "collapsed_fit": "paper/collapsed_fit/tables/comparisons.csv",
     "ts_starts": "paper/ts_starts/tables/comparisons.csv",
+    "fit_diagnosis": "paper/tables/fit_diagnosis_summary.csv",
     "verify_rerun": "paper/verify_rerun.csv",
 }

@@ -28,6 +28,7 @@ from analysis import published, verdicts
 from analysis.docs_blocks import (
     auto_choice_block,
     collapsed_fit_block,
+    fit_diagnosis_block,
     paper_scale_cost_block,
     pinning_cost_block,
     same_fit_block,
@@ -210,6 +211,14 @@ SECTIONS = {
         check: (build, CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
         for check, build in (("collapsed_fit", collapsed_fit_block), ("ts_starts", ts_starts_block))
     },
+    "fit_diagnosis": (
+        fit_diagnosis_block,
+        {"fit", "seeds", "mean_final_regret", "median_final_regret", "worst_final_regret", "median_kernel_variance",
+         "median_likelihood_variance", "fits_converged", "runaway_seeds", "runaway_max_kernel_variance",
+         "runaway_max_geomean_lengthscale", "runaway_mean_relative_diversity", "others_mean_relative_diversity",
+         "runaway_mean_final_regret", "others_median_final_regret"},
+        "python tests/benchmarks/fit_diagnosis.py",
+    ),
     "verify_rerun": (
         verify_rerun_block, {"trial_id", "result", "same_platform", "rerun_platform"}, "b3o verify --exact-only"
     ),
