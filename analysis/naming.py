@@ -1,18 +1,57 @@
-"""Display names shared by figures, tables and claims, and the paper's B3O variants as grid-column values.
+"""The display name of everything a reader sees: methods, problems, temperatures, acquisitions, samplers and
+experiments. Figures, tables, the claims' text, the README blocks, the report and the site read names here and
+format no id themselves.
 
 Selections go by the grid's columns (method, acquisition, temperature, lam, sampler), not by display labels, so a
-relabelled method is still found; labels are only what a reader sees.
+relabelled method is still found; labels are only what a reader sees. A config's label may spell grid ids (its
+template "B3O-{acquisition}-{temperature}" makes "B3O-ucb-constant"): `display_label` spells them as the reader's
+names ("B3O-UCB-c"), and the tidy and per-trial tables carry labels so spelled.
 """
 
 from __future__ import annotations
 
+import re
+
+import pandas as pd
+
 from b3o.samplers import titles
-from baselines.paper import VARIANTS  # noqa: F401 (the paper's variants, owned with its Table 2)
+from baselines.paper import VARIANTS  # the paper's variants, owned with its Table 2
 
 #: (acquisition, temperature) -> the variant's suffix
 VARIANT_NAMES = {setting: name for name, setting in VARIANTS.items()}
+#: method id (`baselines` registry) -> its name
+METHODS = {
+    "b3o": "B3O",
+    "ts": "TS",
+    "random": "Random",
+    "seq-ei": "Seq-EI",
+    "qei": "q-EI",
+    "lp": "LP",
+    "seq-ehvi": "Seq-EHVI",
+    "nsga2": "NSGA-II",
+    "logei-mv": "LogEI-MV",
+}
 ACQUISITIONS = {"ucb": "UCB", "logei": "LogEI", "ehvi": "EHVI"}
+#: temperature id -> the suffix of a B3O method's name (B3O-UCB-c)
+TEMPERATURE_SUFFIXES = {"constant": "c", "scheduled": "s", "normalised": "n", "auto": "auto", "auto-tail": "auto"}
+#: temperature id -> its name in a sentence or a title
+TEMPERATURES = {
+    "constant": "constant",
+    "scheduled": "scheduled",
+    "normalised": "normalised",
+    "auto": "automatic (effective sample size)",
+    "auto-tail": "automatic (tail ratio)",
+}
 SAMPLERS = titles()  # sampler name -> display title, from the samplers' registry
+#: sampler id -> its short name, in a method's name or a table cell
+SAMPLER_NAMES = {
+    "defer": "DEFER",
+    "defer-is": "DEFER-IS",
+    "dmc": "DMC",
+    "langevin": "MALA",
+    "mh": "MH",
+    "mixed-mh": "mixed-MH",
+}
 PROBLEMS = {
     "shekel4": "Shekel (4D)",
     "ackley5": "Ackley (5D)",
@@ -38,7 +77,31 @@ EXPERIMENTS = {
     "auto_synthetic": "the automatic temperature on the synthetic functions",
     "auto_battery": "the automatic temperature on the battery",
     "auto_formula_e": "the automatic temperature on Formula E",
+    "auto_tuning": "the automatic temperature's tuning run",
+    "ts_starts": "TS with shared random starts",
+    "collapsed_fit": "the collapsed SVGP fit",
+    "collapsed_fit_large": "the collapsed SVGP fit at a larger N",
+    "m_check": "the inducing-point check (M = 500)",
 }
+
+#: per-trial column a claim compares -> its name, beside a method's ("TS [first batch's diversity]")
+QUANTITIES = {
+    "value": "final value",
+    "diversity": "mean diversity",
+    "diversity_first": "first batch's diversity",
+    "diversity_early": "diversity a fifth in",
+    "diversity_last": "last batch's diversity",
+}
+
+#: grid id -> the name it is spelled as inside a label (longest ids first, so "defer-is" is not read as "defer")
+_SPELLED = dict(
+    sorted(
+        {**METHODS, **ACQUISITIONS, **TEMPERATURE_SUFFIXES, **SAMPLER_NAMES}.items(),
+        key=lambda item: -len(item[0]),
+    )
+)
+#: an id as a whole segment of a label: not inside a longer word, number or id
+_ID = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, _SPELLED)) + r")(?![\w.])")
 
 
 def experiment_title(experiment: str) -> str:
@@ -55,7 +118,58 @@ def problem_title(problem: str) -> str:
     return PROBLEMS.get(problem, problem)
 
 
+def temperature_title(temperature: str) -> str:
+    return TEMPERATURES.get(temperature, temperature)
+
+
+def sampler_name(sampler: str) -> str:
+    return SAMPLER_NAMES.get(sampler, sampler)
+
+
+def quantity_title(column: str) -> str:
+    return QUANTITIES.get(column, column)
+
+
 def ordered_problems(problems) -> list[str]:
     """Problems in the paper's order, unknown ones after, alphabetically."""
     problems = set(problems)
     return [p for p in PROBLEM_ORDER if p in problems] + sorted(problems - set(PROBLEM_ORDER))
+
+
+def _present(value: object) -> bool:
+    return isinstance(value, str) and value != ""
+
+
+def method_title(method: str, acquisition: object = "", temperature: object = "", sampler: object = "") -> str:
+    """A method setting's name from its grid values: "B3O-UCB-c", "B3O-LogEI (DEFER-IS)" (no temperature given),
+    "q-EI"; the parts a method lacks (NaN or "") are left out."""
+    name = METHODS.get(method, method)
+    if method == "b3o":
+        name = "-".join(
+            [name]
+            + ([ACQUISITIONS.get(acquisition, acquisition)] if _present(acquisition) else [])
+            + ([TEMPERATURE_SUFFIXES.get(temperature, temperature)] if _present(temperature) else [])
+        )
+    return f"{name} ({sampler_name(sampler)})" if _present(sampler) else name
+
+
+def display_label(label: object) -> object:
+    """A label with the grid ids it spells as whole segments spelled as their names ("B3O-ucb-constant" ->
+    "B3O-UCB-c", "qei" -> "q-EI", "B3O-UCB-c-defer-is" -> "B3O-UCB-c-DEFER-IS"); a label already so spelled, or that
+    is no text, is returned as it is."""
+    if not isinstance(label, str):
+        return label
+    return _ID.sub(lambda match: _SPELLED[match.group(1)], label)
+
+
+def display_labels(frame: pd.DataFrame, columns: tuple[str, ...] = ("label",)) -> pd.DataFrame:
+    """`frame` with its label `columns` (those it has) spelled by `display_label`; a column stays as it is where two
+    of its labels in one experiment would read the same, so no two curves merge."""
+    changed = {}
+    for column in (c for c in columns if c in frame.columns):
+        shown = frame[column].map(display_label)
+        within = frame["experiment"] if "experiment" in frame.columns else pd.Series("", index=frame.index)
+        names = pd.DataFrame({"within": within, "raw": frame[column], "shown": shown}).drop_duplicates()
+        if not names.duplicated(["within", "shown"]).any():
+            changed[column] = shown
+    return frame.assign(**changed) if changed else frame

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import HEADLINE_METRICS
+from analysis.naming import display_labels
 from analysis.tidy import GRID_COLUMNS
 
 KEYS = ("experiment", "trial_id")
@@ -145,7 +146,8 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
         .merge(_diversity(tidy), on=list(KEYS))
     )
     table[list(STRINGS)] = table[list(STRINGS)].fillna("")
-    return table[list(COLUMNS)].sort_values(["experiment", "problem", "label", "seed", "trial_id", "budget"])
+    table = display_labels(table[list(COLUMNS)])  # a tidy table made before labels were spelled as names
+    return table.sort_values(["experiment", "problem", "label", "seed", "trial_id", "budget"])
 
 
 def read(path: str | Path) -> pd.DataFrame:
@@ -162,7 +164,7 @@ def read(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")
     table[[*STRINGS, "diversity_skipped"]] = table[[*STRINGS, "diversity_skipped"]].fillna("")
     table["lower_is_better"] = table["lower_is_better"].astype(bool)
-    return table
+    return display_labels(table)  # a table written before labels were spelled as names
 
 
 def load(path: str | Path) -> pd.DataFrame:

@@ -42,6 +42,7 @@ from analysis.docs_blocks import (
     verify_rerun_block,
 )
 from analysis.formatting import number, signed
+from analysis.naming import display_labels
 from analysis.readme_blocks import (
     automatic_block,
     automatic_goal_block,
@@ -237,11 +238,12 @@ GLANCE_COLUMNS = {"number", "claim", "verdict", "binding", "binding_mean", "bind
 
 
 def _read(source: str, columns: set[str], command: str) -> pd.DataFrame:
+    """The table, its methods in the reader's names (a table written before labels were spelled as names)."""
     table = pd.read_csv(source)
     missing = columns - set(table.columns)
     if missing:
         raise ValueError(f"{source} lacks column(s) {sorted(missing)}: rerun {command}")
-    return table
+    return display_labels(table, ("label", "auto", "rival"))
 
 
 def _pairs(pairs: list[str], option: str) -> dict[str, str]:

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number, signed
+from analysis.naming import experiment_title, problem_title
 from analysis.tables.automatic import goal, leaning
 from analysis.tables.density import lam_text
 from analysis.tables.run_times import PROFILE_NAMES
@@ -88,7 +89,7 @@ def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
 def density_block(table: pd.DataFrame, source: str) -> str:
     """Per experiment and B3O variant: ESS/N range over iterations with lambda_t > 0, collapsed and uniform counts."""
     rows = [
-        f"| {r.experiment} | {r.problem} | {r.label} | {lam_text(r.lam, getattr(r, 'lambda_t_median', math.nan))} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
+        f"| {experiment_title(r.experiment)} | {problem_title(r.problem)} | {r.label} | {lam_text(r.lam, getattr(r, 'lambda_t_median', math.nan))} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
         f"(median {number(r.ess_fraction_median)}) | {number(r.relative_diversity_median)} | {r.collapsed} | "
         f"{r.uniform} |"
         for r in table.itertuples()
@@ -112,7 +113,7 @@ def cost_block(table: pd.DataFrame, source: str) -> str:
     shown = table[table["label"] == "all methods"]
     parts = [(c, name) for c, name in PROFILE_NAMES.items() if f"mean_{c}" in table]
     rows = [
-        f"| {r['experiment']} | {r['trials']} | {number(r['total_s'] / 60)} | {number(r['mean_s'])} | "
+        f"| {experiment_title(r['experiment'])} | {r['trials']} | {number(r['total_s'] / 60)} | {number(r['mean_s'])} | "
         + " | ".join(number(r[f"mean_{c}"]) for c, _ in parts)
         + " |"
         for r in shown.to_dict("records")
@@ -174,7 +175,9 @@ def run_costs_block(tables: dict[str, pd.DataFrame], source: str) -> str:
         _run_total(table, f"the {run} run's table")
         shown = table[table["label"] == "all methods"]
         for r in shown.to_dict("records"):
-            experiment = "**all (each trial once)**" if r["experiment"] == "all experiments" else r["experiment"]
+            experiment = (
+                "**all (each trial once)**" if r["experiment"] == "all experiments" else experiment_title(r["experiment"])
+            )
             rows.append(f"| {run} | {experiment} | {int(r['trials'])} | {number(r['total_s'] / 60)} |")
     return generated(
         "run_costs", source, ["| run | experiment | trials | core-minutes |", "|---|---|---|---|", *rows]
@@ -239,7 +242,7 @@ def horizon_block(table: pd.DataFrame, source: str) -> str:
     rows = []
     for t, group in at.groupby("iteration"):
         cells = "; ".join(
-            f"{r.label} on {r.problem}: {signed(r.look_mean)} [{number(r.look_lo)}, {number(r.look_hi)}] {r.verdict}"
+            f"{r.label} on {problem_title(r.problem)}: {signed(r.look_mean)} [{number(r.look_lo)}, {number(r.look_hi)}] {r.verdict}"
             f" ({int(r.seeds_at_look)} seeds)"
             for r in group.itertuples()
         )
@@ -281,7 +284,7 @@ def large_batch_block(table: pd.DataFrame, source: str) -> str:
                 f"{signed(end['mean'])} at t = {last})"
             )
         if parts:
-            sentences.append(f"**{problem}** at t = {last}: " + "; ".join(parts) + ".")
+            sentences.append(f"**{problem_title(problem)}** at t = {last}: " + "; ".join(parts) + ".")
     return generated("large_batch", source, sentences or ["No checkpoint of the paper-horizon run is decided yet."])
 
 
@@ -305,14 +308,14 @@ def automatic_block(table: pd.DataFrame, source: str) -> str:
     automatic density leaned (from `analysis.tables.automatic`)."""
     tally = goal_text(table)
     rows = [
-        f"| {r.problem}{' (tuned here)' if r.in_sample else ''} | {r.variant} | {number(r.auto_lambda_t_median)} vs "
+        f"| {problem_title(r.problem)}{' (tuned here)' if r.in_sample else ''} | {r.variant} | {number(r.auto_lambda_t_median)} vs "
         f"{number(r.paper_lam)} | {signed(r.mean)} [{number(r.lo)}, {number(r.hi)}] (margin {r.margin}, "
         f"{int(r.n)} seeds) | **{r.verdict}** | {number(r.auto_ess)} vs {number(r.rival_ess)} | "
         f"{number(r.auto_diversity)} vs {number(r.rival_diversity)} |"
         for r in table.itertuples()
     ]
     leaned = [
-        f"{r.problem} ({r.variant}): {leaning(r.auto_diversity, r.rival_diversity)} the paper's λ's (batch diversity {number(r.auto_diversity)} vs {number(r.rival_diversity)}), "
+        f"{problem_title(r.problem)} ({r.variant}): {leaning(r.auto_diversity, r.rival_diversity)} the paper's λ's (batch diversity {number(r.auto_diversity)} vs {number(r.rival_diversity)}), "
         f"mean advantage {signed(r.mean)} against a margin of {r.margin}"
         for r in table.itertuples()
         if r.verdict != verdicts.HOLDS

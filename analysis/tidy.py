@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.naming import display_labels
 from b3o.degeneracy import density_lambda
 from baselines.records import TRACE_SCALARS, load_record, quarantine
 
@@ -69,6 +70,7 @@ TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
     "sense",
     "git_sha",
     "platform_id",
+    "platform_detail",
     "finished_utc",
     "startup_s",
     "startup_cpu_s",
@@ -91,7 +93,8 @@ def read_grid(grid_csv: str | Path) -> pd.DataFrame:
 
 
 def grid_frame(grid: pd.DataFrame, source: str = "grid") -> pd.DataFrame:
-    """Grid rows (as the workflow writes them) with the grid table's dtypes."""
+    """Grid rows (as the workflow writes them) with the grid table's dtypes, their labels spelled as the reader's
+    names (`analysis.naming.display_labels`: every table made from them names methods alike)."""
     missing = [c for c in GRID_COLUMNS if c not in grid.columns]
     if missing:
         raise ValueError(f"{source}: grid table lacks column(s) {missing}; expected {list(GRID_COLUMNS)}")
@@ -99,7 +102,7 @@ def grid_frame(grid: pd.DataFrame, source: str = "grid") -> pd.DataFrame:
     grid["lam"] = pd.to_numeric(grid["lam"], errors="raise").astype("float64")
     for column in _GRID_INTEGERS:
         grid[column] = grid[column].astype("int64")
-    return grid[list(GRID_COLUMNS)]
+    return display_labels(grid[list(GRID_COLUMNS)])
 
 
 def load_records(grid: pd.DataFrame, grid_dir: Path) -> dict[str, dict[str, Any]]:
@@ -159,6 +162,23 @@ def _recommendations(record: dict[str, Any]) -> dict[int, tuple[Any, Any]]:
     return made
 
 
+def platform_detail(provenance: dict[str, Any]) -> str:
+    """What a record says of the machine and software it ran on, as JSON: the CPU model, the OS, the library
+    versions and the BLAS libraries with their kernels and threads ("{}" for a record made before they were
+    recorded). The provenance table describes each platform id with it."""
+    numerics = provenance.get("numerics") or {}
+    detail = {
+        "cpu": (numerics.get("cpu") or {}).get("model"),
+        "os": provenance.get("platform"),
+        "versions": provenance.get("versions"),
+        "blas": [
+            {k: lib.get(k) for k in ("internal_api", "version", "architecture", "num_threads")}
+            for lib in numerics.get("blas") or []
+        ],
+    }
+    return json.dumps({k: v for k, v in detail.items() if v}, sort_keys=True)
+
+
 def _trace_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
     recommended = _recommendations(record)
     for row in record["trace"]:
@@ -193,6 +213,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
             sense=record["problem"]["sense"],
             git_sha=(record.get("provenance") or {}).get("git_sha"),
             platform_id=(record.get("provenance") or {}).get("platform_id"),
+            platform_detail=platform_detail(record.get("provenance") or {}),
             finished_utc=(record.get("provenance") or {}).get("finished_utc"),
             startup_s=_number(record.get("startup_s")),
             startup_cpu_s=_number(record.get("startup_cpu_s")),
@@ -236,7 +257,7 @@ def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.D
                 )
             )
     if not frames:
-        per_record = ("git_sha", "platform_id", "finished_utc")
+        per_record = ("git_sha", "platform_id", "platform_detail", "finished_utc")
         return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in per_record] + ["iteration"])
     table = pd.concat(frames, ignore_index=True)
     values = [c for c in table.columns if c.startswith("value_")]

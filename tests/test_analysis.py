@@ -493,7 +493,7 @@ def test_timing_figure_fits_the_log_log_slope(tmp_path):
     )  # skipped: over the cap
     pd.DataFrame(rows).reindex(columns=list(SCALING_COLUMNS)).to_csv(tmp_path / "scaling.csv", index=False)
     slopes = timing.scaling(pd.read_csv(tmp_path / "scaling.csv")).groupby("series")["slope"].first()
-    assert slopes.to_dict() == pytest.approx({"b3o/defer/ucb": 0.1, "ts": 1.0})
+    assert slopes.to_dict() == pytest.approx({"B3O-UCB (DEFER)": 0.1, "TS": 1.0})
     _run_figure("timing", ["--table", str(tmp_path / "scaling.csv")], tmp_path / "timing")
     # no residue: with one repeat there is no "minimum over repeats" line, nor a title that promises one
     data = timing.scaling(pd.read_csv(tmp_path / "scaling.csv").assign(repeats=1))
@@ -527,7 +527,7 @@ def test_best_lambda_picks_the_lambda_with_the_lowest_final_regret(built, tmp_pa
     assert picked == variants
     assert best_lambda.main(["--table", str(built["tidy"]), "--out", str(tmp_path / "best_lambda")]) == 0
     tex = (tmp_path / "best_lambda.tex").read_text()
-    assert r"hartmann6 & 0.1 & 1 & 1 & 10 \\" in tex
+    assert r"Hartmann (6D) & 0.1 & 1 & 1 & 10 \\" in tex
 
 
 def test_summary_table_reports_each_problems_headline_metric(built, tmp_path, table):

@@ -147,7 +147,7 @@ def test_noisy_difference_is_inconclusive_and_says_how_many_seeds_would_decide()
     z = 1.959964 + 0.841621
     assert result.seeds_needed == math.ceil((z * diffs.std(ddof=1) / abs(diffs.mean())) ** 2)
     assert f"≈{result.seeds_needed} seeds would decide it" in result.measured
-    assert result.binding == "hartmann6: B3O-UCB-c vs TS"
+    assert result.binding == "Hartmann (6D): B3O-UCB-c vs TS"
 
 
 def test_five_seeds_never_decide_even_when_every_seed_agrees():
@@ -185,7 +185,7 @@ def test_a_better_comparison_has_four_outcomes():
     held, failed = _better(2.0, 0.02), _better(0.5, 0.02)
     assert held.verdict == HOLDS and failed.verdict == FAILS
     # the binding comparison is named with its mean advantage for every verdict, not only an open one
-    assert held.binding == failed.binding == "hartmann6: B3O-UCB-c vs TS"
+    assert held.binding == failed.binding == "Hartmann (6D): B3O-UCB-c vs TS"
     assert held.binding_mean == pytest.approx(ts.mean() / 2, rel=0.05)
     assert held.binding_lo < held.binding_mean
     assert failed.binding_mean == pytest.approx(-ts.mean(), rel=0.05)
@@ -413,7 +413,7 @@ def test_partial_coverage_is_never_plain_holds_and_lists_what_is_missing():
     catalogued = next(c for c in catalogue.CATALOGUE if c.name == "b3o_beats_ts_b100")
     result = checking.check(catalogued, pd.concat(parts))
     assert result.verdict == "holds on 6 of 12"
-    assert "not run: shekel4; ackley5: B3O-UCB-s; hartmann6: B3O-UCB-s" in result.measured
+    assert "not run: Shekel (4D); Ackley (5D): B3O-UCB-s; Hartmann (6D): B3O-UCB-s" in result.measured
     worse = pd.concat(parts + [b3o("UCB-s", ts + 0.5, problem="ackley5")])
     # 7 comparisons: 8 seeds cannot reach Holm's first step (2^(1−8) · 7 > α), 9 can
     assert checking.check(catalogued, worse).verdict == INCONCLUSIVE and verdicts.fewest_seeds(7) == 9
@@ -432,7 +432,7 @@ def test_table_2_counts_the_cells_it_could_check():
         frame["lam"] = lam
         frame["trial_id"] += f"-{lam}"
     result = checking.table_2_reproduced(pd.concat(cell))
-    assert result.verdict == "holds on 1 of 12" and "hartmann6 UCB-c: selected λ=10 = paper's" in result.measured
+    assert result.verdict == "holds on 1 of 12" and "Hartmann (6D) B3O-UCB-c: selected λ=10 = paper's" in result.measured
     assert "missing (11 of 12 cells)" in result.measured
 
 
@@ -469,7 +469,7 @@ def test_table_2_binds_on_a_cell_that_disagrees_with_the_paper():
     tied = next(c for c in result.comparisons if c.stat.verdict == EQUIVALENT)
     apart = next(c for c in result.comparisons if c.stat.verdict == HOLDS)
     assert "the cell holds" in result.measured and "the cell does not hold" in result.measured
-    assert result.binding == "hartmann6: λ=1 vs λ=0.1" == wording.binding_name(apart)
+    assert result.binding == "Hartmann (6D): λ=1 vs λ=0.1" == wording.binding_name(apart)
     assert result.binding_mean == pytest.approx(apart.stat.mean) and result.binding_mean > 0
     # the generic rule (the most clearly failing comparison) would have named the agreeing, tied cell
     assert tied.stat.p_equivalent_holm < apart.stat.p_holm
@@ -741,7 +741,7 @@ def test_the_automatic_temperature_is_compared_with_the_same_variant_at_the_pape
     out = checking.check(catalogue.claim("auto_matches_tuned"), table)
     pairs = {part.split(" at ")[0].split(": ")[-1] for part in re.split(r"\n|; ", out.measured) if " vs " in part}
     assert pairs == {"B3O-logei-auto vs B3O-LogEI-c", "B3O-ucb-auto vs B3O-UCB-c"}
-    assert "hartmann6" not in out.measured and "shekel4" in out.measured and "ackley5" in out.measured
+    assert "Hartmann" not in out.measured and "Shekel (4D)" in out.measured and "Ackley (5D)" in out.measured
     assert out.verdict == FAILS and out.beyond_paper  # UCB's automatic row is worse by far more than the margin
     assert not claims.batch_method(table[table["temperature"] == "auto"]).any()
 
@@ -810,7 +810,7 @@ def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_dens
     }
     block = readme.automatic_block(table.reset_index(), "automatic.csv")
     assert "LogEI on 3 of 3 and UCB on 1 of 3 problems run" in block
-    assert "ackley5 (UCB): flatter than" in block and "battery" not in block.split("Where it is not shown")[-1]
+    assert "Ackley (5D) (UCB): flatter than" in block and "Battery" not in block.split("Where it is not shown")[-1]
     # a README with only the one-line goal, a doc with the table: each gets its own form from the same table
     source = tmp_path / "automatic.csv"
     table.reset_index().to_csv(source, index=False)
@@ -820,7 +820,7 @@ def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_dens
     assert readme.main(["--into", str(short), "--automatic", str(source)]) == 0
     assert "LogEI on 3 of 3" in short.read_text() and "| problem |" not in short.read_text()
     assert readme.main(["--into", str(short), str(full), "--automatic", str(source)]) == 0
-    assert "| ackley5 | UCB |" in full.read_text() and short.read_text().startswith("a\n<!-- automatic_goal:begin")
+    assert "| Ackley (5D) | UCB |" in full.read_text() and short.read_text().startswith("a\n<!-- automatic_goal:begin")
 
 
 def test_the_workflow_knows_the_automatic_temperature_s_experiments():

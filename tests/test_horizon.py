@@ -76,7 +76,7 @@ def test_the_readme_block_gives_each_checkpoint_s_comparisons_and_claim(tmp_path
     page.write_text("{}\n{}\n".format(*readme.markers("horizon")))
     assert readme.main(["--into", str(page), "--horizon", str(tmp_path / "horizon.csv")]) == 0
     text = page.read_text()
-    assert "| 25 | 10 | B3O-UCB-c on ackley5: +0.25 [" in text and "(10 seeds)" in text and text.count("**holds**") == 3
+    assert "| 25 | 10 | B3O-UCB-c on Ackley (5D): +0.25 [" in text and "(10 seeds)" in text and text.count("**holds**") == 3
 
 
 def test_the_table_read_back_from_its_csv_gives_the_same_checkpoints(tmp_path):

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: analysis modules that present results; every other analysis module computes and sits below them
 PRESENTATION = (
     "analysis.figures", "analysis.tables", "analysis.report", "analysis.readme", "analysis.readme_blocks",
-    "analysis.docs_blocks", "analysis.captions", "analysis.redecide",
+    "analysis.docs_blocks", "analysis.captions", "analysis.redecide", "analysis.site",
 )
 
 

@@ -277,6 +277,7 @@ def _provenance() -> pd.DataFrame:
         "platforms": "727c497f1432 (12 trials)", "first trial finished": "2026-11-26 21:40:52+00:00",
         "last trial finished": "2026-11-26 23:25:33+00:00", "core-minutes": "17.5",
         "minutes from the first trial's finish to the last": "105",
+        "platform 727c497f1432": "CPU: AMD EPYC; OS: Linux 6.1.0 (x86_64, glibc 2.36); Python: 3.11.7 with numpy 1.26.4",
     }
     return pd.DataFrame({"item": list(items), "value": list(items.values())})
 
@@ -376,7 +377,7 @@ def test_text_gives_the_measured_values(paper):
     assert "Table 2 value in 1 of the 1 (function, variant) cells run" in ablations
     assert "The 50 trials took 38.8 core-minutes in all (46.6 s per trial on average)" in sections["Cost"]
     assert "fit 59" in sections["Cost"]  # 30 of 50.6 s
-    assert "B3O-ucb-constant on Hartmann (6D) (λ = 10: 7 of 30)" in sections["B3O density diagnostics"]
+    assert "B3O-UCB-c on Hartmann (6D) (λ = 10: 7 of 30)" in sections["B3O density diagnostics"]  # in the names
     automatic = sections["A temperature that needs no tuning (beyond the paper)"]
     assert "the effective sample size of the Boltzmann weights" in automatic  # the rule of the temperature run
     assert "B3O-LogEI-auto 0.215 [0.17, 0.26] and B3O-LogEI-c 0.412 [0.301, 0.527]" in automatic
@@ -471,6 +472,8 @@ def test_the_published_reports_leave_no_page_mostly_empty(run):
 def test_page_one_gives_the_provenance_the_scale_and_every_verdict(paper):
     glance = _sections((paper / "report.tex").read_text())["This run at a glance"]
     assert "made 12 trials" in glance and "abc123def456 (12 trials)" in glance and "17.5 core-minutes" in glance
+    # the platform in words beside its id: CPU, OS, Python and the libraries' versions
+    assert r"Platform 727c497f1432 is CPU: AMD EPYC; OS: Linux 6.1.0 (x86\_64, glibc 2.36); Python: 3.11.7 with" in glance
     assert "the large-batch study at B = 50 (paper 100)" in glance and "docs/deviations.md" in glance
     claims = pd.read_csv(paper / "claims.csv")
     rows = re.findall(r"^(\d+) & ", glance, re.M)

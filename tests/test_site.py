@@ -109,7 +109,7 @@ def test_verdicts_and_comparisons_are_on_the_page(site) -> None:
         assert html.text(row.left) in text and html.text(row.right) in text
     # one table row per comparison, inside the claims' details, plus the claims' own rows
     assert text.count('<tr class="verdict-') == len(claims) + len(comparisons)
-    assert "trials of battery" in text  # provenance in words
+    assert "trials of the battery electrode design" in text  # provenance in words
     assert "B3O-EHVI-c" in text.split("Normalised scores")[1]  # the scores table
 
 

@@ -21,7 +21,7 @@ from analysis.claims import wording
 from analysis.claims.catalogue import ABLATIONS, CATALOGUE, PAPER, Claim
 from analysis.claims.comparisons import Compared, compare, improvement
 from analysis.claims.selection import any_of, member_names, variant
-from analysis.naming import ordered_problems
+from analysis.naming import VARIANTS, method_title, ordered_problems, problem_title
 from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED
 from baselines.paper import TABLE_2_CELLS
 
@@ -243,15 +243,16 @@ def table_2_reproduced(
     verdict_of, compared, lines, missing, involved = {}, [], [], [], []
     for index, ((problem, name), paper_lam) in enumerate(TABLE_2_CELLS.items()):
         rows = data[(data["problem"] == problem) & variant(name)(data)]
+        cell = _cell(problem, name)
         if not np.isclose(rows["lam"], paper_lam).any():
-            missing.append(f"{problem} {name} (λ={paper_lam:g})")
+            missing.append(f"{cell} (λ={paper_lam:g})")
             continue
         involved.append(rows)
         means = rows.groupby("lam")["value"].mean().sort_index()
         pick = float(means.idxmin())
         if np.isclose(pick, paper_lam):
             verdict_of[index] = HOLDS
-            lines.append(f"{problem} {name}: selected λ={pick:g} = paper's")
+            lines.append(f"{cell}: selected λ={pick:g} = paper's")
             continue
         per_seed = rows.assign(member=[f"λ={v:g}" for v in rows["lam"]])
         compared.append(compare(per_seed, f"λ={pick:g}", f"λ={paper_lam:g}", (problem, index)))
@@ -261,8 +262,9 @@ def table_2_reproduced(
     for c in compared:
         problem, name = list(TABLE_2_CELLS)[c.unit[1]]
         verdict_of[c.unit[1]] = TABLE_2_VERDICT[c.stat.verdict]
+        cell = _cell(problem, name)
         lines.append(
-            f"{problem} {name}: selected {wording.comparison_text(c)} (\"the pick is better than the paper's λ\" "
+            f"{cell}: selected {wording.comparison_text(c)} (\"the pick is better than the paper's λ\" "
             f"{c.stat.verdict.split(':')[0]} → the cell {TABLE_2_VERDICT[c.stat.verdict]})"
         )
     if missing:
@@ -274,6 +276,11 @@ def table_2_reproduced(
     disagreeing = [c for c in compared if TABLE_2_VERDICT[c.stat.verdict] == FAILS]
     bound = min(disagreeing, key=lambda c: c.stat.p_holm) if verdict == FAILS and disagreeing else None
     return _result(claim, run, lines, verdict, compared, bound)
+
+
+def _cell(problem: str, variant_name: str) -> str:
+    """A Table 2 cell as a reader names it: "Ackley (5D) B3O-UCB-c"."""
+    return f"{problem_title(problem)} {method_title('b3o', *VARIANTS[variant_name])}"
 
 
 def _catalogued(claim: Claim) -> Callable[..., Result]:

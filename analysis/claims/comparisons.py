@@ -16,6 +16,7 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.claims.selection import Predicate, member_names
+from analysis.naming import problem_title, quantity_title
 from analysis.resampling import bca
 from analysis.verdicts import Paired
 from problems.margins import Margin
@@ -122,7 +123,7 @@ def compare(
     margin = problem_margin(unit[0], str(rows["metric"].iloc[0])) if headline else None
     if relation != "better" and margin is None:
         raise ValueError(f"{relation!r} on {unit[0]} [{left_col}] needs an equivalence margin: none is set")
-    names = (a, b) if left_col == right_col else (f"{a} [{left_col}]", f"{b} [{right_col}]")
+    names = (a, b) if left_col == right_col else (f"{a} [{quantity_title(left_col)}]", f"{b} [{quantity_title(right_col)}]")
     tie = margin.sides(found.a.to_numpy(), found.b.to_numpy(), found.lower_is_better) if margin else None
     stat = verdicts.paired(*names, unit[0], found.advantage.to_numpy(), relation, tie, margin.text() if margin else None)
     if headline and min(
@@ -175,7 +176,7 @@ class Improvement:
     seeds: tuple[int, ...]
 
     def text(self) -> str:
-        where = ", ".join(f"{p} ({n} seeds)" for p, n in zip(self.problems, self.seeds))
+        where = ", ".join(f"{problem_title(p)} ({n} seeds)" for p, n in zip(self.problems, self.seeds))
         return (
             f"probability of improvement P({self.left} better than {self.right}) = {self.probability:.2f} "
             f"[{self.lo:.2f}, {self.hi:.2f}] over {where}"

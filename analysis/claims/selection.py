@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.naming import VARIANTS
+from analysis.naming import VARIANTS, method_title, sampler_name, temperature_title
 from b3o.temperature import automatic as automatic_temperatures
 
 Predicate = Callable[[pd.DataFrame], pd.Series]
@@ -69,7 +69,7 @@ class Slot:
 
 B3O = Slot("B3O", where(method="b3o"))
 TS = Slot("TS", where(method="ts"))
-VARIANT_SLOTS = tuple(Slot(f"B3O-{v}", variant(v)) for v in VARIANTS)
+VARIANT_SLOTS = tuple(Slot(method_title("b3o", *setting), variant(v)) for v, setting in VARIANTS.items())
 #: the paper's four B3O variants, any λ and sampler (not our scale-free-λ row)
 PAPER_VARIANTS = any_of(*(slot.select for slot in VARIANT_SLOTS))
 
@@ -83,10 +83,11 @@ def member_names(data: pd.DataFrame) -> pd.Series:
     """Display name per row: the label, plus the settings (λ, sampler, temperature) that tell apart settings
     sharing one label within the experiment."""
     names = data["label"].astype(str)
-    for column, text in (("lam", " λ={:g}"), ("sampler", " ({})"), ("temperature", " {}")):
+    shown = {"lam": "λ={:g}".format, "sampler": lambda v: f"({sampler_name(v)})", "temperature": temperature_title}
+    for column, text in shown.items():
         varies = data.groupby("label")[column].transform(lambda s: s.nunique(dropna=True) > 1)
         suffix = [
-            text.format(v) if vary and not pd.isna(v) and v != "" else "" for v, vary in zip(data[column], varies)
+            " " + text(v) if vary and not pd.isna(v) and v != "" else "" for v, vary in zip(data[column], varies)
         ]
         names = names + pd.Series(suffix, index=data.index)
     return names

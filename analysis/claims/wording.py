@@ -12,6 +12,7 @@ import pandas as pd
 from analysis.claims.comparisons import Compared
 from analysis.claims.selection import SETTING
 from analysis.formatting import number, signed
+from analysis.naming import problem_title
 from analysis.claims.comparisons import MIN_ITERATIONS
 from analysis.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
 
@@ -84,19 +85,23 @@ def lines(compared: list[Compared], data: pd.DataFrame, quantity: tuple[str, str
         if "diversity" in quantity:
             skipped = set(data.loc[data["problem"] == problem, "diversity_skipped"]) - {""}
             note = f" (iterations t = {', '.join(sorted(skipped))} skipped: λ_t = 0)" if skipped else ""
-        out.append(f"{problem}{note}: " + "; ".join(comparison_text(c) for c in compared if c.unit[0] == problem))
+        out.append(
+            f"{problem_title(problem)}{note}: " + "; ".join(comparison_text(c) for c in compared if c.unit[0] == problem)
+        )
     return out
 
 
 def missing_text(missing: list[str]) -> str:
-    """ "shekel4; ackley5: B3O-UCB-s, TS" from ["shekel4", "ackley5: B3O-UCB-s", "ackley5: TS"]."""
+    """ "Shekel (4D); Ackley (5D): B3O-UCB-s, TS" from ["shekel4", "ackley5: B3O-UCB-s", "ackley5: TS"]."""
     by_problem: dict[str, list[str]] = {}
     for item in missing:
         problem, _, what = item.partition(": ")
         by_problem.setdefault(problem, [])
         if what and what not in by_problem[problem]:
             by_problem[problem].append(what)
-    return "; ".join(f"{p}: {', '.join(w)}" if w else p for p, w in by_problem.items())
+    return "; ".join(
+        f"{problem_title(p)}: {', '.join(w)}" if w else problem_title(p) for p, w in by_problem.items()
+    )
 
 
 def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
@@ -137,7 +142,7 @@ def _decisive_p(c: Compared) -> float:
 
 
 def binding_name(c: Compared) -> str:
-    return f"{c.unit[0]}: {c.stat.left} vs {c.stat.right}"
+    return f"{problem_title(c.unit[0])}: {c.stat.left} vs {c.stat.right}"
 
 
 def tally(chosen: list[str]) -> str:

@@ -23,14 +23,18 @@ from matplotlib.patches import Patch
 from analysis import per_trial
 from analysis.figures.common import (
     EVALUATIONS,
+    WIDTH,
     colour,
+    legend_columns,
+    line_style,
     log_scale_if_positive,
     ordered,
+    panels,
     parser,
     problem_title,
     publish,
+    suptitle,
     titled,
-    wrapped,
 )
 from analysis.naming import experiment_title
 from analysis.runtime_ecdf import TARGETS, ecdf
@@ -49,7 +53,7 @@ def along_panels(table: pd.DataFrame) -> list[tuple[str, str]]:
 
 def draw_metric(table: pd.DataFrame) -> Figure:
     keys = along_panels(table)
-    fig, axes = wrapped(keys)
+    fig, axes = panels(keys)
     for key in keys:
         ax = axes[key]
         rows = table[(table["experiment"] == key[0]) & (table["problem"] == key[1])]
@@ -60,7 +64,7 @@ def draw_metric(table: pd.DataFrame) -> Figure:
         )
         if (rows["metric"] == "simple_regret").all():
             log_scale_if_positive(ax, rows["value"])
-        ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}", fontsize=10)
+        ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
         ax.set_xlabel(EVALUATIONS)
         ax.set_ylabel(METRIC_TITLES.get(rows["metric"].iloc[0], rows["metric"].iloc[0]))
         ax.get_legend().remove()
@@ -69,15 +73,16 @@ def draw_metric(table: pd.DataFrame) -> Figure:
 
 def draw_ecdf(curves: pd.DataFrame) -> Figure:
     keys = list(dict.fromkeys(zip(curves["experiment"], curves["problem"])))
-    fig, axes = wrapped(keys)
+    fig, axes = panels(keys)
     for key in keys:
         ax = axes[key]
         rows = curves[(curves["experiment"] == key[0]) & (curves["problem"] == key[1])]
         for label in ordered(rows["label"]):
             curve = rows[rows["label"] == label].sort_values("budget")
-            ax.step(curve["budget"], curve["fraction"], where="post", color=colour(label), label=label, marker="o")
+            ax.step(curve["budget"], curve["fraction"], where="post", color=colour(label), ls=line_style(label),
+                    label=label, marker="o")
         ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}", fontsize=10)
+        ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
         ax.set_xlabel(EVALUATIONS)
         ax.set_ylabel("(target, seed) pairs reached")
     return titled(fig, f"Runtime ECDF over {TARGETS} fixed targets per problem", axes.values())
@@ -88,7 +93,7 @@ def draw_verdicts(along: pd.DataFrame) -> Figure:
     heights = [along.loc[along["experiment"] == e, "name"].nunique() for e in experiments]
     # one panel per experiment, as tall as its claims are many
     fig, column = plt.subplots(
-        len(experiments), 1, figsize=(9.0, 0.35 * sum(heights) + 1.1 * len(experiments) + 0.8), layout="constrained",
+        len(experiments), 1, figsize=(WIDTH, 0.25 * sum(heights) + 1.0 * len(experiments) + 0.8), layout="constrained",
         squeeze=False, gridspec_kw={"height_ratios": heights},
     )
     for experiment, ax in zip(experiments, column[:, 0]):
@@ -99,16 +104,17 @@ def draw_verdicts(along: pd.DataFrame) -> Figure:
             y = claims.index(f"{row.number}. {row.name}")
             x = budgets.index(row.budget)
             ax.barh(y, 1.0, left=x - 0.5, height=0.8, color=CATEGORY_COLOURS[row.category], edgecolor="gray", lw=0.5)
-        ax.set_yticks(range(len(claims)), claims, fontsize=9)
+        ax.set_yticks(range(len(claims)), claims)
         ax.invert_yaxis()
         ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
         ax.set_xlim(-0.5, len(budgets) - 0.5)
         ax.set_xlabel(EVALUATIONS)
-        ax.set_title(experiment_title(experiment), fontsize=10)
+        ax.set_title(experiment_title(experiment))
         ax.grid(False)
     handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="gray", label=c) for c in CATEGORIES]
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), frameon=False, fontsize=9)
-    fig.suptitle("Each claim's verdict had the run stopped at each budget")
+    fig.legend(handles=handles, loc="outside lower center", ncol=legend_columns(CATEGORIES, len(handles)),
+               frameon=False)
+    suptitle(fig, "Each claim's verdict had the run stopped at each budget")
     return fig
 
 

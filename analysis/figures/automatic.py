@@ -38,12 +38,9 @@ def advantages(table: pd.DataFrame) -> pd.DataFrame:
 
 def draw(diffs: pd.DataFrame) -> Figure:
     problems = common.ordered_problems(diffs["problem"])
-    columns = min(3, len(problems))
-    fig, grid = common.grid(range(-(-len(problems) // columns)), range(columns), width=4.2, height=2.8)
-    cells = list(grid.values())
-    for ax in cells[len(problems):]:
-        ax.set_axis_off()
-    for problem, ax in zip(problems, cells):
+    height = 0.4 * diffs.groupby("problem").size().max() + 1.3
+    fig, axes = common.panels(problems, height=height, columns=2)
+    for problem, ax in axes.items():
         panel = diffs[diffs["problem"] == problem].reset_index(drop=True)
         for y, r in panel.iterrows():
             err = [[r["mean"] - r["lo"]], [r["hi"] - r["mean"]]] if r["n"] >= 2 else None
@@ -57,8 +54,8 @@ def draw(diffs: pd.DataFrame) -> Figure:
         ax.set_ylim(len(panel) - 0.5, -0.5)
         seeds = ", ".join(str(n) for n in sorted(panel["n"].unique()))
         ax.set(title=f"{common.problem_title(problem)}\n{seeds} seeds", xlabel="Advantage of auto")
-    fig.suptitle("The automatic temperature against the same variant at the paper's λ\npaired advantage per seed, "
-                 "mean and 95% BCa CI; shaded: below −margin")
+    common.suptitle(fig, "The automatic temperature against the same variant at the paper's λ\npaired advantage per "
+                    "seed, mean and 95% BCa CI; shaded: below −margin")
     return fig
 
 

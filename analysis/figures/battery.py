@@ -79,7 +79,7 @@ def hypervolume_curves(table: pd.DataFrame, reference: float | None) -> pd.DataF
 
 
 def draw(front: pd.DataFrame, hv: pd.DataFrame, reference: float | None) -> Figure:
-    fig, axes = common.panels(["fronts", "hypervolume"], width=5.2, height=4.2)
+    fig, axes = common.panels(["fronts", "hypervolume"], height=2.8)
     left, right = axes["fronts"], axes["hypervolume"]
     if front.empty:
         common.empty_panel(left, "no multi-objective points in the pareto table")

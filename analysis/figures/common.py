@@ -1,14 +1,18 @@
-"""What every figure script shares: the command line, loading, consistent colours per method, panels, saving.
+"""What every figure script shares: the command line, loading, each method's colour and line style, panels at the
+printed width, saving.
 
-Colours and line styles are fixed per label (B3O variants solid, baselines dashed) so that a method looks the same in
-every figure. A figure whose data are absent is still written, as a page that says what is missing, so a workflow
-that expects the file never breaks on a partial table.
+Every figure is drawn at the report's text width (`analysis.printed`) with text no smaller than it may print, so the
+report sets it unscaled. Colours and line styles are fixed per method name (`METHOD_STYLES`: B3O variants solid,
+each baseline its own dark colour and dash pattern) so that a method looks the same in every figure. A figure whose
+data are absent is still written, as a page that says what is missing, so a workflow that expects the file never
+breaks on a partial table.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -23,30 +27,56 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from analysis.naming import ordered_problems, problem_title  # noqa: F401 (re-exported for the figures)
+from analysis import printed
+from analysis.naming import (  # noqa: F401 (ordered_problems and problem_title re-exported for the figures)
+    display_labels,
+    experiment_title,
+    ordered_problems,
+    problem_title,
+)
 
-#: the paper's methods in legend order, with fixed colours (sequential baselines black: never two in one figure)
-LABEL_COLOURS = {
-    "B3O-UCB-c": "tab:blue",
-    "B3O-UCB-s": "tab:orange",
-    "B3O-LogEI-c": "tab:green",
-    "B3O-LogEI-s": "tab:red",
-    "B3O-EHVI-c": "tab:purple",
-    "B3O-EHVI-s": "tab:brown",
-    "TS": "tab:pink",
-    "q-EI": "tab:olive",
-    "LP": "tab:cyan",
-    "Seq-EI": "black",
-    "Seq-EHVI": "black",
-    "LogEI-MV": "black",
-    "NSGA-II": "dimgray",
-    "Random": "tab:gray",
+#: every method's (colour, line style), in legend order: B3O variants solid; each baseline a dark colour and a dash
+#: pattern of its own, so that none fades beside another (the sequential baselines never share a figure)
+METHOD_STYLES: dict[str, tuple[str, str | tuple]] = {
+    "B3O-UCB-c": ("tab:blue", "-"),
+    "B3O-UCB-s": ("tab:orange", "-"),
+    "B3O-LogEI-c": ("tab:green", "-"),
+    "B3O-LogEI-s": ("tab:red", "-"),
+    "B3O-LogEI-n": ("darkgoldenrod", "-"),
+    "B3O-EHVI-c": ("tab:purple", "-"),
+    "B3O-EHVI-s": ("tab:brown", "-"),
+    "TS": ("mediumvioletred", "--"),
+    "q-EI": ("black", "-."),
+    "LP": ("teal", (0, (5, 1.5, 1, 1.5, 1, 1.5))),
+    "Seq-EI": ("black", ":"),
+    "Seq-EHVI": ("black", ":"),
+    "LogEI-MV": ("black", ":"),
+    "NSGA-II": ("dimgray", "-."),
+    "Random": ("tab:gray", "--"),
 }
-LABEL_ORDER = tuple(LABEL_COLOURS)
+LABEL_ORDER = tuple(METHOD_STYLES)
 EVALUATIONS = "Function evaluations"
 REGRET = "Simple regret (objective units)"
+#: the width every figure is drawn at: the report's text width
+WIDTH = printed.TEXT_WIDTH_IN
+#: text sizes (pt), the smallest above `printed.SMALLEST_FONT_PT` so that a figure a little wider than the text (its
+#: tight bounding box) still prints them legibly
+FONTS = {"small": 8.0, "normal": 9.0, "large": 10.0}
 
-sns.set_theme(context="paper", style="whitegrid", font_scale=1.2)
+sns.set_theme(context="paper", style="whitegrid")
+plt.rcParams.update(
+    {
+        "font.size": FONTS["normal"],
+        "axes.titlesize": FONTS["normal"],
+        "axes.labelsize": FONTS["normal"],
+        "xtick.labelsize": FONTS["small"],
+        "ytick.labelsize": FONTS["small"],
+        "legend.fontsize": FONTS["small"],
+        "legend.title_fontsize": FONTS["normal"],
+        "figure.titlesize": FONTS["large"],
+        "lines.linewidth": 1.6,
+    }
+)
 
 
 TIDY = "tidy table (parquet) from analysis.tidy"
@@ -89,9 +119,9 @@ def choice_main(
 
 
 def load_table(path: str | Path) -> pd.DataFrame:
-    """A parquet or CSV table, by its suffix."""
+    """A parquet or CSV table, by its suffix, its labels spelled as names (`analysis.naming.display_labels`)."""
     path = Path(path)
-    return pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path)
+    return display_labels(pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path))
 
 
 def note(message: str) -> None:
@@ -115,43 +145,38 @@ def colour(label: str) -> str | tuple[float, ...]:
     """The label's fixed colour (its method's, `method_of`); an unknown label gets one from a second palette, by a
     stable hash of its name."""
     label = method_of(label)
-    if label in LABEL_COLOURS:
-        return LABEL_COLOURS[label]
+    if label in METHOD_STYLES:
+        return METHOD_STYLES[label][0]
     palette = sns.color_palette("Dark2")
     return palette[sum(map(ord, label)) % len(palette)]
 
 
-def line_style(label: str) -> str:
+def line_style(label: str) -> str | tuple:
+    """The label's fixed line style (its method's); an unknown label solid if it is B3O's, else dashed."""
+    label = method_of(label)
+    if label in METHOD_STYLES:
+        return METHOD_STYLES[label][1]
     return "-" if label.startswith("B3O") else "--"
 
 
-def panels(keys: Sequence[str], width: float = 4.2, height: float = 3.6) -> tuple[Figure, dict]:
-    """One panel per key in a row, with room for a legend below."""
-    fig, axes = grid([None], keys, width, height)
-    return fig, {key: axes[None, key] for key in keys}
-
-
-def grid(rows: Sequence, cols: Sequence, width: float = 4.2, height: float = 3.4) -> tuple[Figure, dict]:
-    """A rows x cols grid of panels keyed by (row, col); at least 7 inches wide, so that a one-panel figure has room
-    for its title beside a two-line axis label."""
+def grid(rows: Sequence, cols: Sequence, height: float = 2.4) -> tuple[Figure, dict]:
+    """A rows x cols grid of panels keyed by (row, col), `WIDTH` wide, each panel `height` inches tall (with its
+    labels); a title and a legend add their own height (`suptitle`, `legend_below`)."""
     fig, axes = plt.subplots(
-        len(rows),
-        len(cols),
-        figsize=(max(width * len(cols), 7.0), height * len(rows)),
-        layout="constrained",
-        squeeze=False,
+        len(rows), len(cols), figsize=(WIDTH, height * len(rows)), layout="constrained", squeeze=False
     )
     return fig, {(r, c): axes[i, j] for i, r in enumerate(rows) for j, c in enumerate(cols)}
 
 
-def wrapped(keys: list, columns: int = 3) -> tuple[Figure, dict]:
-    """Panels keyed by `keys`, `columns` to a row (the unused ones of the last row hidden)."""
+def panels(keys: Sequence, height: float = 2.4, columns: int = 3) -> tuple[Figure, dict]:
+    """One panel per key, `columns` to a row (the unused ones of the last row hidden), with room for a legend below."""
+    keys = list(keys)
     rows = -(-len(keys) // columns)
-    fig, axes = grid(range(rows), range(min(columns, len(keys))), width=4.6, height=3.8)
-    panels = {key: axes[divmod(i, columns)] for i, key in enumerate(keys)}
+    fig, axes = grid(range(rows), range(min(columns, len(keys))), height)
+    shown = {key: axes[divmod(i, columns)] for i, key in enumerate(keys)}
     for ax in axes.values():
-        ax.set_visible(any(ax is shown for shown in panels.values()))
-    return fig, panels
+        ax.set_visible(any(ax is panel for panel in shown.values()))
+    return fig, shown
 
 
 def band(
@@ -160,14 +185,14 @@ def band(
     x: str,
     label: str,
     color: str | tuple[float, ...],
-    style: str = "-",
+    style: str | tuple = "-",
     step: bool = False,
 ) -> None:
     """Mean line with its 95% CI as a shaded band (no band where the CI is NaN, i.e. a single seed)."""
     curve = curve.sort_values(x)
     where = "post" if step else None
     ax.plot(
-        curve[x], curve["mean"], style, color=color, label=label, lw=1.6, drawstyle="steps-post" if step else "default"
+        curve[x], curve["mean"], color=color, ls=style, label=label, drawstyle="steps-post" if step else "default"
     )
     ax.fill_between(curve[x], curve["lo"], curve["hi"], color=color, alpha=0.2, lw=0, step=where)
 
@@ -179,6 +204,19 @@ def label_bands(ax: Axes, summary: pd.DataFrame, x: str, step: bool = False) -> 
         band(ax, curve, x, label, colour(label), line_style(label), step=step)
 
 
+def legend_columns(labels: Iterable[str], most: int = 5) -> int:
+    """As many legend columns as entries of the longest label fit across `WIDTH` (at most `most`)."""
+    labels = list(labels)
+    longest = max((len(line) for label in labels for line in str(label).splitlines()), default=1)
+    entry = longest * 0.55 * FONTS["small"] / 72 + 0.7  # the text, its line sample and the gaps (inches)
+    return max(1, min(len(labels), most, int(WIDTH // entry)))
+
+
+def taller(fig: Figure, lines: int, size: float) -> None:
+    """Room for `lines` more lines of `size` pt text: the panels keep their height."""
+    fig.set_figheight(fig.get_figheight() + lines * 1.4 * size / 72)
+
+
 def legend_below(fig: Figure, axes: Iterable[Axes], title: str | None = None) -> None:
     """One legend for the whole figure, below the panels, without duplicate entries, in the order first drawn."""
     entries: dict[str, object] = {}
@@ -186,25 +224,34 @@ def legend_below(fig: Figure, axes: Iterable[Axes], title: str | None = None) ->
         for handle, label in zip(*ax.get_legend_handles_labels()):
             entries.setdefault(label, handle)
     if entries:
-        fig.legend(
-            entries.values(),
-            entries.keys(),
-            loc="outside lower center",
-            ncol=min(len(entries), 5),
-            title=title,
-            frameon=False,
-        )
+        columns = legend_columns(entries)
+        fig.legend(entries.values(), entries.keys(), loc="outside lower center", ncol=columns, title=title,
+                   frameon=False)
+        taller(fig, -(-len(entries) // columns) + (title is not None), FONTS["small"])
+
+
+def wrap(text: str, size: float = FONTS["large"]) -> str:
+    """`text` broken into lines that fit across `WIDTH` at `size` pt (each of its own lines apart)."""
+    chars = int(WIDTH * 72 / (0.55 * size))
+    return "\n".join(textwrap.fill(line, chars) for line in text.splitlines())
+
+
+def suptitle(fig: Figure, title: str) -> None:
+    """The figure's title above its panels, wrapped to its width."""
+    text = wrap(title)
+    fig.suptitle(text)
+    taller(fig, text.count("\n") + 1, FONTS["large"])
 
 
 def titled(fig: Figure, title: str, axes: Iterable[Axes]) -> Figure:
     """The figure with its title above the panels and one legend for them all below (`legend_below`)."""
-    fig.suptitle(title)
+    suptitle(fig, title)
     legend_below(fig, axes)
     return fig
 
 
 def empty_panel(ax: Axes, message: str) -> None:
-    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, transform=ax.transAxes, fontsize=10)
+    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, transform=ax.transAxes)
     ax.set_xticks([])
     ax.set_yticks([])
 
@@ -217,10 +264,10 @@ def message_figure(message: str) -> Figure:
     """A page saying why the figure has no data (so the expected file exists and explains itself); its PDF's subject
     is NO_DATA."""
     note(message)
-    fig, ax = plt.subplots(figsize=(6, 2.5))
+    fig, ax = plt.subplots(figsize=(WIDTH, 2.0))
     fig.set_label(NO_DATA)
     ax.axis("off")
-    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, fontsize=11)
+    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, fontsize=FONTS["large"])
     return fig
 
 
@@ -250,6 +297,12 @@ def save(fig: Figure, out: str | Path) -> list[Path]:
     plt.close(fig)
     print("wrote " + ", ".join(map(str, paths)))
     return paths
+
+
+def experiment_at(table: pd.DataFrame, experiment: str) -> str:
+    """ "the large-batch study at B = 50": the experiment's name, with its batch sizes where the name lacks them."""
+    name, sizes = experiment_title(experiment), batch_size_text(table, experiment)
+    return name if sizes in name else f"{name} at {sizes}"
 
 
 def batch_size_text(table: pd.DataFrame, experiment: str) -> str:

@@ -32,10 +32,7 @@ def diversity_curves(table: pd.DataFrame, experiment: str, smooth: int = 1) -> p
 
 def figure_title(table: pd.DataFrame, experiment: str, smooth: int) -> str:
     smoothed = f", rolling mean over {smooth} iterations" if smooth > 1 else ""
-    return (
-        f"Batch diversity at {common.batch_size_text(table, experiment)} ({experiment}), mean and 95% CI over "
-        f"seeds{smoothed}"
-    )
+    return f"Batch diversity in {common.experiment_at(table, experiment)}: mean and 95% CI over seeds{smoothed}"
 
 
 def draw(summary: pd.DataFrame, title: str) -> Figure:

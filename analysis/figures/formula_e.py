@@ -29,7 +29,7 @@ def formula_e_curves(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def draw(summaries: dict[str, pd.DataFrame]) -> Figure:
-    fig, axes = common.panels(list(summaries), width=5.0, height=4.0)
+    fig, axes = common.panels(list(summaries), height=2.8)
     for x, ax in axes.items():
         common.label_bands(ax, summaries[x], x, step=True)
         ax.set_xlabel("BO iteration" if x == "iteration" else common.EVALUATIONS)

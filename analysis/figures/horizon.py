@@ -27,7 +27,9 @@ def draw(advantage: pd.DataFrame, diversity: pd.DataFrame, plan: Horizon, settin
         ax = axes["advantage", problem]
         panel = advantage[advantage["problem"] == problem]
         for label in common.ordered(panel["label"]):
-            common.band(ax, panel[panel["label"] == label], "iteration", label, common.colour(label))
+            common.band(
+                ax, panel[panel["label"] == label], "iteration", label, common.colour(label), common.line_style(label)
+            )
         ax.axhline(0.0, color="black", lw=0.8)
         for t in plan.checkpoints:
             ax.axvline(t, color="grey", lw=0.6, ls=":")

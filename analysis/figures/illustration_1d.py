@@ -44,7 +44,7 @@ def compute(seed: int, num_points: int, num_trajectories: int, lam: float, batch
 
 
 def draw(r: dict[str, np.ndarray], lam: float) -> Figure:
-    fig, axes = common.grid(["gp", "b3o"], [None], width=10.0, height=3.2)
+    fig, axes = common.grid(["gp", "b3o"], [None], height=3.0)
     top, bottom = axes["gp", None], axes["b3o", None]
     top.fill_between(
         r["x"], r["mean"] - 2 * r["std"], r["mean"] + 2 * r["std"], color="tab:blue", alpha=0.15, label="posterior ±2σ"
@@ -56,7 +56,7 @@ def draw(r: dict[str, np.ndarray], lam: float) -> Figure:
     top.plot(r["ts_batch"], r["ts_values"], "v", color="tab:pink", ms=8, label="TS batch (trajectory maxima)")
     top.plot(r["data_x"], r["data_y"], "ko", ms=5, label="observations")
     top.set(ylabel="Objective (standardised)", title="Thompson sampling: one maximiser per posterior trajectory")
-    top.legend(loc="upper left", bbox_to_anchor=(1.12, 1.0), fontsize=9)
+    top.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
     bottom.plot(r["x"], r["alpha"], color="tab:green", label="UCB α(x)")
     bottom.plot(
         r["b3o_batch"], r["b3o_alpha"], "o", color="tab:red", ms=6, label=f"B3O batch (B = {len(r['b3o_batch'])})"
@@ -73,7 +73,7 @@ def draw(r: dict[str, np.ndarray], lam: float) -> Figure:
     bottom.set_zorder(density_ax.get_zorder() + 1)  # the batch and α above the density's fill
     bottom.patch.set_visible(False)
     handles = [h for ax in (bottom, density_ax) for h in ax.get_legend_handles_labels()[0]]
-    bottom.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.12, 1.0), fontsize=9)
+    bottom.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.12, 1.0))
     return fig
 
 

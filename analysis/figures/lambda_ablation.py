@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from analysis.aggregate import curves
 from analysis.figures import common
-from analysis.naming import ACQUISITIONS, lambda_symbol
+from analysis.naming import ACQUISITIONS, lambda_symbol, method_title, temperature_title
 
 EXPERIMENT = "lambda_ablation"
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
@@ -43,18 +43,19 @@ def draw(summary: pd.DataFrame, temperature: str) -> Figure:
         next(iter(axes.values())).plot([], [], color=colours[lam], lw=1.6, label=f"{symbol} = {lam:g}")
     for (acquisition, problem), ax in axes.items():
         panel = summary[(summary["acquisition"] == acquisition) & (summary["problem"] == problem)]
+        name = method_title("b3o", acquisition, temperature)
         if panel.empty:
-            common.empty_panel(ax, f"no {ACQUISITIONS[acquisition]} runs on {problem}")
+            common.empty_panel(ax, f"no {name} runs on {common.problem_title(problem)}")
             continue
         for lam, curve in panel.groupby("lam"):
             common.band(ax, curve, "num_evals", f"{symbol} = {lam:g}", colours[lam], step=True)
         ax.set_yscale("log")
-        ax.set(
-            title=f"B3O-{ACQUISITIONS[acquisition]}, {common.problem_title(problem)}",
-            xlabel=common.EVALUATIONS,
-            ylabel=common.REGRET,
-        )
-    return common.titled(fig, f"λ ablation, {temperature} temperature: mean and 95% CI over seeds", axes.values())
+        ax.set(title=f"{name}, {common.problem_title(problem)}", xlabel=common.EVALUATIONS)
+        if problem == problems[0]:
+            ax.set_ylabel(common.REGRET)
+    return common.titled(
+        fig, f"λ ablation, {temperature_title(temperature)} temperature: mean and 95% CI over seeds", axes.values()
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

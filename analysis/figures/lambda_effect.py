@@ -29,7 +29,7 @@ def compute(seed: int, num_points: int, lams: list[float], batch_size: int, reso
 
 def draw(r: dict) -> Figure:
     lams = list(r["batches"])
-    fig, axes = common.panels([str(lam) for lam in lams], width=4.0, height=4.0)
+    fig, axes = common.panels([str(lam) for lam in lams], height=2.4)
     levels = np.linspace(r["alpha"].min(), r["alpha"].max(), 21)
     for lam in lams:
         ax = axes[str(lam)]

@@ -18,6 +18,7 @@ from analysis import per_trial
 from analysis.claims.comparisons import differences, improvement
 from analysis.claims.selection import PAPER_VARIANTS, where
 from analysis.figures import common
+from analysis.naming import VARIANTS, method_title
 
 EXPERIMENTS = ("synthetic_b100", "synthetic_b5", "formula_e")
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
@@ -26,8 +27,8 @@ FIGURES = {"paired_b100": ("synthetic_b100", "--experiment synthetic_b100")}
 
 def figure_title(table: pd.DataFrame, experiment: str) -> str:
     title = (
-        f"Paired advantage of each B3O variant over TS ({experiment}, {common.batch_size_text(table, experiment)}): "
-        "mean and 95% BCa bootstrap CI of the per-seed difference"
+        f"Paired advantage of each B3O variant over TS in {common.experiment_at(table, experiment)}: mean and 95% BCa "
+        "bootstrap CI of the per-seed difference"
     )
     found = improvement(table, experiment, PAPER_VARIANTS, where(method="ts"), ("a paper B3O variant", "TS"))
     if found is None:
@@ -39,14 +40,14 @@ def figure_title(table: pd.DataFrame, experiment: str) -> str:
 
 
 def draw(diffs: pd.DataFrame, title: str) -> Figure:
-    """One panel per problem: a point with its CI per variant, a line at zero. Variants beyond the paper get a row of
-    panels of their own, so an outlier there does not squeeze the paper's variants onto one point."""
-    paper = diffs["left"].map(common.method_of).isin(common.LABEL_ORDER)
+    """One panel per problem: a point with its CI per variant, a line at zero. Variants beyond the paper get panels
+    of their own, so an outlier there does not squeeze the paper's variants onto one point."""
+    paper = diffs["left"].map(common.method_of).isin({method_title("b3o", *setting) for setting in VARIANTS.values()})
     rows = {"the paper's variants": diffs[paper], "beyond the paper": diffs[~paper]}
     rows = {name: frame for name, frame in rows.items() if not frame.empty}
     problems = common.ordered_problems(diffs["problem"])
-    height = 0.5 * max(frame["left"].nunique() for frame in rows.values()) + 2
-    fig, axes = common.grid(list(rows), problems, height=height)
+    height = 0.18 * max(frame["left"].nunique() for frame in rows.values()) + 1.3
+    fig, axes = common.panels([(row, problem) for row in rows for problem in problems], height=height)
     for (row, problem), ax in axes.items():
         panel = rows[row][rows[row]["problem"] == problem]
         if panel.empty:
@@ -68,7 +69,7 @@ def draw(diffs: pd.DataFrame, title: str) -> Figure:
             title=f"{common.problem_title(problem)}{where}\nat {budget} evals, {seeds} seeds",
             xlabel=f"Advantage ({sign})",
         )
-    fig.suptitle(title)
+    common.suptitle(fig, title)
     return fig
 
 

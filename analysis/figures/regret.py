@@ -59,10 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     table = common.load_table(args.table)
     summary = regret_curves(table, args.experiment)
     what = "Simple regret" if set(summary["metric"]) == {"simple_regret"} else "Progress"
-    title = (
-        f"{what} at {common.batch_size_text(table, args.experiment)} ({args.experiment}), mean and 95% bootstrap CI "
-        "over seeds"
-    )
+    title = f"{what} in {common.experiment_at(table, args.experiment)}: mean and 95% bootstrap CI over seeds"
     missing = f"No trials of experiment '{args.experiment}' in {args.table}." if summary.empty else None
     return common.publish(args.out, lambda: draw(summary, title), missing)
 

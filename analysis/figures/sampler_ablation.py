@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from analysis.aggregate import curves
 from analysis.figures import common
-from analysis.naming import SAMPLERS, VARIANTS, lambda_symbol
+from analysis.naming import SAMPLERS, VARIANTS, lambda_symbol, method_title
 
 EXPERIMENT = "sampler_ablation"
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`): one per
@@ -53,15 +53,16 @@ def draw(summary: pd.DataFrame, variant: str) -> Figure:
     next(iter(axes.values())).set_ylabel(common.REGRET)
     symbol = lambda_symbol(VARIANTS[variant][1])
     lams = ", ".join(f"{lam:g}" for lam in sorted(summary["lam"].unique()))
+    name = method_title("b3o", *VARIANTS[variant])
     return common.titled(
-        fig, f"Sampler ablation, B3O-{variant} ({symbol} = {lams}): mean and 95% CI over seeds", axes.values()
+        fig, f"Sampler ablation, {name} ({symbol} = {lams}): mean and 95% CI over seeds", axes.values()
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     return common.choice_main(
         argv, "sampler_ablation", __doc__.splitlines()[0], "variant", tuple(VARIANTS), sampler_curves, draw,
-        lambda variant: f"'{EXPERIMENT}' runs of B3O-{variant}",
+        lambda variant: f"'{EXPERIMENT}' runs of {method_title('b3o', *VARIANTS[variant])}",
     )
 
 

@@ -12,26 +12,29 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.figures.common import colour, line_style, load_table, ordered, parser, publish, titled, wrapped
+from analysis.figures.common import colour, line_style, load_table, ordered, panels, parser, publish, titled
 from analysis.naming import experiment_title
 from analysis.scores import profiles
 
 
 def draw(curves: pd.DataFrame) -> Figure:
     keys = list(dict.fromkeys(zip(curves["experiment"], curves["budget"])))
-    fig, axes = wrapped(keys)
+    fig, axes = panels(keys)
     for key in keys:
         ax = axes[key]
         rows = curves[(curves["experiment"] == key[0]) & (curves["budget"] == key[1])]
         for label in ordered(rows["label"]):
             curve = rows[rows["label"] == label]
-            ax.step(curve["tau"], curve["fraction"], line_style(label), where="post", color=colour(label), label=label)
+            ax.step(curve["tau"], curve["fraction"], ls=line_style(label), where="post", color=colour(label),
+                    label=label)
         ax.axvline(1.0, color="gray", lw=0.8, ls=":")
         ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"{experiment_title(key[0])}, {key[1]} evaluations", fontsize=10)
-        ax.set_xlabel("score τ (0 best, 1 random search's median)")
+        ax.set_title(f"{experiment_title(key[0])},\n{key[1]} evaluations")
+        ax.set_xlabel("score τ")
         ax.set_ylabel("fraction of runs with score ≤ τ")
-    return titled(fig, "Performance profiles of the normalised scores", axes.values())
+    return titled(
+        fig, "Performance profiles of the normalised scores τ (0: the best; 1: random search's median)", axes.values()
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

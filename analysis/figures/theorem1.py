@@ -21,14 +21,14 @@ from analysis.figures import common
 
 
 def title(row: pd.Series) -> str:
-    return f"d = {row['d']}: A = diag{row['a']}, x* = {row['x_star']}, x ∈ $[0,1]^{row['d']}$"
+    return f"d = {row['d']}: A = diag{row['a']}\nx* = {row['x_star']}, x ∈ $[0,1]^{row['d']}$"
 
 
 def draw(results: pd.DataFrame) -> Figure:
     dims = sorted(results["d"].unique())
     epsilons = sorted(results["eps"].unique())
     colours = dict(zip(epsilons, plt.get_cmap("viridis")(np.linspace(0, 0.9, len(epsilons)))))
-    fig, axes = common.panels([str(d) for d in dims], width=4.6, height=4.0)
+    fig, axes = common.panels([str(d) for d in dims], height=2.8)
     drawn = np.concatenate([results.loc[results["count"] > 0, "ci_lo"], results.loc[results["count"] == 0, "ci_hi"]])
     floor = 0.3 * drawn[drawn > 0].min()
     for d in dims:
@@ -56,9 +56,12 @@ def draw(results: pd.DataFrame) -> Figure:
         Line2D([], [], ls="", marker="o", color="0.3", label="measured (95% CI)"),
         Line2D([], [], ls="", marker="v", color="0.3", label="none observed (95% upper limit)"),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
+    columns = common.legend_columns(h.get_label() for h in handles)
+    fig.legend(handles=handles, loc="outside lower center", ncol=columns, frameon=False)
+    common.taller(fig, -(-len(handles) // columns), common.FONTS["small"])
     n = int(results["n"].iloc[0])
-    fig.suptitle(
+    common.suptitle(
+        fig,
         f"Theorem 1 for α(x) = −½(x − x*)ᵀA(x − x*), exact Boltzmann sampling ({n:,} draws per λ)\n"
         "shaded: bound > 1 (vacuous)"
     )

@@ -13,13 +13,13 @@ import seaborn as sns
 from matplotlib.figure import Figure
 
 from analysis.figures import common
+from analysis.naming import method_title
 from baselines.records import SCALING_COLUMNS as COLUMNS
 
 
 def series_name(row: pd.Series) -> str:
-    """method/sampler/acquisition, leaving out the parts a method does not have."""
-    parts = [row["method"], row["sampler"], row["acquisition"]]
-    return "/".join(str(p) for p in parts if isinstance(p, str) and p)
+    """The method setting's name ("B3O-UCB (DEFER)", "q-EI"), leaving out the parts a method does not have."""
+    return method_title(row["method"], row["acquisition"], "", row["sampler"])
 
 
 def scaling(table: pd.DataFrame) -> pd.DataFrame:
@@ -39,17 +39,20 @@ def scaling(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw(data: pd.DataFrame) -> Figure:
-    fig, axes = common.panels(["time", "memory"], width=5.0, height=4.0)
-    # tab20 pairs a dark and a light shade: one pair per B3O sampler (UCB, LogEI); baselines dashed with squares
-    palette = sns.color_palette("tab20", max(data["series"].nunique(), 1))
-    for colour, (name, runs) in zip(palette, data.groupby("series")):
+    fig, axes = common.panels(["time", "memory"], height=2.8)
+    # B3O: tab20 pairs a dark and a light shade, one pair per sampler (UCB, LogEI), solid with circles; baselines
+    # in their own colours and line styles, with squares
+    ours = data[data["method"] == "b3o"]["series"].unique()
+    palette = dict(zip(sorted(ours), sns.color_palette("tab20", max(len(ours), 1))))
+    for name, runs in data.groupby("series"):
         slope = runs["slope"].iloc[0]
         label = f"{name} (slope {slope:.2f})" if np.isfinite(slope) else name
-        style = "o-" if name.startswith("b3o") else "s--"
-        axes["time"].plot(runs["batch_size"], runs["seconds_median"], style, color=colour, label=label)
+        colour = palette[name] if name in palette else common.colour(name)
+        style = {"marker": "o", "ls": "-"} if name in palette else {"marker": "s", "ls": common.line_style(name)}
+        axes["time"].plot(runs["batch_size"], runs["seconds_median"], color=colour, label=label, **style)
         if (runs["repeats"] > 1).any():  # one repeat: its minimum is its median, a second line says nothing
             axes["time"].plot(runs["batch_size"], runs["seconds_min"], ":", color=colour, lw=1)
-        axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], style, color=colour)
+        axes["memory"].plot(runs["batch_size"], runs["peak_rss_mb"], color=colour, **style)
     axes["time"].set(xscale="log", yscale="log", xlabel="Batch size B", ylabel="Time per batch [s]")
     axes["memory"].set(xscale="log", xlabel="Batch size B", ylabel="Peak resident memory [MB]")
     repeats = "median of repeats, dotted: their minimum" if (data["repeats"] > 1).any() else "one repeat"

@@ -12,8 +12,10 @@ from analysis.formatting import number, with_ci
 from analysis.naming import (
     SAMPLERS,
     VARIANT_NAMES,
+    VARIANTS,
     experiment_title,
     lambda_symbol,
+    method_title,
     ordered_problems,
     problem_title,
 )
@@ -44,7 +46,6 @@ def final_table(run: Run, experiments: list[str], caption_text: str, label: str)
     else:
         keep.append("Metric")
     shown = shown[[*keep, "Final value [95% CI]", "Seeds"]]
-    shown["Problem"] = shown["Problem"].map(problem_title)
     for column in ("Problem", "Experiment"):
         if column in shown:
             shown = blank_repeats(shown, column)
@@ -210,7 +211,7 @@ def ablations(run: Run) -> Section | None:
             say.verdicts(run.claims, ["sampler_ablation"], CLAIMS_REF),
             say.against_paper(run.claims, ["sampler_ablation"]),
         ]
-        blocks = [figure(n, r"0.3\textheight") for n in figures]
+        blocks = [figure(n) for n in figures]
         if len(summary_rows(run, "sampler_ablation")):
             blocks.append(
                 final_table(
@@ -260,7 +261,7 @@ def _best_lambda_table(run: Run) -> str:
     shown = pd.DataFrame(
         {
             "Function": [problem_title(p) for p in picks["problem"]],
-            "Variant": "B3O-" + picks["variant"],
+            "Variant": [method_title("b3o", *VARIANTS[v]) for v in picks["variant"]],
             "λ run": [
                 ", ".join(
                     number(v)
@@ -314,7 +315,8 @@ def _sampler_values(run: Run) -> str:
                 f"on {text(problem_title(problem))}, {first} reaches the lowest mean final regret, "
                 f"{text(say.value(best))}, and {last} the highest, {text(say.value(worst))}"
             )
-        sentences.append(f"For B3O-{text(name)}, " + "; ".join(parts) + ".")
+        named = method_title("b3o", *VARIANTS[name]) if name in VARIANTS else name
+        sentences.append(f"For {text(named)}, " + "; ".join(parts) + ".")
     return " ".join(sentences)
 
 

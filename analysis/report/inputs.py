@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.figures.common import NO_DATA
+from analysis.naming import display_labels
 
 TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic")
 
@@ -42,13 +43,14 @@ class Run:
 
 
 def _read(path: Path) -> pd.DataFrame | None:
-    """A CSV table, or None if it is missing, empty, or the note a table script writes when it had no data."""
+    """A CSV table, or None if it is missing, empty, or the note a table script writes when it had no data; methods
+    in the reader's names (a table written before labels were spelled as names)."""
     if not path.is_file():
         return None
     table = pd.read_csv(path)
     if table.empty or list(table.columns) == ["note"]:
         return None
-    return table
+    return display_labels(table, ("label", "auto", "rival"))
 
 
 def _has_data(pdf: Path) -> bool:

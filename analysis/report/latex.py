@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis import printed
 from analysis.captions import caption
 from analysis.tables import common
 
 TEMPLATE = Path(__file__).with_name("template.tex")
 BODY = "%% BODY %%"
+GEOMETRY = "%% GEOMETRY %%"
 
 
 def text(value: object) -> str:
@@ -44,8 +46,10 @@ def subsection(title: str, paragraphs: list[str], blocks: list[str]) -> list[str
     return [rf"\subsection{{{title}}}", *paragraphs[:1], *figures, *paragraphs[1:], *tables, r"\FloatBarrier"]
 
 
-def figure(name: str, height: str = r"0.33\textheight") -> str:
-    """One figure float, full width but never taller than `height`, with the shared caption; label fig:NAME."""
+def figure(name: str) -> str:
+    """One figure float, full width (the width it was drawn at, `analysis.printed`) but never taller than
+    `printed.FIGURE_HEIGHT` of the text height, with the shared caption; label fig:NAME."""
+    height = rf"{printed.FIGURE_HEIGHT:g}\textheight"
     return "\n".join(
         [
             r"\begin{figure}[!htbp]",
@@ -125,4 +129,5 @@ def document(sections: list[Section]) -> str:
         rendered.append((r"\appendix" + "\n" if starts else "") + s.render())
     body = "\n".join(rendered)
     # "λ_t" in plain text (captions, claims) reads as a subscript, not as an escaped underscore
-    return TEMPLATE.read_text().replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))
+    page = TEMPLATE.read_text().replace(GEOMETRY, printed.geometry())
+    return page.replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))

@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis.deviations import SETTINGS
 from analysis.formatting import number, signed
-from analysis.naming import experiment_title, problem_title
+from analysis.naming import experiment_title, method_title, problem_title
 from analysis.report import text as say
 from analysis.report.beyond import automatic, other
 from analysis.report.experiments import ablations, applications, horizon, synthetic
@@ -24,13 +24,7 @@ def overview(run: Run) -> Section | None:
         return None
     parts = []
     if run.provenance is not None:
-        items = dict(zip(run.provenance["item"], run.provenance["value"]))
-        parts.append(
-            f"This run{' (' + texttt(run.config) + ')' if run.config else ''} made {text(items['trials'])} trials of "
-            f"{say.series([text(experiment_title(e)) for e in items['experiments'].split(', ')])}, from commit(s) {text(items['commits'])} on numerical platform(s) "
-            f"{text(items['platforms'])}. Its trials finished between {text(items['first trial finished'])} and "
-            f"{text(items['last trial finished'])} (UTC) and took {text(items['core-minutes'])} core-minutes."
-        )
+        parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
     scale = _scale(run)
     if scale:
         parts.append(
@@ -50,10 +44,6 @@ def overview(run: Run) -> Section | None:
     if len(beyond):
         parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
     return Section("This run at a glance", parts, "glance")
-
-
-def texttt(value: str) -> str:
-    return rf"\texttt{{{text(value)}}}"
 
 
 def _scale(run: Run) -> str:
@@ -176,10 +166,11 @@ def _scaling(run: Run) -> str:
     from analysis.figures.timing import scaling  # matplotlib and seaborn: only when there is a timing table
 
     data = scaling(run.scaling)
-    slopes = data.drop_duplicates("series").set_index("series")["slope"]
-    b3o = slopes[[name.startswith("b3o") for name in slopes.index]]
+    series = data.drop_duplicates("series")
+    ours = series["method"] == "b3o"
+    b3o = series.loc[ours, "slope"]
     parts = [f"{say.range_text(b3o)} for B3O ({len(b3o)} sampler and acquisition settings)"] if len(b3o) else []
-    parts += [f"{number(v)} for {text(name)}" for name, v in slopes.items() if not name.startswith("b3o")]
+    parts += [f"{number(r.slope)} for {text(r.series)}" for r in series[~ours].itertuples()]
     sizes = sorted(data["batch_size"].unique())
     sentence = (
         f"Between B = {int(sizes[0])} and B = {int(sizes[-1])}, the fitted log-log slope of the median batch time "
@@ -189,7 +180,10 @@ def _scaling(run: Run) -> str:
     if len(skipped):
         sentence += (
             " Over the time cap, and not timed: "
-            + say.series([f"{text(m)} at B = {int(b)}" for m, b in zip(skipped["method"], skipped["batch_size"])])
+            + say.series([
+                f"{text(method_title(r.method, r.acquisition, '', r.sampler))} at B = {int(r.batch_size)}"
+                for r in skipped.itertuples()
+            ])
             + "."
         )
     return sentence
@@ -201,7 +195,8 @@ def _run_times_text(table: pd.DataFrame) -> str:
     longest = experiments.sort_values("total_s").iloc[-1]
     sentence = (
         f"The {int(total['trials'])} trials took {text(number(total['total_s'] / 60))} core-minutes in all "
-        f"({text(number(total['mean_s']))} s per trial on average); {text(longest['experiment'])} took the most, "
+        f"({text(number(total['mean_s']))} s per trial on average); {text(experiment_title(longest['experiment']))} "
+        "took the most, "
         f"{text(number(longest['total_s'] / 60))} core-minutes (Table~\\ref{{tab:run_times}})."
     )
     split = [c for c in run_times_table.PROFILE if f"mean_{c}" in table and pd.notna(total[f"mean_{c}"])]
@@ -292,7 +287,7 @@ def density(run: Run) -> Section | None:
     block = long_table(
         shown,
         header,
-        "l l Y L{2.1cm} r L{3.8cm} R{1.2cm} R{1.2cm} r r",
+        "l L{2.2cm} Y L{1.9cm} r L{3.6cm} R{1.2cm} R{1.2cm} r r",
         r"B3O's Boltzmann density per experiment, variant and $\lambda$, over iterations with $\lambda_t > 0$.",
         "density",
         size=r"\footnotesize",

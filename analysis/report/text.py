@@ -8,8 +8,9 @@ from collections import Counter
 import pandas as pd
 
 from analysis.formatting import number, signed, with_ci
-from analysis.naming import ordered_problems, problem_title
+from analysis.naming import experiment_title, ordered_problems, problem_title
 from analysis.report.latex import text
+from analysis.tables.provenance import PLATFORM
 
 METRICS = {
     "simple_regret": "final simple regret",
@@ -46,6 +47,28 @@ def setup(per_trial: pd.DataFrame, experiment: str) -> str:
         + (f" ({'; '.join(others)})" if others else "")
         + f", {seed_text} seeds per method and problem, {len(trials)} trials in all."
     )
+
+
+def provenance(items: dict[str, str], config: str = "") -> str:
+    """Page one's account of where the numbers come from (the provenance table's items): the trials, commits and
+    platforms, each platform in words (its CPU, OS, Python and library versions, where its records give them), when
+    the trials ran and what they cost."""
+    experiments = series([text(experiment_title(e)) for e in items["experiments"].split(", ")])
+    platforms = [
+        f"Platform {text(item.removeprefix(PLATFORM))} is {text(value)}."
+        for item, value in items.items()
+        if item.startswith(PLATFORM)
+    ]
+    named = rf" (\texttt{{{text(config)}}})" if config else ""
+    made = (
+        f"This run{named} made {text(items['trials'])} trials of {experiments}, from commit(s) "
+        f"{text(items['commits'])} on numerical platform(s) {text(items['platforms'])}."
+    )
+    finished = (
+        f"Its trials finished between {text(items['first trial finished'])} and "
+        f"{text(items['last trial finished'])} (UTC) and took {text(items['core-minutes'])} core-minutes."
+    )
+    return " ".join([made, *platforms, finished])
 
 
 def metric(rows: pd.DataFrame) -> tuple[str, bool]:

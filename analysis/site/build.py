@@ -16,7 +16,9 @@ import pandas as pd
 
 from analysis import per_trial
 from analysis.formatting import number, with_ci
+from analysis.naming import display_label, display_labels, experiment_title, problem_title
 from analysis.site import html
+from analysis.tables.provenance import PLATFORM
 
 #: the figures the site's own rules draw into a run's figures/ folder, shown in their sections, by file stem
 SCORE_FIGURE = "score_profiles"
@@ -63,7 +65,8 @@ def provenance_text(provenance: pd.DataFrame) -> str:
     said = []
     parts = []
     if "trials" in item:
-        parts.append(f"{item['trials']} trials" + (f" of {item['experiments']}" if "experiments" in item else ""))
+        experiments = ", ".join(experiment_title(e) for e in item.get("experiments", "").split(", ") if e)
+        parts.append(f"{item['trials']} trials" + (f" of {experiments}" if experiments else ""))
         said += ["trials", "experiments"]
     if "commits" in item:
         parts.append(f"run from code at commit(s) {item['commits']}")
@@ -79,14 +82,19 @@ def provenance_text(provenance: pd.DataFrame) -> str:
     if "core-minutes" in item:
         sentences.append(f"The trials took {item['core-minutes']} core-minutes in all.")
         said.append("core-minutes")
+    for key, value in item.items():
+        if key.startswith(PLATFORM):
+            sentences.append(f"Platform {key.removeprefix(PLATFORM)} is {value}.")
+            said.append(key)
     rest = [f"{html.text(k)}: {html.text(v)}" for k, v in item.items() if k not in said]
     return f"<p>{html.text(' '.join(sentences))}</p>" + (html.items(rest) if rest else "")
 
 
 def comparisons_table(comparisons: pd.DataFrame) -> str:
     shown = pd.DataFrame({
-        "problem": comparisons.get("problem", pd.Series("–", index=comparisons.index)),
-        "left": comparisons["left"], "right": comparisons["right"], "budget": comparisons["budget"],
+        "problem": comparisons.get("problem", pd.Series("–", index=comparisons.index)).map(problem_title),
+        "left": comparisons["left"].map(display_label), "right": comparisons["right"].map(display_label),
+        "budget": comparisons["budget"],
         "n": comparisons["n"],
         "mean [lo, hi]": [with_ci(m, lo, hi) for m, lo, hi in zip(comparisons["mean"], comparisons["lo"], comparisons["hi"])],
         "verdict": comparisons["verdict"],
@@ -139,8 +147,10 @@ def scores_section(run: Path, page_dir: Path) -> str:
         f"{html.link(_href(run / 'tables' / SCORE_AGGREGATE, page_dir), SCORE_AGGREGATE)}.</p>"
     )
     unscored = scored[scored["score"].isna()].groupby(["experiment", "note"]).size().reset_index(name="rows")
+    aggregate = display_labels(aggregate)
     shown = pd.DataFrame({
-        "experiment": aggregate["experiment"], "budget": aggregate["budget"], "method": aggregate["label"],
+        "experiment": aggregate["experiment"].map(experiment_title), "budget": aggregate["budget"],
+        "method": aggregate["label"],
         "problems": aggregate["problems"], "runs": aggregate["runs"],
         "mean score [95 % CI]": [with_ci(m, lo, hi) for m, lo, hi in zip(aggregate["mean"], aggregate["lo"], aggregate["hi"])],
         "median": [number(m) for m in aggregate["median"]],

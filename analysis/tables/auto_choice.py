@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import final
+from analysis.naming import ACQUISITIONS, temperature_title
 from analysis.tables import common
 from problems.margins import tuning_margin
 
@@ -78,11 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     columns = ["temperature", "option", "constant", *[c for c in shown if c.endswith("_mean")], "summed", "seeds",
                "choice"]
-    wide = shown[columns].copy()
+    wide = shown[columns].assign(temperature=shown["temperature"].map(temperature_title))
     for column in columns[3:-2]:
         wide[column] = wide[column].map(common.number)
-    header = ["Temperature", "Constant", "Value", *[c.removesuffix("_mean") for c in columns[3:-3]], "Sum",
-              "Seeds", "Choice"]
+    acquisitions = [c.removesuffix("_mean") for c in columns[3:-3]]
+    header = ["Temperature", "Constant", "Value", *[ACQUISITIONS.get(a, a) for a in acquisitions], "Sum", "Seeds",
+              "Choice"]
     common.write(args.out, chosen, common.latex(wide, header))
     return 0
 

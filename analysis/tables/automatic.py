@@ -18,6 +18,7 @@ import sys
 import pandas as pd
 
 from analysis.claims.catalogue import AUTO_SOURCE, CATALOGUE
+from analysis.naming import display_labels, problem_title
 from analysis.tables import common
 from analysis.verdicts import HOLDS
 
@@ -105,7 +106,7 @@ def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     number = common.number
     shown = pd.DataFrame(
         {
-            "problem": table["problem"] + table["in_sample"].map({True: " (tuned here)", False: ""}),
+            "problem": table["problem"].map(problem_title) + table["in_sample"].map({True: " (tuned here)", False: ""}),
             "variant": table["variant"],
             "lam": [f"{number(a)}, {number(p)}" for a, p in zip(table["auto_lambda_t_median"], table["paper_lam"])],
             "advantage": [
@@ -129,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--out", default="paper/tables/automatic", help="output prefix; writes OUT.csv and OUT.tex")
     args = cli.parse_args(argv)
     try:
-        table = outcome(pd.read_csv(args.comparisons), pd.read_csv(args.density))
+        comparisons = display_labels(pd.read_csv(args.comparisons), ("left", "right"))
+        table = outcome(comparisons, display_labels(pd.read_csv(args.density)))
     except (OSError, KeyError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.aggregate import final, summarise
-from analysis.naming import VARIANT_NAMES, VARIANTS, ordered_problems
+from analysis.naming import VARIANT_NAMES, VARIANTS, method_title, ordered_problems, problem_title
 from analysis.tables import common
 
 EXPERIMENT = "lambda_ablation"
@@ -38,7 +38,8 @@ def table_2(stats: pd.DataFrame) -> pd.DataFrame:
     """Selected λ per problem (rows) and variant (columns); '–' where a variant was not run on a problem."""
     picks = stats[stats["selected"]].pivot(index="problem", columns="variant", values="lam")
     picks = picks.reindex(index=ordered_problems(picks.index), columns=[v for v in VARIANTS if v in picks.columns])
-    return picks.map(common.number).reset_index()
+    picks = picks.map(common.number).reset_index()
+    return picks.assign(problem=picks["problem"].map(problem_title))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     wide = table_2(stats)
     symbol = {"scheduled": r"$\lambda_0$", "constant": r"$\lambda$"}
-    header = ["Function"] + [f"B3O-{v} ({symbol[VARIANTS[v][1]]})" for v in wide.columns[1:]]
+    header = ["Function"] + [
+        f"{common.escape(method_title('b3o', *VARIANTS[v]))} ({symbol[VARIANTS[v][1]]})" for v in wide.columns[1:]
+    ]
     common.write(args.out, stats, common.latex(wide, header))
     return 0
 

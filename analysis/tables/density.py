@@ -13,6 +13,7 @@ import math
 
 import pandas as pd
 
+from analysis.naming import experiment_title, problem_title
 from analysis.tables import common
 from b3o import degeneracy
 
@@ -62,6 +63,8 @@ def for_paper(stats: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
         diversity=stats["relative_diversity_median"].map(common.number),
         alpha=stats["alpha_p10_p90_median"].map(common.number),
         lam=[lam_text(lam, median) for lam, median in zip(stats["lam"], stats.get("lambda_t_median", math.nan * stats["lam"]))],
+        experiment=stats["experiment"].map(experiment_title),
+        problem=stats["problem"].map(problem_title),
     )[["experiment", "problem", "label", "lam", "iterations", "ess", "diversity", "alpha", "collapsed", "uniform"]]
     header = [
         "experiment",

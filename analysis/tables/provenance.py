@@ -1,10 +1,15 @@
 """Where a run's numbers come from: its trials, commits, numerical platforms, dates and cost, one row per item.
 
 Read by the report's first page. Commits and platforms are listed with how many trials each made, so a run resumed
-across commits, or records reused from another machine, shows as such.
+across commits, or records reused from another machine, shows as such. Each platform id gets a row of its own
+("platform ID") saying, from its records, on which CPU and OS, with which Python and library versions and which BLAS
+kernels it ran.
 """
 
 from __future__ import annotations
+
+import json
+import re
 
 import pandas as pd
 
@@ -16,7 +21,8 @@ TABLES = {"provenance": None}
 
 def provenance(table: pd.DataFrame) -> pd.DataFrame:
     """Rows (item, value): trials, experiments, commits and platforms (with their trial counts), the first and
-    last trial's finish (UTC), core-minutes (the trials' wall times summed) and the span from first to last finish."""
+    last trial's finish (UTC), core-minutes (the trials' wall times summed), the span from first to last finish,
+    and each platform id in words (`describe`), where its records say what it was."""
     trials = table.drop_duplicates("trial_id")
     finished = pd.to_datetime(trials["finished_utc"], utc=True)
     span = (finished.max() - finished.min()).total_seconds() / 60 if len(finished) else float("nan")
@@ -35,19 +41,59 @@ def provenance(table: pd.DataFrame) -> pd.DataFrame:
         ("core-minutes", common.number(trials["wall_s"].sum() / 60)),
         ("minutes from the first trial's finish to the last", common.number(span)),
     ]
+    if "platform_detail" in trials:  # tidy tables made before the records' platforms were read lack it
+        for platform, same in trials.groupby(trials["platform_id"].fillna("unknown"), sort=False):
+            described = describe([json.loads(d) for d in same["platform_detail"].dropna().unique()])
+            if described:
+                rows.append((f"{PLATFORM}{platform}", described))
     return pd.DataFrame(rows, columns=["item", "value"])
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = common.parser("provenance", __doc__.splitlines()[0]).parse_args(argv)
-    table = pd.read_parquet(args.table)
-    if table.empty:
-        common.write_empty(args.out, f"No trials in {args.table}.")
-        return 0
-    rows = provenance(table)
-    common.write(args.out, rows, common.latex(rows, ["Item", "Value"], "l p{10cm}"))
-    return 0
+#: the item naming a platform id's description
+PLATFORM = "platform "
+#: threadpoolctl's name of a BLAS library -> its own
+BLAS_NAMES = {"openblas": "OpenBLAS", "mkl": "MKL", "blis": "BLIS"}
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def os_text(name: str) -> str:
+    """Python's `platform.platform()` in words: "Linux-6.1.0-x86_64-with-glibc2.36" -> "Linux 6.1.0 (x86_64,
+    glibc 2.36)"; a name of another shape as it is."""
+    found = re.fullmatch(r"([^-]+)-(.+)-([^-]+)-with-([A-Za-z]+)([\d.]+)", name)
+    if not found:
+        return name
+    system, release, machine, library, version = found.groups()
+    return f"{system} {release} ({machine}, {library} {version})"
+
+
+def describe(details: list[dict]) -> str:
+    """One platform id's records (`analysis.tidy.platform_detail`) in words: CPU, OS, Python, the libraries'
+    versions and the BLAS libraries; where its records differ in a part (the CPU's model, say: the id leaves it out)
+    each value is given, and a part they lack is left out."""
+
+    def each(values, between: str = " or ") -> str:
+        return between.join(dict.fromkeys(str(v) for v in values if v))
+
+    versions: dict[str, list[str]] = {}
+    for detail in details:
+        for package, version in (detail.get("versions") or {}).items():
+            versions.setdefault(package, []).append(version)
+    python = each(versions.pop("python", []))
+    blas = each(
+        (
+            f"{BLAS_NAMES.get(lib.get('internal_api'), lib.get('internal_api'))} {lib.get('version')} "
+            f"({lib.get('architecture')} kernels, "
+            f"{lib.get('num_threads')} thread{'' if lib.get('num_threads') == 1 else 's'})"
+            for detail in details
+            for lib in detail.get("blas") or []
+        ),
+        ", ",
+    )
+    libraries = ", ".join(f"{package} {each(found)}" for package, found in versions.items() if each(found))
+    parts = {
+        "CPU": each(d.get("cpu") for d in details),
+        "OS": each(os_text(d["os"]) for d in details if d.get("os")),
+        "Python": python + (f" with {libraries}" if python and libraries else ""),
+        "libraries": "" if python else libraries,
+        "BLAS": blas,
+    }
+    return "; ".join(f"{name}: {value}" for name, value in parts.items() if value)

@@ -21,6 +21,7 @@ import argparse
 
 import pandas as pd
 
+from analysis.naming import display_labels, experiment_title
 from analysis.tables import common
 
 #: cost-profile column -> how it is read from the tidy table (summed over a trial's iterations, except start-up)
@@ -99,7 +100,7 @@ PROFILE_NAMES = {
 def for_paper(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The summarised rows as text (total in core-minutes, the rest in seconds and MB) and their LaTeX headers."""
     columns = ["total_s", "mean_s", *(f"mean_{c}" for c in PROFILE if f"mean_{c}" in table)]
-    shown = table.assign(total_s=table["total_s"] / 60)[
+    shown = table.assign(total_s=table["total_s"] / 60, experiment=table["experiment"].map(experiment_title))[
         ["experiment", "label", "trials", *columns, "max_rss_mb"]
     ].copy()
     for c in [*columns, "max_rss_mb"]:
@@ -122,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--tidy", required=True, help="tidy table of the trials (wall time, memory and cost profile)")
     cli.add_argument("--out", default="paper/tables/run_times", help="output prefix; writes OUT.csv and OUT.tex")
     args = cli.parse_args(argv)
-    trials = pd.read_csv(args.grid).merge(profile(pd.read_parquet(args.tidy)), on="trial_id", how="left")
+    grid = display_labels(pd.read_csv(args.grid))
+    trials = grid.merge(profile(pd.read_parquet(args.tidy)), on="trial_id", how="left")
     table = summarise(trials)
     common.write(args.out, table, common.latex(*for_paper(table)))
     return 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.aggregate import final_values, summarise
-from analysis.naming import ordered_problems
+from analysis.naming import experiment_title, ordered_problems, problem_title, sampler_name
 from analysis.tables import common
 
 #: the tables the workflow writes with this script: name -> the experiment it needs (None: any; read unimported)
@@ -33,14 +33,15 @@ def final_summary(table: pd.DataFrame, experiments: list[str] | None = None) -> 
 
 
 def for_paper(stats: pd.DataFrame) -> pd.DataFrame:
-    """The rows as text: λ and sampler only where set, metric with its direction, value with CI."""
+    """The rows as text, in the reader's names: λ and sampler only where set, metric with its direction, value with
+    CI."""
     return pd.DataFrame(
         {
-            "Experiment": stats["experiment"],
-            "Problem": stats["problem"],
+            "Experiment": stats["experiment"].map(experiment_title),
+            "Problem": stats["problem"].map(problem_title),
             "Method": stats["label"],
             "λ": stats["lam"].map(lambda v: "" if pd.isna(v) else common.number(v)),
-            "Sampler": stats["sampler"].fillna(""),
+            "Sampler": stats["sampler"].fillna("").map(lambda s: sampler_name(s) if s else ""),
             "Metric": [
                 f"{METRIC_NAMES[m]} ({'lower' if low else 'higher'} is better)"
                 for m, low in zip(stats["metric"], stats["lower_is_better"])

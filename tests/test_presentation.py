@@ -1,0 +1,316 @@
+"""One presentation layer: every figure and table names methods and problems as `analysis.naming` does (never by a
+grid id), and every figure prints its text at 7 pt or more where the report (or the site) sets it.
+
+The figures and tables are drawn from the committed per-trial tables of the published runs. The per-iteration
+figures read a tidy table; `tidy_of` makes one from the per-trial table (one row per trial and budget), which is all
+that the names and the sizes of the text depend on.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from analysis import naming, per_trial, printed
+from analysis.aggregate import HEADLINE_METRICS
+from analysis.figures import common
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = sorted(p.parents[1] for p in ROOT.glob("paper/**/tables/per_trial.csv"))
+#: the grid ids of methods, their parts and problems
+IDS = {*naming.METHODS, *naming.ACQUISITIONS, *naming.SAMPLER_NAMES, *naming.PROBLEMS}
+#: ids that are also words of prose ("random search", "the battery electrode design"): an id only as a whole text
+WORDS = {"random", "battery"}
+#: a grid id shown as a name: an id as a segment of its own ("qei", "B3O-ucb-constant"; not a file's name,
+#: "config/ts_starts.yaml", nor part of a longer id, escaped for LaTeX or not), a B3O id path ("b3o/defer-is/logei")
+INTERNAL = re.compile(
+    r"(?<![\w./])(" + "|".join(map(re.escape, sorted(IDS - WORDS, key=len, reverse=True))) + r")(?![\w.]|\\_)|\bb3o/"
+)
+
+
+def internal(text: object) -> bool:
+    """Whether a legend entry, label or table cell shows a grid id instead of its name."""
+    text = str(text)
+    return text.strip() in IDS or INTERNAL.search(text) is not None
+#: the figures the site alone shows (not set in the report, so not capped at the report's figure height)
+SITE_ONLY = {"anytime_metric", "anytime_ecdf", "anytime_verdicts", "score_profiles"}
+
+
+def tidy_of(table: pd.DataFrame) -> pd.DataFrame:
+    """A tidy table from a per-trial one: each trial's budgets as its iterations, its metric's column the value."""
+    iteration = ((table["budget"] - table["n_init"]) / table["batch_size"].clip(lower=1)).round().astype("int64")
+    return table.assign(
+        iteration=iteration,
+        num_evals=table["budget"],
+        sense=np.where(table["lower_is_better"], "minimise", "maximise"),
+        **{m: np.where(table["metric"] == m, table["value"], np.nan) for m in HEADLINE_METRICS},
+    )
+
+
+def _run_id(run: Path) -> str:
+    return str(run.relative_to(ROOT))
+
+
+def _figures(run: Path) -> Iterator[tuple[str, Callable[[], Figure]]]:
+    """(name, draw) of every figure the run's committed tables can draw."""
+    from analysis.claims.comparisons import differences
+    from analysis.claims.selection import where
+    from analysis.figures import (
+        anytime,
+        automatic,
+        battery,
+        diversity,
+        formula_e,
+        horizon,
+        lambda_ablation,
+        paired,
+        regret,
+        sampler_ablation,
+        score_profiles,
+    )
+    from analysis.runtime_ecdf import ecdf
+    from analysis.scores import profiles
+    from analysis.tables.horizon import DEFAULT, advantage_by_iteration
+
+    table = per_trial.read(run / "tables" / "per_trial.csv")
+    tidy = tidy_of(table)
+    experiments = list(dict.fromkeys(table["experiment"]))
+    for e in experiments:
+        summary = regret.regret_curves(tidy, e)
+        yield f"regret {e}", lambda s=summary, e=e: regret.draw(s, "Simple regret in " + common.experiment_at(tidy, e))
+        if tidy.loc[tidy["experiment"] == e, "batch_size"].max() > 1:
+            curves = diversity.diversity_curves(tidy, e)
+            yield f"diversity {e}", lambda c=curves, e=e: diversity.draw(c, diversity.figure_title(tidy, e, 1))
+    for e in (e for e in paired.EXPERIMENTS if e in experiments):
+        diffs = differences(table, e, where(method="b3o"), where(method="ts"))
+        if len(diffs):
+            yield f"paired {e}", lambda d=diffs, e=e: paired.draw(d, paired.figure_title(table, e))
+    for temperature in ("constant", "scheduled"):
+        curves = lambda_ablation.lambda_curves(tidy, temperature)
+        if len(curves):
+            yield f"lambda {temperature}", lambda c=curves, t=temperature: lambda_ablation.draw(c, t)
+    for variant in naming.VARIANTS:
+        curves = sampler_ablation.sampler_curves(tidy, variant)
+        if len(curves):
+            yield f"sampler {variant}", lambda c=curves, v=variant: sampler_ablation.draw(c, v)
+    if "battery" in experiments:
+        reference = battery.reference_hypervolume(tidy)
+        curves = battery.hypervolume_curves(tidy, reference)
+        fronts = pd.DataFrame(columns=list(battery.FRONT_COLUMNS))  # the per-trial table holds no Pareto points
+        yield "battery", lambda c=curves, r=reference: battery.draw(fronts, c, r)
+    if "formula_e" in experiments:
+        summaries = formula_e.formula_e_curves(tidy)
+        yield "formula_e", lambda: formula_e.draw(summaries)
+    if DEFAULT.experiment in experiments:
+        advantage = advantage_by_iteration(tidy, DEFAULT)
+        spread = diversity.diversity_curves(tidy, DEFAULT.experiment)
+        yield "horizon_advantage", lambda: horizon.draw(advantage, spread, DEFAULT, "the horizon")
+    advantages = automatic.advantages(table)
+    if len(advantages):
+        yield "automatic", lambda: automatic.draw(advantages)
+    keep = set(anytime.along_panels(table))
+    if keep:
+        shown = table[[key in keep for key in zip(table["experiment"], table["problem"])]]
+        yield "anytime_metric", lambda: anytime.draw_metric(shown)
+        reached = ecdf(table)[0]
+        reached = reached[[key in keep for key in zip(reached["experiment"], reached["problem"])]]
+        if len(reached):
+            yield "anytime_ecdf", lambda: anytime.draw_ecdf(reached)
+    along = pd.read_csv(run / "tables" / "verdicts_along.csv") if (run / "tables" / "verdicts_along.csv").exists() else []
+    if len(along):
+        yield "anytime_verdicts", lambda: anytime.draw_verdicts(along)
+    scores = run / "tables" / "scores.csv"
+    shown_scores = profiles(common.load_table(scores)) if scores.exists() else []
+    if len(shown_scores):
+        yield "score_profiles", lambda: score_profiles.draw(shown_scores)
+
+
+def _illustrations() -> Iterator[tuple[str, Callable[[], Figure]]]:
+    """(name, draw) of the figures computed from the method, not from trials: drawn on stand-in results (the GP fits
+    they are computed from take TensorFlow; the text does not depend on them), and the batch timings."""
+    from analysis import theory
+    from analysis.figures import illustration_1d, lambda_effect, theorem1, timing
+
+    x = np.linspace(0, 1, 41)
+    rng = np.random.default_rng(0)
+    one_d = {
+        "x": x, "truth": np.sin(6 * x), "mean": np.sin(6 * x), "std": 0.1 + 0 * x, "data_x": x[::8],
+        "data_y": np.sin(6 * x[::8]), "paths": np.sin(6 * x)[:, None] + rng.normal(0, 0.1, (41, 5)),
+        "ts_batch": x[:5], "ts_values": np.ones(5), "alpha": np.cos(6 * x), "density": np.exp(np.cos(6 * x)),
+        "b3o_batch": x[:10], "b3o_alpha": np.cos(6 * x[:10]),
+    }
+    yield "illustration_1d", lambda: illustration_1d.draw(one_d, 5.0)
+    x1, x2 = np.meshgrid(x, x)
+    surface = {"x1": x1, "x2": x2, "alpha": np.sin(5 * x1) * np.cos(3 * x2), "data": rng.uniform(size=(12, 2)),
+               "batches": {lam: rng.uniform(size=(50, 2)) for lam in (0.1, 1.0, 10.0)}}
+    yield "lambda_effect", lambda: lambda_effect.draw(surface)
+    yield "theorem1", lambda: theorem1.draw(theory.measure(num_samples=2_000))
+    yield "timing", lambda: timing.draw(timing.scaling(common.load_table(ROOT / "paper/tables/scaling.csv")))
+
+
+@functools.cache
+def _drawers(run: str) -> dict[str, Callable[[], Figure]]:
+    """Figure name -> its drawing, for a run (its data made once) or, for "", the illustrations."""
+    return dict(_figures(ROOT / run) if run else _illustrations())
+
+
+def _drawn() -> list[tuple[str, str]]:
+    return [(run, name) for run in [*map(_run_id, RUNS), ""] for name in _drawers(run)]
+
+
+def _draw(run: str, name: str) -> Figure:
+    return _drawers(run)[name]()
+
+
+def _texts(fig: Figure) -> list[Text]:
+    """Every piece of text the figure prints: titles, labels, tick labels, legends, notes."""
+    fig.canvas.draw()
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and t.get_figure() is fig]
+
+
+def _smallest_printed(fig: Figure, capped: bool) -> tuple[float, str]:
+    """The smallest font size (pt) the figure prints at, as saved (its tight bounding box) and set by the report."""
+    renderer = fig.canvas.get_renderer()
+    box = fig.get_tightbbox(renderer).padded(0.1)  # savefig's bbox_inches="tight", pad_inches=0.1
+    scale = printed.included_scale(box.width, box.height, capped)
+    smallest = min(_texts(fig), key=lambda t: t.get_fontsize())
+    return smallest.get_fontsize() * scale, f"{smallest.get_text()!r} at {smallest.get_fontsize()} pt × {scale:.2f}"
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+@pytest.mark.parametrize(("run", "name"), _drawn())
+def test_a_figure_names_no_grid_id_and_prints_its_text_at_7pt_or_more(run, name):
+    fig = _draw(run, name)
+    named = [t.get_text() for t in _texts(fig) if internal(t.get_text())]
+    assert named == []
+    size, which = _smallest_printed(fig, capped=name.split()[0] not in SITE_ONLY)
+    assert size >= printed.SMALLEST_FONT_PT, which
+
+
+def _cells(frame: pd.DataFrame) -> list[str]:
+    return [str(v) for v in frame.astype(str).to_numpy().ravel()]
+
+
+def _report(run: Path, table: pd.DataFrame, tidy: pd.DataFrame, claims: pd.DataFrame) -> str:
+    """The report's text and tables for the run, its claims and final values made from its per-trial table (the
+    committed claims.csv and summary.csv were written by an earlier version), its other tables as committed; LaTeX
+    commands' arguments (labels, file names) left out."""
+    from analysis.report import inputs, latex, sections
+    from analysis.tables import summary
+
+    committed = inputs.load(run)
+    made = inputs.Run(
+        **{**committed.__dict__, "claims": claims, "summary": summary.final_summary(tidy), "per_trial": table}
+    )
+    body = latex.document([s for s in (make(made) for make in sections.ALL) if s is not None])
+    body = body[body.index(r"\begin{document}"):]
+    return re.sub(r"\\(label|ref|includegraphics|begin|end|texttt)(\[[^]]*\])?\{[^}]*\}", "", body)
+
+
+def _table_cells(run: Path) -> Iterator[tuple[str, str]]:
+    """(table, cell) of every table the run's committed tables make, and every line of its report."""
+    from dataclasses import fields
+
+    from analysis.claims import checking
+    from analysis.report import inputs
+    from analysis.tables import automatic, best_lambda, density, horizon, run_times, summary
+
+    table = per_trial.read(run / "tables" / "per_trial.csv")
+    tidy = tidy_of(table)
+    yield from (("summary", c) for c in _cells(summary.for_paper(summary.final_summary(tidy))))
+    yield from (("best_lambda", c) for c in _cells(best_lambda.table_2(best_lambda.candidates(tidy))))
+    stats = horizon.advantage_by_iteration(tidy, horizon.DEFAULT)
+    if len(stats):
+        yield from (("horizon", c) for c in _cells(horizon.checkpoints(stats)))
+    committed = inputs.load(run)
+    for name, make in (("density", density.for_paper), ("run_times", run_times.for_paper),
+                       ("automatic", automatic.for_paper)):
+        if getattr(committed, name) is not None:
+            yield from ((name, c) for c in _cells(make(getattr(committed, name))[0]))
+    results = checking.check_all(table)
+    claims = pd.DataFrame([{f.name: getattr(r, f.name) for f in fields(r) if f.name != "comparisons"} for r in results])
+    claims.insert(0, "number", range(1, len(claims) + 1))
+    yield from (("claims", c) for c in _cells(claims[["claim", "run", "measured", "binding"]]))
+    yield from (("report", line) for line in _report(run, table, tidy, claims).splitlines())
+
+
+@pytest.mark.parametrize("run", [_run_id(run) for run in RUNS])
+def test_the_tables_and_the_report_name_no_grid_id(run):
+    shown = [(name, cell) for name, cell in _table_cells(ROOT / run) if internal(cell)]
+    assert shown == []
+
+
+def test_a_label_made_from_grid_ids_reads_as_the_method_s_name():
+    assert naming.display_label("B3O-ucb-constant") == "B3O-UCB-c"
+    assert naming.display_label("B3O-logei-scheduled λ=0.1") == "B3O-LogEI-s λ=0.1"
+    assert [naming.display_label(m) for m in ("qei", "lp", "seq-ei", "B3O-UCB-c-defer-is")] == [
+        "q-EI", "LP", "Seq-EI", "B3O-UCB-c-DEFER-IS"
+    ]
+    # a label already in names, or one that adds words of its own, is kept
+    assert [naming.display_label(m) for m in ("TS-shared", "B3O-UCB-c-collapsed", "B3O-UCB-tail-9.2")] == [
+        "TS-shared", "B3O-UCB-c-collapsed", "B3O-UCB-tail-9.2"
+    ]
+    assert naming.method_title("b3o", "logei", "", "defer-is") == "B3O-LogEI (DEFER-IS)"
+    # two labels of one experiment that would read alike keep their own spelling
+    frame = pd.DataFrame({"experiment": ["e", "e"], "label": ["B3O-ucb-constant", "B3O-UCB-c"]})
+    assert naming.display_labels(frame)["label"].tolist() == ["B3O-ucb-constant", "B3O-UCB-c"]
+
+
+def test_every_method_has_a_colour_and_line_style_of_its_own():
+    """One palette owns every method's look: no two baselines, and no two B3O variants, draw alike."""
+    looks = [(colour, str(style)) for colour, style in common.METHOD_STYLES.values()]
+    sequential = {"Seq-EI", "Seq-EHVI", "LogEI-MV"}  # never two in one figure
+    shown = [look for name, look in zip(common.METHOD_STYLES, looks) if name not in sequential]
+    assert len(set(shown)) == len(shown)
+    assert set(naming.METHODS.values()) - {"B3O"} <= set(common.METHOD_STYLES)
+    assert common.line_style("q-EI") != "-" and common.colour("q-EI") != common.colour("LP")
+
+
+def test_the_report_sets_figures_on_the_page_they_are_drawn_for():
+    from analysis.report import latex
+
+    page = latex.document([])
+    assert printed.geometry() in page and f"height={printed.FIGURE_HEIGHT:g}\\textheight" in latex.figure("regret_b100")
+    assert common.WIDTH == pytest.approx(printed.TEXT_WIDTH_IN)
+
+
+def test_the_provenance_table_describes_each_platform_from_its_records():
+    """Page one's platform in words comes from what the records hold (`baselines.provenance`), nothing else."""
+    from analysis.tables import provenance
+    from analysis.tidy import platform_detail
+
+    record = {
+        "platform": "Linux-6.18.44-fc-v669-x86_64-with-glibc2.36",
+        "versions": {"python": "3.11.7", "numpy": "1.26.4", "trieste": "4.6.1"},
+        "numerics": {"cpu": {"model": "AMD EPYC"}, "blas": [
+            {"internal_api": "openblas", "prefix": "libopenblas", "version": "0.3.30", "architecture": "Haswell",
+             "num_threads": 1}
+        ]},
+    }
+    trials = pd.DataFrame({
+        "trial_id": ["a", "b", "c"], "experiment": "synthetic_b100", "git_sha": "abc", "wall_s": 60.0,
+        "platform_id": ["p1", "p1", "p2"], "finished_utc": "2026-11-27T06:44:34+00:00",
+        "platform_detail": [platform_detail(record), platform_detail({**record, "numerics": {"cpu": {"model": "Xeon"}}}),
+                            platform_detail({})],
+    })
+    items = dict(provenance.provenance(trials).itertuples(index=False))
+    assert items["platform p1"] == (
+        "CPU: AMD EPYC or Xeon; OS: Linux 6.18.44-fc-v669 (x86_64, glibc 2.36); Python: 3.11.7 with numpy 1.26.4, "
+        "trieste 4.6.1; BLAS: OpenBLAS 0.3.30 (Haswell kernels, 1 thread)"
+    )
+    assert "platform p2" not in items  # its records hold nothing to describe it by
