@@ -97,3 +97,18 @@ def describe(details: list[dict]) -> str:
         "BLAS": blas,
     }
     return "; ".join(f"{name}: {value}" for name, value in parts.items() if value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = common.parser("provenance", __doc__.splitlines()[0]).parse_args(argv)
+    table = pd.read_parquet(args.table)
+    if table.empty:
+        common.write_empty(args.out, f"No trials in {args.table}.")
+        return 0
+    rows = provenance(table)
+    common.write(args.out, rows, common.latex(rows, ["Item", "Value"], "l p{10cm}"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
