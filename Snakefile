@@ -44,6 +44,7 @@ localrules:
     table,
     look,
     per_trial,
+    per_iteration,
     claims,
     readme,
     run_times,

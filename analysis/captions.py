@@ -84,6 +84,16 @@ CAPTIONS = {
         "to the default car; lower is better) against BO iterations (left) and evaluations (right), mean and 95% "
         "CI over seeds."
     ),
+    "anytime_metric": (
+        "The best evaluated point's metric after every iteration (simple regret, log scale, where the optimum is "
+        "known; else hypervolume or best value), per experiment and problem: against function evaluations (left) and "
+        "against iterations, 0 being the initial design (right); mean and 95% bootstrap CI over seeds."
+    ),
+    "anytime_recommended": (
+        "The simple regret of the point each method would recommend (the evaluated point of best posterior mean) "
+        "after every iteration, on the axes of the best evaluated point's figure; only the methods whose records "
+        "carry it. Mean and 95% bootstrap CI over seeds."
+    ),
     "timing": (
         "Cost of one batch against batch size B on one fitted SVGP, log-log, with each method's fitted log-log slope "
         "in the legend (the title says how many repeats each point is); right: peak memory of the process."

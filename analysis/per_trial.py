@@ -63,8 +63,9 @@ def early_iteration(iterations: int) -> int:
     return max(2, int(np.ceil(EARLY_SHARE * iterations)))
 
 
-def _metric(last: pd.DataFrame) -> pd.DataFrame:
-    """Per trial (its final row): the headline metric's name and whether lower is better."""
+def headline(last: pd.DataFrame) -> pd.DataFrame:
+    """Per trial (its final row): the headline metric's name and whether lower is better (`analysis.per_iteration`
+    reads the same one)."""
     metric = last[list(HEADLINE_METRICS)].notna().idxmax(axis=1)
     lower = (metric == "simple_regret") | ((metric == "best_value") & (last["sense"] == "minimise"))
     return last[list(KEYS)].assign(metric=metric.to_numpy(), lower_is_better=lower.to_numpy())
@@ -139,7 +140,7 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
     started = pd.to_datetime(last["finished_utc"], utc=True) - pd.to_timedelta(last["wall_s"].fillna(0), unit="s")
     last = last.assign(started_utc=started.dt.strftime("%Y-%m-%dT%H:%M:%SZ"))
     trials = last[[*TRIAL, "started_utc", "platform_id"]].drop_duplicates(list(KEYS))
-    metric = _metric(last)
+    metric = headline(last)
     table = (
         trials.merge(metric, on=list(KEYS))
         .merge(_budgets(tidy, metric), on=list(KEYS))

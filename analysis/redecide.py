@@ -5,12 +5,13 @@ keep open a comparison that was closed then, whose later seeds were never run. C
 re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
 still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
 spends no error rate). This writes the grid of the trials that exist (those the config runs, up to each plan's
-`until`), the tidy and per-trial tables, and the claims tables, as the workflow's rules would:
+`until`), the tidy, per-trial and per-iteration tables, and the claims tables, as the workflow's rules would:
 
     python -m analysis.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
-and with --report the figures' PDFs (which git does not keep), the report's source and, where latexmk is installed,
-its PDF; `python -m analysis.readme --published` then rewrites the README and docs/ from the committed tables.
+and with --report the figures' PDFs (which git does not keep), the anytime views the report shows, the report's
+source and, where latexmk is installed, its PDF; `python -m analysis.readme --published` then rewrites the README and
+docs/ from the committed tables.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from analysis import per_trial, tidy
+from analysis import per_iteration, per_trial, tidy
 from analysis.tables import claims_table
 from baselines.grid import seed_numbers, sequential_experiments, trial_grid
 
@@ -62,8 +63,9 @@ def _runs(grid: pd.DataFrame, experiment: str, when: dict) -> bool:
 
 
 def report(config: dict, configfile: str, work: Path, scaling: str | None) -> int:
-    """Every declared figure of the run's experiments, the illustrations and the timing figure, then the report."""
-    from analysis.figures import declared
+    """Every declared figure of the run's experiments, the illustrations, the anytime views and the timing figure,
+    then the report."""
+    from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, declared
 
     paper = Path(config["paper"])
     grid = pd.read_csv(work / "grid.csv")
@@ -74,6 +76,9 @@ def report(config: dict, configfile: str, work: Path, scaling: str | None) -> in
     ]
     commands += [["python", "-m", f"analysis.figures.{m}", "--seed", "0", "--out", str(paper / "figures" / n)]
                  for n, m in ILLUSTRATIONS.items()]
+    commands += [["python", "-m", "analysis.figures.anytime", *ANYTIME_VIEWS[view].split(), "--table",
+                  str(paper / "tables" / per_iteration.NAME), "--out", str(paper / "figures" / f"anytime_{view}")]
+                 for view in ANYTIME_REPORTED]
     if scaling:
         commands.append(["python", "-m", "analysis.figures.timing", "--table", scaling,
                          "--out", str(paper / "figures" / "timing")])
@@ -110,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         (tidy.main, ["--grid", str(work / "grid.csv"), "--out", str(work / "tidy.parquet"),
                      "--pareto", str(work / "pareto.parquet")]),
         (per_trial.main, ["--table", str(work / "tidy.parquet"), "--out", str(paper / "tables/per_trial.csv")]),
+        (per_iteration.main, ["--table", str(work / "tidy.parquet"),
+                              "--out", str(paper / "tables" / per_iteration.NAME)]),
         (claims_table.main, ["--table", str(paper / "tables/per_trial.csv"), "--out", str(paper / "claims"),
                              "--comparisons", str(paper / "tables/comparisons.csv"),
                              "--looks", *looks_arguments(config)]),

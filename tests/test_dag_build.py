@@ -49,6 +49,8 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
     assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
     assert "progress_my_study" in good.stdout  # the referenced experiment is in the DAG, and its specs passed the check
     assert "table=my_count" in good.stdout and "table=horizon" not in good.stdout  # smoke runs no horizon
+    # every run commits its per-iteration table and draws from it the two anytime views its report shows
+    assert "rule per_iteration:" in good.stdout and "view=metric" in good.stdout and "view=recommended" in good.stdout
     runtimes = {int(m) for m in re.findall(r"rule trials_\w+:.*?runtime=(\d+)", good.stdout, re.S)}
     assert runtimes == {5}, runtimes
 

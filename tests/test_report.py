@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from itertools import product
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -13,6 +14,7 @@ import pandas as pd
 import pytest
 
 from analysis.captions import CAPTIONS
+from analysis.figures import anytime
 from analysis.figures import common as figures
 from analysis.report.__main__ import build, main
 from analysis.report.pages import page_fill, short_pages
@@ -292,6 +294,27 @@ def _automatic() -> pd.DataFrame:
     )
 
 
+def _per_iteration() -> pd.DataFrame:
+    """The synthetic experiment after every iteration: regret falling to the fixture's final mean (seeds spread
+    around it), and for B3O-LogEI-c alone a recommended point's regret 1.5 times the best evaluated one's."""
+    rows = []
+    for (label, method, *_), problem, seed, t in product(SYNTHETIC, PROBLEMS, range(5), range(7)):
+        value = FINAL[label, problem][0] * (1 + 0.1 * (seed - 2)) * (7 - t)
+        rows.append(dict(experiment="synthetic_b100", trial_id=f"{label}{problem}{seed}", label=label,
+                         problem=problem, method=method, seed=seed, iteration=t, num_evals=50 + 50 * t,
+                         metric="simple_regret", lower_is_better=True, value=value,
+                         recommended_regret=1.5 * value if label == "B3O-LogEI-c" else float("nan")))
+    return pd.DataFrame(rows)
+
+
+def _anytime(paper: Path, table: pd.DataFrame) -> None:
+    """The per-iteration table and the two anytime views the workflow draws from it for the report."""
+    table.to_parquet(paper / "tables" / "per_iteration.parquet")
+    for view, args in (("metric", []), ("recommended", ["--regret", "recommended"])):
+        assert anytime.main(["--view", "metric", *args, "--table", str(paper / "tables" / "per_iteration.parquet"),
+                             "--out", str(paper / "figures" / f"anytime_{view}")]) == 0
+
+
 def _figure(path: Path, empty: bool = False) -> None:
     if empty:
         fig = figures.message_figure("No B3O and TS runs on a common problem")
@@ -320,6 +343,7 @@ def paper(tmp_path_factory) -> Path:
     for name in ("regret_b100", "diversity_b100", "lambda_constant", "illustration_1d", "automatic"):
         _figure(paper / "figures" / name)
     _figure(paper / "figures" / "paired_b100", empty=True)  # drawn without data: must stay out of the report
+    _anytime(paper, _per_iteration())
     (paper / "report.tex").write_text(build(paper))
     return paper
 
@@ -348,6 +372,7 @@ def test_each_section_has_text_and_only_what_was_run_has_one(paper):
         "Synthetic benchmarks",
         "Ablations",
         "A temperature that needs no tuning (beyond the paper)",
+        "The recommended point's regret (beyond the paper)",
         "Summary",
         "Claims in detail",
         "Cost",
@@ -501,3 +526,17 @@ def test_an_experiment_no_section_describes_gets_its_own_subsection(paper):
     body = "\n".join(section.parts)
     assert section.title == "Further experiments" and r"\subsection{my\_study}" in body
     assert "We ran" in body and r"\ref{fig:progress_my_study} shows the run" in body
+
+
+def test_the_recommended_point_s_regret_stands_beside_the_evaluated_one_iff_recorded(paper, tmp_path):
+    section = _sections((paper / "report.tex").read_text())["The recommended point's regret (beyond the paper)"]
+    assert r"\ref{fig:anytime_metric} and Figure~\ref{fig:anytime_recommended}" in section
+    assert "(B3O-LogEI-c)" in section  # the one method whose records carry it
+    table = section[section.index(r"\label{tab:recommended}"):]
+    row = next(line for line in table.splitlines() if "B3O-LogEI-c" in line and "Hartmann" in line)
+    assert "0.0617 [" in row and "0.0925 [" in row  # best evaluated, then 1.5 times it recommended
+    assert "TS" not in table
+    unrecorded = tmp_path / "paper"
+    shutil.copytree(paper, unrecorded)
+    _anytime(unrecorded, _per_iteration().assign(recommended_regret=float("nan")))
+    assert "The recommended point's regret (beyond the paper)" not in _sections(build(unrecorded))

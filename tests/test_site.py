@@ -1,5 +1,6 @@
 """The results site (analysis.site) built from a small run directory made of real rows of paper/extended: every
-link resolves, the verdicts and comparisons are on the page, the Parquet download matches the CSV, and — with a
+link resolves, the verdicts and comparisons are on the page, the Parquet download matches the CSV, the anytime
+views are shown only beside a per-iteration table, and — with a
 `chromium` on PATH (tools/install-chromium.sh) — every page loads in a headless browser with its images decoded and
 no script error."""
 
@@ -18,7 +19,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from analysis import per_trial, scores
+from analysis import per_iteration, per_trial, scores
 from analysis.site import html
 from analysis.site.build import build, page_path
 
@@ -53,13 +54,17 @@ def _tiny_png(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, pd.DataFrame, pd.DataFrame]:
-    """(site folder, run folder, the run's claims, its comparisons): a run made of a few rows of paper/extended."""
+    """(site folder, run folder, the run's claims, its comparisons): a run made of a few rows of paper/extended, and
+    beside it an older run without a per-iteration table whose figures/ still holds an anytime view."""
     root = tmp_path_factory.mktemp("repo")
     run = root / "paper" / "mini"
     (run / "tables").mkdir(parents=True)
     table = pd.read_csv(EXTENDED / "tables" / "per_trial.csv")
     table = table[table["experiment"].isin(["battery", "synthetic_b100"]) & table["seed"].isin(range(100, 104))]
     table.to_csv(run / "tables" / "per_trial.csv", index=False)
+    iterations = per_iteration.read(EXTENDED / "tables" / per_iteration.NAME)
+    iterations = iterations.merge(table[["experiment", "trial_id"]].drop_duplicates())
+    iterations.to_parquet(run / "tables" / per_iteration.NAME, index=False)
     claims = pd.read_csv(EXTENDED / "claims.csv")
     claims = claims[claims["number"].isin(CLAIMS)]
     claims.loc[claims.index[0], "claim"] += " <&> escaped"  # markup in a claim must stay text
@@ -73,8 +78,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, pd.DataF
     scores.aggregate(scored).to_csv(run / "tables" / "score_aggregate.csv", index=False)
     _tiny_png(run / "figures" / "tiny.png")
     _tiny_png(run / "figures" / "anytime_metric.png")
+    old = root / "paper" / "old"
+    shutil.copytree(run, old, ignore=shutil.ignore_patterns(per_iteration.NAME))
     out = root / "site"
-    build([run], out)
+    build([run, old], out)
     return out, run, claims, comparisons
 
 
@@ -85,7 +92,7 @@ def _pages(out: Path) -> list[Path]:
 def test_every_link_and_image_resolves(site) -> None:
     out, run, _, _ = site
     pages = _pages(out)
-    assert len(pages) == 2
+    assert len(pages) == 3
     for page in pages:
         parsed = _Links()
         parsed.feed(page.read_text())
@@ -95,6 +102,19 @@ def test_every_link_and_image_resolves(site) -> None:
     run_page.feed(page_path(run, out).read_text())
     assert {Path(src).name for src in run_page.images} == {"tiny.png", "anytime_metric.png"}
     assert any(link.endswith("per_trial.parquet") for link in run_page.links)
+    assert any(link.endswith(per_iteration.NAME) for link in run_page.links)
+
+
+def test_anytime_views_are_shown_only_beside_a_per_iteration_table(site) -> None:
+    out, run, _, _ = site
+    anytime = page_path(run, out).read_text().split("<h2>Anytime views</h2>")[1].split("<h2>")[0]
+    assert "anytime_metric.png" in anytime and "anytime_recommended.png is not in this run" in anytime
+    old = run.parent / "old"
+    assert (old / "figures" / "anytime_metric.png").exists()  # drawn before the table existed: stale, not shown
+    page = _Links()
+    page.feed(page_path(old, out).read_text())
+    assert {Path(src).name for src in page.images} == {"tiny.png"}
+    assert f"{per_iteration.NAME} is not in this run" in page_path(old, out).read_text()
 
 
 def test_verdicts_and_comparisons_are_on_the_page(site) -> None:

@@ -15,6 +15,12 @@ from typing import Any
 
 from analysis.declarations import collect
 
+#: the anytime views drawn from a run's per-iteration table (the workflow's rule `anytime`): the figure's name less
+#: "anytime_" -> the arguments of `python -m analysis.figures.anytime`. Every run draws ANYTIME_REPORTED for its
+#: report (the best evaluated point's regret beside the recommended point's); the results site shows them all.
+ANYTIME_VIEWS = {"metric": "--view metric", "recommended": "--view metric --regret recommended", "ecdf": "--view ecdf"}
+ANYTIME_REPORTED = ("metric", "recommended")
+
 
 @dataclass(frozen=True)
 class Declared:

@@ -1,30 +1,39 @@
-"""Anytime views of a run: what each method had reached at every budget, not only at the end.
+"""Anytime views of a run: what each method had reached after every iteration, not only at the end.
 
-    python -m analysis.figures.anytime --view metric --table T/per_trial.csv --out F/anytime_metric
-    python -m analysis.figures.anytime --view ecdf --table T/per_trial.csv --out F/anytime_ecdf
+    python -m analysis.figures.anytime --view metric --table T/per_iteration.parquet --out F/anytime_metric
+    python -m analysis.figures.anytime --view metric --regret recommended --table T/per_iteration.parquet \
+        --out F/anytime_recommended
+    python -m analysis.figures.anytime --view ecdf --table T/per_iteration.parquet --out F/anytime_ecdf
     python -m analysis.figures.anytime --view verdicts --verdicts T/verdicts_along.csv --out F/anytime_verdicts
 
-`metric`: per (experiment, problem), the metric against evaluations for every method, mean with a 95 % bootstrap
-interval over seeds, at the budgets of the per-trial table (every budget a trial of that experiment finished at).
-`ecdf`: runtime ECDFs over fixed targets (`analysis.runtime_ecdf`). `verdicts`: one strip per claim, its verdict had
-the run stopped at each budget (`analysis.verdicts_along`). An (experiment, problem) with a single budget has no
-"along" to show and is left out; a figure with nothing left says so. The run's own figures and tables are read only
-as CSV, so the view is the same whoever wrote them.
+`metric`: per (experiment, problem), the metric against evaluations and against iterations for every method, mean
+with a 95 % bootstrap interval over seeds (`analysis.aggregate.summarise`) at every iteration of the per-iteration
+table (`analysis.per_iteration`): evaluations compare methods at equal cost, iterations at equal rounds of
+batches. `--regret evaluated` (the paper's) draws the best evaluated point's regret (the headline metric where there
+is no known optimum), `--regret recommended` the regret of the point each method would recommend, which a user
+gets: the two differ under noise (Ax's benchmark keeps both). `ecdf`: runtime ECDFs over fixed targets
+(`analysis.runtime_ecdf`), every iteration a budget. `verdicts`: one strip per claim, its verdict had the run
+stopped at each budget (`analysis.verdicts_along`). An (experiment, problem) with a single iteration to show has no
+"along" and is left out; a figure with nothing left says so. The run's own tables are read as committed, so the view
+is the same whoever wrote them.
 """
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from analysis import per_trial
+from analysis import per_iteration
+from analysis.aggregate import summarise
 from analysis.figures.common import (
     EVALUATIONS,
     WIDTH,
     colour,
+    grid,
+    label_bands,
     legend_columns,
     line_style,
     log_scale_if_positive,
@@ -43,32 +52,59 @@ from analysis.verdicts_along import CATEGORIES
 #: a verdict class's colour in the strips
 CATEGORY_COLOURS = dict(zip(CATEGORIES, ("tab:green", "yellowgreen", "tab:red", "gold", "lightgray", "white")))
 METRIC_TITLES = {"simple_regret": "Simple regret", "hypervolume": "Hypervolume", "best_value": "Best value"}
+#: the metric view's x axes, a column of panels each: the per-iteration table's column and its label
+AXES = {"num_evals": EVALUATIONS, "iteration": "Iteration (0: the initial design)"}
+#: `--regret`: the per-iteration table's column drawn, and the figure's title
+REGRETS = {
+    "evaluated": ("value", "The best evaluated point's metric after each iteration"),
+    "recommended": ("recommended_regret", "The recommended point's simple regret after each iteration"),
+}
 
 
-def along_panels(table: pd.DataFrame) -> list[tuple[str, str]]:
-    """The (experiment, problem) pairs with more than one budget, in the experiments' order of the table."""
-    counts = table.groupby(["experiment", "problem"], sort=False)["budget"].nunique()
+def along_panels(table: pd.DataFrame, x: str) -> list[tuple[str, str]]:
+    """The (experiment, problem) pairs with more than one `x`, in the experiments' order of the table."""
+    counts = table.groupby(["experiment", "problem"], sort=False)[x].nunique()
     return [key for key, n in counts.items() if n > 1]
 
 
-def draw_metric(table: pd.DataFrame) -> Figure:
-    keys = along_panels(table)
-    fig, axes = panels(keys)
+def among(rows: pd.DataFrame, keys: list[tuple[str, str]]) -> np.ndarray:
+    """Which rows have one of the (experiment, problem) `keys` (a boolean mask, also for no rows)."""
+    keys = set(keys)
+    return np.array([key in keys for key in zip(rows["experiment"], rows["problem"])], dtype=bool)
+
+
+def metric_curves(table: pd.DataFrame, regret: str) -> pd.DataFrame:
+    """Mean and 95 % CI over seeds of the `--regret` column per (experiment, problem, label), against each of AXES
+    (column `axis`, its values in `x`), for the pairs with more than one iteration that has a value."""
+    column = REGRETS[regret][0]
+    rows = table[table[column].notna()]
+    rows = rows[among(rows, along_panels(rows, "iteration"))]
+    frames = [
+        summarise(rows, ["experiment", "problem", "label"], column, x).rename(columns={x: "x"}).assign(axis=x)
+        for x in AXES
+    ]
+    metrics = rows.drop_duplicates(["experiment", "problem"])[["experiment", "problem", "metric"]]
+    curves = pd.concat(frames, ignore_index=True).merge(metrics, on=["experiment", "problem"])
+    return curves.assign(metric="simple_regret") if regret == "recommended" else curves
+
+
+def draw_metric(curves: pd.DataFrame, regret: str) -> Figure:
+    """A row of panels per (experiment, problem), one column per x axis (AXES)."""
+    keys = list(dict.fromkeys(zip(curves["experiment"], curves["problem"])))
+    fig, axes = grid(keys, list(AXES), height=2.8)
     for key in keys:
-        ax = axes[key]
-        rows = table[(table["experiment"] == key[0]) & (table["problem"] == key[1])]
-        order = ordered(rows["label"])
-        sns.lineplot(
-            rows, x="budget", y="value", hue="label", hue_order=order, palette=[colour(label) for label in order],
-            errorbar=("ci", 95), n_boot=1000, seed=0, marker="o", ax=ax, legend="brief",
-        )
-        if (rows["metric"] == "simple_regret").all():
-            log_scale_if_positive(ax, rows["value"])
-        ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
-        ax.set_xlabel(EVALUATIONS)
-        ax.set_ylabel(METRIC_TITLES.get(rows["metric"].iloc[0], rows["metric"].iloc[0]))
-        ax.get_legend().remove()
-    return titled(fig, "The metric along the budget (mean, 95 % bootstrap CI over seeds)", axes.values())
+        rows = curves[(curves["experiment"] == key[0]) & (curves["problem"] == key[1])]
+        metric = rows["metric"].iloc[0]
+        for x, x_label in AXES.items():
+            ax = axes[key, x]
+            label_bands(ax, rows[rows["axis"] == x], "x")
+            if metric == "simple_regret":
+                log_scale_if_positive(ax, rows["mean"])
+            ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
+            ax.set_xlabel(x_label)
+            ax.set_ylabel(METRIC_TITLES.get(metric, metric))
+    title = f"{REGRETS[regret][1]} (mean, 95 % bootstrap CI over seeds)"
+    return titled(fig, title, [axes[key, x] for key in keys for x in AXES])
 
 
 def draw_ecdf(curves: pd.DataFrame) -> Figure:
@@ -80,12 +116,12 @@ def draw_ecdf(curves: pd.DataFrame) -> Figure:
         for label in ordered(rows["label"]):
             curve = rows[rows["label"] == label].sort_values("budget")
             ax.step(curve["budget"], curve["fraction"], where="post", color=colour(label), ls=line_style(label),
-                    label=label, marker="o")
+                    label=label)
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
         ax.set_xlabel(EVALUATIONS)
         ax.set_ylabel("(target, seed) pairs reached")
-    return titled(fig, f"Runtime ECDF over {TARGETS} fixed targets per problem", axes.values())
+    return titled(fig, f"Runtime ECDF over {TARGETS} fixed targets per problem, at every iteration", axes.values())
 
 
 def draw_verdicts(along: pd.DataFrame) -> Figure:
@@ -121,7 +157,9 @@ def draw_verdicts(along: pd.DataFrame) -> Figure:
 def main(argv: list[str] | None = None) -> int:
     cli = parser("anytime", __doc__.splitlines()[0], table_help=None)
     cli.add_argument("--view", choices=("metric", "ecdf", "verdicts"), required=True)
-    cli.add_argument("--table", help="per-trial table (CSV, analysis.per_trial), for the metric and ECDF views")
+    cli.add_argument("--table", help="per-iteration table (analysis.per_iteration), for the metric and ECDF views")
+    cli.add_argument("--regret", choices=tuple(REGRETS), default="evaluated",
+                     help="the metric view's regret: the best evaluated point's (the paper's) or the recommended one's")
     cli.add_argument("--verdicts", help="verdicts along the budget (CSV, analysis.verdicts_along)")
     args = cli.parse_args(argv)
     if args.view == "verdicts":
@@ -132,16 +170,22 @@ def main(argv: list[str] | None = None) -> int:
         return publish(args.out, lambda: draw_verdicts(along), missing)
     if not args.table:
         cli.error(f"--view {args.view} needs --table")
-    table = per_trial.read(args.table)
-    keep = set(along_panels(table))
-    missing = None if keep else f"No experiment in {args.table} has more than one budget to show."
+    table = per_iteration.read(args.table)
     if args.view == "metric":
-        shown = table[[key in keep for key in zip(table["experiment"], table["problem"])]]
-        return publish(args.out, lambda: draw_metric(shown), missing)
-    curves, _ = ecdf(table)  # targets from the whole run (its best values), shown where there is an "along"
-    curves = curves[[key in keep for key in zip(curves["experiment"], curves["problem"])]]
-    missing = missing or (None if len(curves) else f"No problem in {args.table} has a range of targets.")
+        curves = metric_curves(table, args.regret)
+        missing = None if len(curves) else (
+            f"No recommended regret at more than one iteration in {args.table}: its records were made before "
+            "recommendations were recorded, or its problems have no known optimum." if args.regret == "recommended"
+            else f"No experiment in {args.table} has more than one iteration to show."
+        )
+        return publish(args.out, lambda: draw_metric(curves, args.regret), missing)
+    budgets = per_iteration.as_budgets(table)
+    keep = along_panels(budgets, "budget")
+    curves, _ = ecdf(budgets)  # targets from the whole run (its best values), shown where there is an "along"
+    curves = curves[among(curves, keep)]
+    missing = None if len(curves) else f"No problem in {args.table} has a range of targets along its iterations."
     return publish(args.out, lambda: draw_ecdf(curves), missing)
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

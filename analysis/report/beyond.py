@@ -1,13 +1,18 @@
-"""The report's sections beyond the paper's studies: the automatic temperature's pre-registered test, and any
-experiment no section describes (a user's own, or a side question such as config/collapsed_fit.yaml)."""
+"""The report's sections beyond the paper's studies: the automatic temperature's pre-registered test, any
+experiment no section describes (a user's own, or a side question such as config/collapsed_fit.yaml), and the
+recommended point's regret beside the best evaluated point's, where the records carry it."""
 
 from __future__ import annotations
 
-from analysis.naming import experiment_title
+import pandas as pd
+
+from analysis.aggregate import bootstrap_ci
+from analysis.formatting import with_ci
+from analysis.naming import experiment_title, problem_title
 from analysis.report import text as say
 from analysis.report.experiments import CLAIMS_REF, final_table, one_experiment, summary_rows
 from analysis.report.inputs import Run
-from analysis.report.latex import Section, figure, long_table, ref, text
+from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import automatic as automatic_table
 from analysis.tables import horizon as horizon_table
 
@@ -95,3 +100,49 @@ def other(run: Run) -> Section | None:
         claims = [say.verdicts(run.claims, [experiment], CLAIMS_REF, "the claims")]
         parts += one_experiment(run, experiment, text(experiment_title(experiment)), f"progress_{experiment}", claims)
     return Section("Further experiments", parts, "other")
+
+
+def recommended(run: Run) -> Section | None:
+    """What a user gets: the regret of the point each method recommends, beside the paper's regret of the best point
+    it evaluated; only for a run whose records carry it (its figure was drawn with data)."""
+    if not run.has_figure("anytime_recommended") or run.per_iteration is None:
+        return None
+    carried = run.per_iteration[run.per_iteration["recommended_regret"].notna()]
+    names = [n for n in ("anytime_metric", "anytime_recommended") if run.has_figure(n)]
+    table = recommended_table(run.per_iteration)
+    parts = [
+        "The paper scores a method by the simple regret of the best point it has evaluated, which a user cannot pick "
+        "out without knowing the optimum; what a user gets is the point the method recommends, here the evaluated "
+        "point of best posterior mean, chosen from the data before each batch and, after the last one, from a final "
+        "fit on all the data. The two differ wherever the model's mean ranks the evaluated points otherwise than "
+        f"their observed values, as under noise. {say.series([ref(n) for n in names])} give the first and "
+        "the second after every iteration, against evaluations and against iterations; the second only for the "
+        f"methods whose records carry it ({say.series([text(label) for label in dict.fromkeys(carried['label'])])})."
+        + (r" Table~\ref{tab:recommended} sets them side by side at each trial's last iteration." if len(table)
+           else ""),
+        *[figure(n) for n in names],
+    ]
+    if len(table):
+        shown = blank_repeats(blank_repeats(table, "Problem", within="Experiment"), "Experiment")
+        parts.append(long_table(
+            shown, [text(c) for c in shown.columns], "L{2.6cm} l Y l l r",
+            r"Simple regret at the last iteration, of the best evaluated point and of the recommended point: mean "
+            r"[95\,\% CI] over the seeds that have both.", "recommended",
+        ))
+    return Section("The recommended point's regret (beyond the paper)", parts, "recommended")
+
+
+def recommended_table(iterations: pd.DataFrame) -> pd.DataFrame:
+    """Per (experiment, problem, method) with recommended regret at its trials' last iteration: the mean and CI of
+    both regrets over the trials that have both."""
+    final = iterations.groupby(["experiment", "trial_id"])["iteration"].transform("max")
+    last = iterations[iterations["iteration"] == final]
+    both = last[last["recommended_regret"].notna() & (last["metric"] == "simple_regret")]
+    rows = []
+    for (experiment, problem, label), trials in both.groupby(["experiment", "problem", "label"], sort=False):
+        rows.append({
+            "Experiment": experiment_title(experiment), "Problem": problem_title(problem), "Method": label,
+            "Best evaluated": with_ci(*bootstrap_ci(trials["value"])),
+            "Recommended": with_ci(*bootstrap_ci(trials["recommended_regret"])), "Seeds": len(trials),
+        })
+    return pd.DataFrame(rows, columns=["Experiment", "Problem", "Method", "Best evaluated", "Recommended", "Seeds"])

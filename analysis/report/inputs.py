@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis import per_iteration as per_iteration_table
 from analysis.figures.common import NO_DATA
 from analysis.naming import display_labels
 
@@ -31,6 +32,7 @@ class Run:
     figures: frozenset[str]
     config: str = ""  # the config file the run was made from, as the workflow names it
     automatic: pd.DataFrame | None = None  # the automatic temperature's test, per comparison (analysis.tables.automatic)
+    per_iteration: pd.DataFrame | None = None  # each trial after every iteration (analysis.per_iteration)
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""
@@ -60,7 +62,7 @@ def _has_data(pdf: Path) -> bool:
 
 def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
     """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance,
-    automatic}.csv,
+    automatic}.csv, PAPER/tables/per_iteration.parquet,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)
@@ -70,6 +72,7 @@ def load(paper: str | Path, scaling: str | Path | None = None, config: str = "")
     along = _read(paper / "tables" / "horizon_along.csv")  # a run read along its own horizon (config `horizon`)
     if along is not None:
         tables["horizon"] = along
+    iterations = paper / "tables" / per_iteration_table.NAME
     return Run(
         paper=paper,
         claims=_read(paper / "claims.csv"),
@@ -77,5 +80,6 @@ def load(paper: str | Path, scaling: str | Path | None = None, config: str = "")
         scaling=_read(Path(scaling)) if scaling else None,
         figures=frozenset(p.stem for p in (paper / "figures").glob("*.pdf") if _has_data(p)),
         config=config,
+        per_iteration=per_iteration_table.read(iterations) if iterations.is_file() else None,
         **tables,
     )

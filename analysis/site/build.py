@@ -2,9 +2,11 @@
 
 A run's page shows its verdict table (claims.csv) with each claim's comparisons (tables/comparisons.csv) a click
 away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.scores`) and anytime views
-(`analysis.figures.anytime`), every PNG of its figures/ folder by name, and the per-trial table to download as CSV and
-as Parquet (written beside the CSV here). A file a run lacks is named as missing on its page, not an error: older
-runs lack newer tables. Links are relative, from the page to the run's files.
+(`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and, where the records
+carry it, the recommended point's regret), every PNG of its figures/ folder by name, and the per-trial table to
+download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as Parquet. A file a run
+lacks is named as missing on its page, not an error: older runs lack newer tables. Links are relative, from the page
+to the run's files.
 """
 
 from __future__ import annotations
@@ -14,24 +16,32 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import per_trial
+from analysis import per_iteration, per_trial
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, experiment_title, problem_title
 from analysis.site import html
 from analysis.tables.provenance import PLATFORM
 
-#: the figures the site's own rules draw into a run's figures/ folder, shown in their sections, by file stem
+#: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
+#: and the verdict strips), shown in their sections, by file stem
 SCORE_FIGURE = "score_profiles"
 ANYTIME_FIGURES = {
-    "anytime_metric": "The metric against evaluations, per problem: mean and 95 % bootstrap interval over seeds.",
-    "anytime_ecdf": "Runtime ECDFs: the fraction of (target, seed) pairs reached by each budget, over 20 targets per "
-    "problem log-evenly spaced from Random's median gap at the first budget to the smallest gap any trial reached.",
+    "anytime_metric": "The best evaluated point's metric (the paper's simple regret, or the hypervolume or best value "
+    "where there is no known optimum) against evaluations and against iterations, per problem: mean and 95 % "
+    "bootstrap interval over seeds.",
+    "anytime_recommended": "The simple regret of the point each method would recommend (the evaluated point of best "
+    "posterior mean), which is what a user gets, on the same axes; only methods whose records carry it are drawn.",
+    "anytime_ecdf": "Runtime ECDFs: the fraction of (target, seed) pairs reached after each iteration, over 20 targets "
+    "per problem log-evenly spaced from Random's median gap at the initial design to the smallest gap any trial "
+    "reached.",
     "anytime_verdicts": "Each claim's verdict had the run stopped at each budget (the claims engine on the trials "
     "cut at that budget).",
 }
 #: tables the site's own rules write into a run's tables/ folder
 SCORES, SCORE_AGGREGATE, VERDICTS_ALONG = "scores.csv", "score_aggregate.csv", "verdicts_along.csv"
 PER_TRIAL, PER_TRIAL_PARQUET = "per_trial.csv", "per_trial.parquet"
+#: the per-iteration table a run commits, which the anytime views read
+PER_ITERATION = per_iteration.NAME
 
 
 def slug(run: Path, out: Path) -> str:
@@ -179,6 +189,8 @@ def downloads_section(run: Path, page_dir: Path) -> str:
         entries.append("per-trial table: " + html.link(_href(tables / PER_TRIAL, page_dir), "CSV")
                        + (", " + html.link(_href(tables / PER_TRIAL_PARQUET, page_dir), "Parquet")
                           if (tables / PER_TRIAL_PARQUET).exists() else ""))
+    if (tables / PER_ITERATION).exists():
+        entries.append("per-iteration table: " + html.link(_href(tables / PER_ITERATION, page_dir), "Parquet"))
     for extra in ("report.pdf", "claims.md", "claims.csv"):
         if (run / extra).exists():
             entries.append(html.link(_href(run / extra, page_dir), extra))
@@ -199,6 +211,14 @@ def write_parquet(run: Path) -> Path | None:
     return target
 
 
+def anytime_section(run: Path, page_dir: Path) -> str:
+    """The anytime views; those drawn from the per-iteration table only where the run has one (a run published
+    before it, whose records were not kept, has none, and its page says so rather than show stale figures)."""
+    if (run / "tables" / PER_ITERATION).exists():
+        return _figures(run, page_dir, list(ANYTIME_FIGURES), ANYTIME_FIGURES)
+    return _missing(run / "tables" / PER_ITERATION) + _figures(run, page_dir, ["anytime_verdicts"], ANYTIME_FIGURES)
+
+
 def run_page(run: Path, out: Path) -> Path:
     """Write the run's page under `out`; returns its path."""
     target = page_path(run, out)
@@ -214,7 +234,7 @@ def run_page(run: Path, out: Path) -> Path:
                                    else _missing(run / "tables" / "provenance.csv"))
         + "<h2>Claims and verdicts</h2>" + verdicts_section(run)
         + "<h2>Normalised scores</h2>" + scores_section(run, page_dir)
-        + "<h2>Anytime views</h2>" + _figures(run, page_dir, list(ANYTIME_FIGURES), ANYTIME_FIGURES)
+        + "<h2>Anytime views</h2>" + anytime_section(run, page_dir)
         + "<h2>Figures</h2>" + (_figures(run, page_dir, others) if others else "<p><em>no other figures</em></p>")
     )
     target.write_text(html.page(f"B3O results: {run.as_posix()}", body), encoding="utf-8")

@@ -91,6 +91,43 @@ rule per_trial:
         "python -m analysis.per_trial --table {input:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule per_iteration:
+    """Each trial's metric after every iteration (`analysis.per_iteration`), committed for the anytime views."""
+    input:
+        f"{RESULTS}/tidy.parquet",
+    output:
+        f"{PAPER}/tables/{PER_ITERATION}",
+    log:
+        f"{RESULTS}/logs/tables/per_iteration.log",
+    conda:
+        ENV
+    shell:
+        "python -m analysis.per_iteration --table {input:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule anytime:
+    """A run's anytime views from its per-iteration table alone: this run's (its report shows the evaluated and the
+    recommended point's regret) and every published run's (the results site, workflow/rules/site.smk)."""
+    input:
+        f"{{published}}/tables/{PER_ITERATION}",
+    output:
+        png="{published}/figures/anytime_{view}.png",
+        pdf="{published}/figures/anytime_{view}.pdf",
+    wildcard_constraints:
+        published=ANYTIME_RUNS,
+        view="|".join(ANYTIME_VIEWS),
+    log:
+        "{published}/site_logs/anytime_{view}.log",
+    params:
+        args=lambda wildcards: ANYTIME_VIEWS[wildcards.view],
+    localrule: True
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.anytime {params.args} --table {input:q} "
+        "--out {wildcards.published:q}/figures/anytime_{wildcards.view} > {log:q} 2>&1"
+
+
 rule horizon_along:
     """An experiment read along its horizon (the config's `horizon`): claims 1 and 7's comparisons at each checkpoint."""
     input:

@@ -17,14 +17,15 @@ import yaml
 
 from analysis.captions import caption  # plain text, imports nothing
 from analysis import published as published_runs  # paths only, imports nothing
-from analysis.figures import Declared, declared  # reads the figure scripts' declarations without importing them
+# reads the figure scripts' declarations without importing them
+from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, Declared, declared
 from analysis.tables import declared as declared_tables
 from baselines.grid import looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
 from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
-    ANYTIME_FIGURES,
+    PER_ITERATION,
     PER_TRIAL,
     PER_TRIAL_PARQUET,
     SCORE_AGGREGATE,
@@ -295,7 +296,8 @@ def figure_outputs():
     wanted = [name for name, figure in FIGURES.items() if _runs(figure.experiment, figure.when)]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
-    outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()]
+    outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()] + [f"{PAPER}/tables/{PER_ITERATION}"]
+    outputs += [f"{PAPER}/figures/anytime_{view}.png" for view in ANYTIME_REPORTED]
     if HORIZON:
         outputs += [f"{PAPER}/tables/horizon_along.csv", f"{PAPER}/figures/horizon_along.png"]
     outputs.append(f"{PAPER}/claims.md")
@@ -343,6 +345,7 @@ def report_inputs(wildcards=None):
     inputs = {
         "claims": f"{PAPER}/claims.csv",
         "tables": [f"{PAPER}/tables/{t}.csv" for t in table_names()],
+        "per_iteration": f"{PAPER}/tables/{PER_ITERATION}",
         "figures": [f[: -len(".png")] + ".pdf" for f in figure_outputs() if f.endswith(".png")],
     }
     if SCALING.get("enabled", False):
@@ -361,10 +364,17 @@ wildcard_constraints:
     published="|".join(re.escape(run) for run in SITE),
 
 
+# the runs whose anytime views the workflow draws (its `anytime` rule): this run's, for its report, and the site's
+ANYTIME_RUNS = "|".join(re.escape(run) for run in dict.fromkeys([PAPER, *SITE]))
+
+
 def site_inputs(wildcards):
-    """Everything a run's page shows that the site's rules make, for every published run."""
+    """Everything a run's page shows that the site's rules make, for every published run; the views drawn from the
+    per-iteration table only for a run that has one (a run published before it, whose records are gone, has none:
+    its page says so)."""
     needed = []
     for run in SITE:
         needed += [f"{run}/claims.csv", f"{run}/tables/{SCORES}", f"{run}/tables/{SCORE_AGGREGATE}"]
-        needed += [f"{run}/figures/{stem}.png" for stem in (SCORE_FIGURE, *ANYTIME_FIGURES)]
+        drawn = [f"anytime_{view}" for view in ANYTIME_VIEWS] if Path(run, "tables", PER_ITERATION).is_file() else []
+        needed += [f"{run}/figures/{stem}.png" for stem in (SCORE_FIGURE, "anytime_verdicts", *drawn)]
     return needed

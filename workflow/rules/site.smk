@@ -4,8 +4,9 @@
 
 The published runs and the configs that ran them are listed in workflow/site.yaml (not the workflow's config, so any
 --configfile builds the same site). Per run, the site's own tables and figures are computed from its committed CSVs
-into its paper directory: normalised scores, verdicts along the budget, anytime views and score profiles. Pages link
-figures and tables relatively, so site/ stays small and lives beside paper/.
+into its paper directory: normalised scores, verdicts along the budget and score profiles; its anytime views come
+from its committed per-iteration table (rule `anytime`, workflow/rules/analysis.smk). Pages link figures and tables
+relatively, so site/ stays small and lives beside paper/.
 """
 
 rule scores:
@@ -57,25 +58,6 @@ rule verdicts_along:
     shell:
         "python -m analysis.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
         "$([ -n '{params.only}' ] && echo --only {params.only}) --out {output:q} > {log:q} 2>&1"
-
-
-rule anytime:
-    """The metric and the runtime ECDF along the budget, from the per-trial table alone."""
-    input:
-        f"{{published}}/tables/{PER_TRIAL}",
-    output:
-        png="{published}/figures/anytime_{view}.png",
-        pdf="{published}/figures/anytime_{view}.pdf",
-    wildcard_constraints:
-        view="metric|ecdf",
-    log:
-        "{published}/site_logs/anytime_{view}.log",
-    localrule: True
-    conda:
-        ENV
-    shell:
-        "python -m analysis.figures.anytime --view {wildcards.view} --table {input:q} "
-        "--out {wildcards.published:q}/figures/anytime_{wildcards.view} > {log:q} 2>&1"
 
 
 rule anytime_verdicts:
