@@ -341,9 +341,7 @@ CATALOGUE = (
         "The collapsed SVGP fit (L-BFGS-B on the collapsed bound, q(u) then at its optimum) matches or beats the "
         "default fit's final regret, for B3O-LogEI-c and B3O-UCB-c at the default scale",
         "Beyond the paper: the package's cheaper fit (docs/performance.md)", "collapsed_fit", "matches_or_beats",
-        COLLAPSED_PAIRS,
-        SMOOTH,
-        beyond_paper=True,
+        COLLAPSED_PAIRS, SMOOTH, beyond_paper=True,
     ),
     Claim(
         "collapsed_fit_matches_default_large_n",
