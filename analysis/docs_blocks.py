@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis import verdicts
 from analysis.formatting import number, signed
-from analysis.naming import ACQUISITIONS
+from analysis.naming import ACQUISITIONS, problem_title
 from analysis.readme_blocks import generated
 from analysis.tables.auto_choice import CONSTANTS, PROBLEM
 
@@ -193,7 +193,7 @@ def _check(table: pd.DataFrame, source: str, name: str) -> str:
             "| seeds to decide |",
             "|---|---|---|---|---|---|---|---|",
             *(
-                f"| {r.problem} | {r.left} vs {r.right} | {int(r.budget)} | {int(r.n)} | {signed(r.mean)} "
+                f"| {problem_title(r.problem)} | {r.left} vs {r.right} | {int(r.budget)} | {int(r.n)} | {signed(r.mean)} "
                 f"[{number(r.lo)}, {number(r.hi)}] | {r.margin if isinstance(r.margin, str) else number(r.margin)} | "
                 f"{r.verdict} | {'' if pd.isna(r.seeds_needed) else int(r.seeds_needed)} |"
                 for r in rows.itertuples()
