@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.aggregate import HEADLINE_METRICS
+from analysis.naming import display_labels
 from analysis.per_trial import KEYS, headline
 
 #: the table's file name in a run's tables/ folder
@@ -53,7 +54,7 @@ def read(path: str | Path) -> pd.DataFrame:
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: not a per-iteration table, lacks column(s) {missing}")
-    return table
+    return display_labels(table)  # a table written before labels were spelled as names
 
 
 def as_budgets(table: pd.DataFrame) -> pd.DataFrame:

@@ -76,6 +76,7 @@ def _figures(run: Path) -> Iterator[tuple[str, Callable[[], Figure]]]:
         sampler_ablation,
         score_profiles,
     )
+    from analysis import per_iteration
     from analysis.runtime_ecdf import ecdf
     from analysis.scores import profiles
     from analysis.tables.horizon import DEFAULT, advantage_by_iteration
@@ -116,12 +117,17 @@ def _figures(run: Path) -> Iterator[tuple[str, Callable[[], Figure]]]:
     advantages = automatic.advantages(table)
     if len(advantages):
         yield "automatic", lambda: automatic.draw(advantages)
-    keep = set(anytime.along_panels(table))
-    if keep:
-        shown = table[[key in keep for key in zip(table["experiment"], table["problem"])]]
-        yield "anytime_metric", lambda: anytime.draw_metric(shown)
-        reached = ecdf(table)[0]
-        reached = reached[[key in keep for key in zip(reached["experiment"], reached["problem"])]]
+    steps = run / "tables" / "per_iteration.parquet"
+    iterations = per_iteration.read(steps) if steps.exists() else None
+    for kind in anytime.REGRETS if iterations is not None else ():
+        curves = anytime.metric_curves(iterations, kind)
+        if len(curves):
+            name = "anytime_metric" if kind == "evaluated" else f"anytime_{kind}"
+            yield name, lambda c=curves, k=kind: anytime.draw_metric(c, k)
+    if iterations is not None:
+        budgets = per_iteration.as_budgets(iterations)
+        reached = ecdf(budgets)[0]
+        reached = reached[anytime.among(reached, anytime.along_panels(budgets, "budget"))]
         if len(reached):
             yield "anytime_ecdf", lambda: anytime.draw_ecdf(reached)
     along = pd.read_csv(run / "tables" / "verdicts_along.csv") if (run / "tables" / "verdicts_along.csv").exists() else []

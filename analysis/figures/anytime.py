@@ -30,6 +30,7 @@ from analysis import per_iteration
 from analysis.aggregate import summarise
 from analysis.figures.common import (
     EVALUATIONS,
+    FONTS,
     WIDTH,
     colour,
     grid,
@@ -44,6 +45,7 @@ from analysis.figures.common import (
     publish,
     suptitle,
     titled,
+    wrap,
 )
 from analysis.naming import experiment_title
 from analysis.runtime_ecdf import TARGETS, ecdf
@@ -100,7 +102,7 @@ def draw_metric(curves: pd.DataFrame, regret: str) -> Figure:
             label_bands(ax, rows[rows["axis"] == x], "x")
             if metric == "simple_regret":
                 log_scale_if_positive(ax, rows["mean"])
-            ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
+            ax.set_title(wrap(f"{problem_title(key[1])}\n{experiment_title(key[0])}", FONTS["normal"], WIDTH / 2))
             ax.set_xlabel(x_label)
             ax.set_ylabel(METRIC_TITLES.get(metric, metric))
     title = f"{REGRETS[regret][1]} (mean, 95 % bootstrap CI over seeds)"
@@ -118,7 +120,7 @@ def draw_ecdf(curves: pd.DataFrame) -> Figure:
             ax.step(curve["budget"], curve["fraction"], where="post", color=colour(label), ls=line_style(label),
                     label=label)
         ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"{problem_title(key[1])}\n{experiment_title(key[0])}")
+        ax.set_title(wrap(f"{problem_title(key[1])}\n{experiment_title(key[0])}", FONTS["normal"], WIDTH / 3))
         ax.set_xlabel(EVALUATIONS)
         ax.set_ylabel("(target, seed) pairs reached")
     return titled(fig, f"Runtime ECDF over {TARGETS} fixed targets per problem, at every iteration", axes.values())

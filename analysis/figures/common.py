@@ -230,9 +230,10 @@ def legend_below(fig: Figure, axes: Iterable[Axes], title: str | None = None) ->
         taller(fig, -(-len(entries) // columns) + (title is not None), FONTS["small"])
 
 
-def wrap(text: str, size: float = FONTS["large"]) -> str:
-    """`text` broken into lines that fit across `WIDTH` at `size` pt (each of its own lines apart)."""
-    chars = int(WIDTH * 72 / (0.55 * size))
+def wrap(text: str, size: float = FONTS["large"], width: float = WIDTH) -> str:
+    """`text` broken into lines that fit across `width` inches (the figure's, by default) at `size` pt (each of its
+    own lines apart)."""
+    chars = int(width * 72 / (0.55 * size))
     return "\n".join(textwrap.fill(line, chars) for line in text.splitlines())
 
 

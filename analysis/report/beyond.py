@@ -108,19 +108,19 @@ def recommended(run: Run) -> Section | None:
     if not run.has_figure("anytime_recommended") or run.per_iteration is None:
         return None
     carried = run.per_iteration[run.per_iteration["recommended_regret"].notna()]
-    names = [n for n in ("anytime_metric", "anytime_recommended") if run.has_figure(n)]
     table = recommended_table(run.per_iteration)
     parts = [
         "The paper scores a method by the simple regret of the best point it has evaluated, which a user cannot pick "
         "out without knowing the optimum; what a user gets is the point the method recommends, here the evaluated "
         "point of best posterior mean, chosen from the data before each batch and, after the last one, from a final "
         "fit on all the data. The two differ wherever the model's mean ranks the evaluated points otherwise than "
-        f"their observed values, as under noise. {say.series([ref(n) for n in names])} give the first and "
-        "the second after every iteration, against evaluations and against iterations; the second only for the "
-        f"methods whose records carry it ({say.series([text(label) for label in dict.fromkeys(carried['label'])])})."
-        + (r" Table~\ref{tab:recommended} sets them side by side at each trial's last iteration." if len(table)
+        f"their observed values, as under noise. {ref('anytime_recommended')} gives the recommended point's regret "
+        "after every iteration, against evaluations and against iterations, for the methods whose records carry it "
+        f"({say.series([text(label) for label in dict.fromkeys(carried['label'])])}); the regret figures above give "
+        "the best evaluated point's."
+        + (r" Table~\ref{tab:recommended} sets the two side by side at each trial's last iteration." if len(table)
            else ""),
-        *[figure(n) for n in names],
+        figure("anytime_recommended"),
     ]
     if len(table):
         shown = blank_repeats(blank_repeats(table, "Problem", within="Experiment"), "Experiment")
