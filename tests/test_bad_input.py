@@ -108,7 +108,8 @@ def test_a_damaged_checkpoint_is_moved_aside_and_the_trial_restarts(tmp_path, mo
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "moved aside" in warnings[0].getMessage()
     assert not checkpoint.exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".finished", "r.json", moved[0].name]
+    # the finished trial's copy, its final state (`baselines.extension`), its record and the damaged checkpoint
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".finished", ".states", "r.json", moved[0].name]
 
 
 @pytest.mark.slow

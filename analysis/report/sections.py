@@ -291,6 +291,7 @@ def density(run: Run) -> Section | None:
         r"B3O's Boltzmann density per experiment, variant and $\lambda$, over iterations with $\lambda_t > 0$.",
         "density",
         size=r"\footnotesize",
+        breaks=True,  # flows on after its text, which a float of its length would leave alone on a page
         group="experiment",
     )
     return Section("B3O density diagnostics", [" ".join(sentences), block], "density", appendix=True)
