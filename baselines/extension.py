@@ -44,9 +44,10 @@ def keep_final_state(checkpoint: Path, out: Path, spec: TrialSpec, platform: str
         checkpoint.replace(target)
 
 
-def continue_from_longest(checkpoint: Path, out: Path, spec: TrialSpec, platform: str) -> int | None:
+def continue_from_longest(checkpoint: Path, out: Path, spec: TrialSpec, platform: str) -> dict[str, object] | None:
     """Write `checkpoint` for `spec` from the longest kept final state of its lineage with fewer iterations on this
-    platform; return that state's iterations, or None if there is none (or it cannot be trusted)."""
+    platform; return that trial's iterations and id (the record's `continued_from`), or None if there is none (or
+    it cannot be trusted)."""
     pattern = re.compile(rf"{lineage(spec)}\.T(\d+)\.{re.escape(platform)}\.npz")
     found = sorted(
         (int(m.group(1)), path)
@@ -59,5 +60,5 @@ def continue_from_longest(checkpoint: Path, out: Path, spec: TrialSpec, platform
         if loaded is not None and len(loaded[0]) == iterations + 1:
             trace, model_vars = loaded
             save_checkpoint(checkpoint, spec.trial_id, trace, {k: np.asarray(v) for k, v in model_vars.items()})
-            return iterations
+            return {"iterations": iterations, "trial_id": shorter.trial_id}
     return None

@@ -127,7 +127,7 @@ class _Runner:
         startup_s = _startup_seconds()
         startup_cpu_s = time.process_time() if startup_s else 0.0  # this process's CPU seconds since it started
         method = self.trial.method
-        platform = provenance()["platform_id"]
+        platform = provenance()["platform_id"]  # picks a final state to continue from; the record's is at the finish
         continued = None
         if method.horizon_free and not self.checkpoint.exists():
             continued = continue_from_longest(self.checkpoint, self.out, self.spec, platform)
@@ -193,8 +193,8 @@ class _Runner:
             "trace": trace,
             "final_recommendation": final,
         }
-        if continued is not None:  # its first `continued` iterations are that trial's
-            record["continued_from"] = {"iterations": continued, "trial_id": self._shorter_id(continued)}
+        if continued is not None:  # its first iterations are that trial's
+            record["continued_from"] = continued
         text = json.dumps(record)
         atomic_write_text(finished_copy(self.out), text)
         atomic_write_text(self.out, text)
@@ -202,9 +202,6 @@ class _Runner:
             keep_final_state(self.checkpoint, self.out, self.spec, platform)
         self.checkpoint.unlink(missing_ok=True)
         return record
-
-    def _shorter_id(self, iterations: int) -> str:
-        return TrialSpec.from_dict({**self.spec.to_dict(), "iterations": iterations}).trial_id
 
     def _build_model(self, trace: list[dict], model_vars: dict[str, np.ndarray] | None) -> Any:
         seed_tensorflow(self.spec.seed, 0, Purpose.TENSORFLOW)

@@ -5,6 +5,7 @@ give that (another platform, a method whose draws depend on T, a damaged file)."
 from __future__ import annotations
 
 import pytest
+from test_runner import TINY
 
 import baselines
 import baselines.runner
@@ -13,16 +14,7 @@ from baselines.records import stable
 from baselines.runner import run_trial
 from baselines.spec import TrialSpec
 
-SHORT = {
-    "problem": "forrester1",
-    "method": "b3o",
-    "params": {"acquisition": "logei", "sampler": "defer", "sampler_options": {"budget": 300}},
-    "batch_size": 4,
-    "iterations": 2,
-    "n_init": 6,
-    "seed": 3,
-    "model": {"num_inducing": 10, "maxiter": 20},
-}
+SHORT = {**TINY, "iterations": 2, "seed": 3}  # a different seed from the runner tests' trials
 LONG = {**SHORT, "iterations": 4}
 
 
