@@ -94,6 +94,19 @@ CAPTIONS = {
         "after every iteration, on the axes of the best evaluated point's figure; only the methods whose records "
         "carry it. Mean and 95% bootstrap CI over seeds."
     ),
+    "anytime_ecdf": (
+        "Runtime ECDFs: the fraction of (target, seed) pairs reached after each iteration, over 20 targets per problem "
+        "log-evenly spaced from Random's median gap at the initial design to the smallest gap any trial reached."
+    ),
+    "score_profiles": (
+        "Performance profiles of the normalised score (0: the optimum or the run's best; 1: Random's median at the "
+        "same number of evaluations), per experiment and budget: the fraction of a method's (problem, seed) runs whose "
+        "score is at most τ; further up and to the left is better."
+    ),
+    "anytime_verdicts": (
+        "Each claim's verdict had the run stopped at each budget: the claims engine on the trials cut at that budget "
+        "or, for claims 1 and 7 of a run read along its horizon, the verdict at each of its planned checkpoints t."
+    ),
     "timing": (
         "Cost of one batch against batch size B on one fitted SVGP, log-log, with each method's fitted log-log slope "
         "in the legend (the title says how many repeats each point is); right: peak memory of the process."

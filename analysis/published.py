@@ -35,6 +35,7 @@ TABLES = {
     "cost": "paper/tables/run_times.csv",
     "horizon": "paper/horizon/tables/horizon.csv",
     "large_batch": "paper/large_batch/tables/horizon_along.csv",
+    "scores": "paper/extended/tables/score_aggregate.csv",
     "test_run": "paper/tables/test_run.csv",
     "automatic": "paper/auto_temperature/tables/automatic.csv",
     "auto_choice": "paper/auto_temperature/tables/auto_choice.csv",

@@ -56,6 +56,7 @@ from analysis.readme_blocks import (
     markers,
     run_cost_block,
     run_costs_block,
+    scores_block,
     test_run_block,
     verdict_size_block,
     verdict_size_line_block,
@@ -159,6 +160,9 @@ SECTIONS = {
         large_batch_block,
         {"problem", "label", "iteration", "mean", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
         "python -m analysis.tables.horizon (config/large_batch.yaml's horizon)",
+    ),
+    "scores": (
+        scores_block, {"experiment", "budget", "label", "problems", "runs", "mean", "lo", "hi"}, "python -m analysis.scores"
     ),
     "test_run": (
         test_run_block, {"tests", "passed", "skipped", "failed", "minutes", "date", "cpus"},

@@ -10,6 +10,7 @@ import pandas as pd
 from analysis import verdicts
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, problem_title
+from analysis.scores import final
 from analysis.tables.automatic import goal, leaning
 from analysis.tables.density import lam_text
 from analysis.tables.run_times import PROFILE_NAMES
@@ -256,6 +257,23 @@ def horizon_block(table: pd.DataFrame, source: str) -> str:
             *rows,
         ],
     )
+
+
+def scores_block(table: pd.DataFrame, source: str) -> str:
+    """Every method on one scale across problems (`analysis.scores.aggregate`): per experiment at its final budget
+    (named by its problems, and by its title where two share them), the methods best first with their mean score over
+    problems and its stratified-bootstrap interval."""
+    rows = []
+    shown = final(table)
+    shared = shown.drop_duplicates("experiment")["problems"].duplicated(keep=False)  # problems alone are ambiguous
+    ambiguous = set(shown.drop_duplicates("experiment")["experiment"][shared])
+    for experiment, group in shown.groupby("experiment", sort=False):
+        where = ", ".join(problem_title(p.strip()) for p in str(group["problems"].iloc[0]).split(","))
+        where = f"{experiment_title(experiment)}: {where}" if experiment in ambiguous else where
+        cells = "; ".join(f"{r.label} {number(r.mean)} [{number(r.lo)}, {number(r.hi)}]" for r in group.itertuples())
+        rows.append(f"| {where}, {int(group['budget'].iloc[0])} evaluations | {cells} |")
+    return generated("scores", source, ["| experiment at its final budget | score, best first [95% CI] |", "|---|---|",
+                                        *rows])
 
 
 #: the variants the README's paper-horizon sentence names (claims 1 and 7's constant-temperature ones)

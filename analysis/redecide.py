@@ -5,7 +5,9 @@ keep open a comparison that was closed then, whose later seeds were never run. C
 re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
 still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
 spends no error rate). This writes the grid of the trials that exist (those the config runs, up to each plan's
-`until`), the tidy, per-trial and per-iteration tables, and the claims tables, as the workflow's rules would:
+`until`), the tidy, per-trial and per-iteration tables, the claims tables and the tables the run's experiments declare
+(`analysis.tables.declared`: e.g. the horizon table, whose verdicts follow the same rules), as the workflow's rules
+would:
 
     python -m analysis.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
@@ -60,6 +62,19 @@ def _runs(grid: pd.DataFrame, experiment: str, when: dict) -> bool:
     rows = grid[grid["experiment"] == experiment]
     values = rows.assign(temperature=rows["temperature"].fillna("constant"))
     return bool(len(rows)) and bool(((values[list(when)] == pd.Series(when)).all(axis=1)).any() if when else True)
+
+
+def table_commands(config: dict, work: Path) -> list[list[str]]:
+    """The workflow's rule `table` for every table declared for the run's experiments (or for any run), from the
+    re-decided tidy table."""
+    from analysis.tables import declared
+
+    paper = Path(config["paper"])
+    return [
+        ["python", "-m", f"analysis.tables.{table.script}", "--table", str(work / "tidy.parquet"),
+         "--out", str(paper / "tables" / name)]
+        for name, table in declared().items() if table.experiment in (None, *config["experiments"])
+    ]
 
 
 def report(config: dict, configfile: str, work: Path, scaling: str | None) -> int:
@@ -123,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for step, arguments in steps:
         if step(arguments) != 0:
+            return 2
+    for command in table_commands(config, work):
+        if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+            print(f"error: {' '.join(command)} failed", file=sys.stderr)
             return 2
     print(f"{args.configfile}: re-decided on {len(grid)} grid rows; {absent} of its trials have no record (not run)")
     return report(config, args.configfile, work, args.scaling) if args.report else 0

@@ -100,6 +100,13 @@ def aggregate(scored: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["experiment", "budget", "label", "problems", "runs", "mean", "lo", "hi", "median"])
 
 
+def final(aggregated: pd.DataFrame) -> pd.DataFrame:
+    """`aggregate`'s rows at each experiment's last budget, the best (lowest) score first within an experiment:
+    what the README and the report quote."""
+    last = aggregated["budget"] == aggregated.groupby("experiment")["budget"].transform("max")
+    return aggregated[last].sort_values(["experiment", "mean"], kind="stable")
+
+
 def profiles(scored: pd.DataFrame, taus: np.ndarray = TAUS) -> pd.DataFrame:
     """Per (experiment, budget, label) and τ: the fraction of (problem, seed) runs with score ≤ τ."""
     rows = []

@@ -10,6 +10,12 @@ budgets are those the per-trial table has for the experiment (every budget a tri
 `MAX_BUDGETS` of them, evenly picked and always with the last. The claims and their experiments come from the run's
 claims.csv, so only claims whose experiment the run has are checked. Each check is a full one (seconds to a minute);
 `--only` restricts the claims by name when all of them take too long.
+
+A run read along its own horizon (`analysis.tables.horizon`: B3O against TS decided at checkpoints t) gives claims 1
+and 7 along t instead (`--horizon`, `along_horizon`): at each checkpoint the claim's verdict combines its variants'
+comparisons there (`analysis.verdicts.combine`), over every benchmark the claim names, so a problem or variant the run
+left out counts as missing ("holds on k of n"); they replace the engine's rows of the same claim and experiment. Those
+rows' `axis` is "iteration" (their budget is t); the engine's rows' is "evaluations".
 """
 
 from __future__ import annotations
@@ -24,12 +30,19 @@ import yaml
 
 from analysis import per_trial
 from analysis.claims import checking
-from analysis.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED
+from analysis.claims.catalogue import SYNTHETIC
+from analysis.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED, combine
 from baselines.grid import sequential_experiments
 
 MAX_BUDGETS = 12
 #: the verdict classes a strip colours, in legend order; "holds on k of n" is held in part
 CATEGORIES = ("holds", "holds in part", "does not hold", "inconclusive", "not comparable", "not measured")
+COLUMNS = ["number", "name", "experiment", "budget", "axis", "verdict", "category", "seconds"]
+#: the claims a horizon table decides (claims 1 and 7): name -> the B3O variants each compares with TS
+HORIZON_CLAIMS = {
+    "b3o_beats_ts_b100": ("B3O-LogEI-c", "B3O-LogEI-s", "B3O-UCB-c", "B3O-UCB-s"),
+    "constant_beats_ts": ("B3O-LogEI-c", "B3O-UCB-c"),
+}
 
 
 def category(verdict: str) -> str:
@@ -80,10 +93,28 @@ def along(
             result = checking.CLAIMS[claim.name](at_budget(table, claim.experiment, budget), looks)
             rows.append({
                 "number": claim.number, "name": claim.name, "experiment": claim.experiment, "budget": budget,
-                "verdict": result.verdict, "category": category(result.verdict),
+                "axis": "evaluations", "verdict": result.verdict, "category": category(result.verdict),
                 "seconds": round(time.perf_counter() - start, 2),
             })
-    return pd.DataFrame(rows, columns=["number", "name", "experiment", "budget", "verdict", "category", "seconds"])
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def along_horizon(table: pd.DataFrame, experiment: str) -> pd.DataFrame:
+    """One row per (claim of `HORIZON_CLAIMS`, checkpoint t) of a horizon table (`analysis.tables.horizon`'s CSV):
+    the claim's verdict from its variants' comparisons decided at t, out of every (variant, benchmark) it names."""
+    decided = table[table["verdict"].notna() & (table["verdict"] != "")]
+    rows = []
+    for name, variants in HORIZON_CLAIMS.items():
+        for t, at in decided.groupby("iteration"):
+            units = at[at["label"].isin(variants)]
+            if units.empty:
+                continue
+            verdict = combine(list(units["verdict"]), expected=len(variants) * len(SYNTHETIC))
+            rows.append({
+                "number": list(checking.CLAIMS).index(name) + 1, "name": name, "experiment": experiment,
+                "budget": int(t), "axis": "iteration", "verdict": verdict, "category": category(verdict), "seconds": 0.0,
+            })
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def config_looks(path: str | None) -> dict[str, tuple[int, ...]]:
@@ -99,10 +130,17 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--claims", required=True, help="the run's claims.csv (which claims, and their experiments)")
     cli.add_argument("--config", help="the run's config, for its planned looks (seeds: {start, step, max})")
     cli.add_argument("--only", nargs="*", metavar="NAME", help="check only these claims (by name)")
+    cli.add_argument("--horizon", help="the run's horizon table (CSV, analysis.tables.horizon): claims 1 and 7 along t")
+    cli.add_argument("--horizon-experiment", default="horizon", help="the experiment the horizon table reads")
     cli.add_argument("--out", required=True, help="CSV to write")
     args = cli.parse_args(argv)
     start = time.perf_counter()
     result = along(per_trial.read(args.table), pd.read_csv(args.claims), config_looks(args.config), args.only)
+    if args.horizon:
+        strips = along_horizon(pd.read_csv(args.horizon), args.horizon_experiment)
+        # a claim the horizon decides at its planned checkpoints is shown there, not also at the engine's budgets
+        kept = result[~(result["name"].isin(strips["name"]) & (result["experiment"] == args.horizon_experiment))]
+        result = pd.concat([kept, strips], ignore_index=True) if len(kept) else strips
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     result.to_csv(args.out, index=False)
     print(f"wrote {args.out}: {len(result)} checks in {time.perf_counter() - start:.0f} s")

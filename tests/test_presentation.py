@@ -41,7 +41,7 @@ def internal(text: object) -> bool:
     text = str(text)
     return text.strip() in IDS or INTERNAL.search(text) is not None
 #: the figures the site alone shows (not set in the report, so not capped at the report's figure height)
-SITE_ONLY = {"anytime_metric", "anytime_ecdf", "anytime_verdicts", "score_profiles"}
+SITE_ONLY = {"anytime_metric", "anytime_ecdf"}
 
 
 def tidy_of(table: pd.DataFrame) -> pd.DataFrame:

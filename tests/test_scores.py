@@ -119,3 +119,39 @@ def test_budgets_are_capped_evenly_and_keep_the_last() -> None:
 )
 def test_verdict_classes(verdict: str, expected: str) -> None:
     assert verdicts_along.category(verdict) == expected
+
+
+def test_claims_1_and_7_along_a_horizon_combine_their_variants_over_every_benchmark() -> None:
+    """Claim 7 (the -c variants) and claim 1 (all four) at each checkpoint of a horizon table: a benchmark or variant
+    the run left out counts as missing, one failing comparison fails the claim, rows between checkpoints are skipped."""
+    rows = [
+        {"problem": p, "label": label, "iteration": t, "verdict": v}
+        for p in ("ackley5", "hartmann6")
+        for label in ("B3O-LogEI-c", "B3O-UCB-c")
+        for t, v in ((3, ""), (6, "holds"), (25, "does not hold" if (p, label) == ("ackley5", "B3O-UCB-c") else "holds"))
+    ]
+    strips = verdicts_along.along_horizon(pd.DataFrame(rows), "horizon").set_index(["number", "budget"])
+    assert set(strips["axis"]) == {"iteration"} and set(strips.index.get_level_values("budget")) == {6, 25}
+    assert strips.loc[(7, 6), "verdict"] == "holds on 4 of 6"  # Shekel-4 not run
+    assert strips.loc[(1, 6), "verdict"] == "holds on 4 of 12"  # nor the scheduled variants
+    assert strips.loc[(7, 25), "category"] == strips.loc[(1, 25), "category"] == "does not hold"
+
+
+def test_the_quoted_scores_are_each_experiments_last_budget_best_first() -> None:
+    from analysis.readme_blocks import scores_block
+
+    rows = [
+        {"experiment": e, "budget": b, "label": m, "problems": p, "runs": 10, "mean": v, "lo": v - 0.1, "hi": v + 0.1}
+        for e, p in (("synthetic_b100", "ackley5, hartmann6"), ("synthetic_b5", "ackley5, hartmann6"),
+                     ("battery", "battery"))
+        for b in (100, 350)
+        for m, v in (("Random", 1.0), ("TS", 0.4 if b == 350 else 0.9), ("B3O-UCB-c", 0.2))
+    ]
+    quoted = scores.final(pd.DataFrame(rows))
+    assert set(quoted["budget"]) == {350} and list(quoted.loc[quoted["experiment"] == "battery", "label"]) == [
+        "B3O-UCB-c", "TS", "Random"]
+    block = scores_block(pd.DataFrame(rows), "x").splitlines()
+    # two experiments on the same problems are told apart by their titles; one alone is named by its problem
+    shared = [line.split(" | ")[0] for line in block if "Ackley (5D), Hartmann (6D), 350 evaluations" in line]
+    assert len(shared) == 2 and shared[0] != shared[1]
+    assert any(line.startswith("| Battery electrode design (9D), 350 evaluations | B3O-UCB-c 0.2") for line in block)

@@ -56,6 +56,8 @@ CATEGORY_COLOURS = dict(zip(CATEGORIES, ("tab:green", "yellowgreen", "tab:red", 
 METRIC_TITLES = {"simple_regret": "Simple regret", "hypervolume": "Hypervolume", "best_value": "Best value"}
 #: the metric view's x axes, a column of panels each: the per-iteration table's column and its label
 AXES = {"num_evals": EVALUATIONS, "iteration": "Iteration (0: the initial design)"}
+#: a strip's x axis (`analysis.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's checkpoints t
+STRIP_AXES = {"evaluations": EVALUATIONS, "iteration": "BO iteration t (batches after the initial design)"}
 #: `--regret`: the per-iteration table's column drawn, and the figure's title
 REGRETS = {
     "evaluated": ("value", "The best evaluated point's metric after each iteration"),
@@ -131,22 +133,22 @@ def draw_verdicts(along: pd.DataFrame) -> Figure:
     heights = [along.loc[along["experiment"] == e, "name"].nunique() for e in experiments]
     # one panel per experiment, as tall as its claims are many
     fig, column = plt.subplots(
-        len(experiments), 1, figsize=(WIDTH, 0.25 * sum(heights) + 1.0 * len(experiments) + 0.8), layout="constrained",
+        len(experiments), 1, figsize=(WIDTH, 0.19 * sum(heights) + 0.65 * len(experiments) + 0.8), layout="constrained",
         squeeze=False, gridspec_kw={"height_ratios": heights},
     )
     for experiment, ax in zip(experiments, column[:, 0]):
         rows = along[along["experiment"] == experiment]
-        claims = list(dict.fromkeys(f"{n}. {name}" for n, name in zip(rows["number"], rows["name"])))
+        claims = list(dict.fromkeys(f"Claim {n}" for n in rows["number"]))  # its text: the run's claims table
         budgets = sorted(rows["budget"].unique())
         for row in rows.itertuples():
-            y = claims.index(f"{row.number}. {row.name}")
+            y = claims.index(f"Claim {row.number}")
             x = budgets.index(row.budget)
             ax.barh(y, 1.0, left=x - 0.5, height=0.8, color=CATEGORY_COLOURS[row.category], edgecolor="gray", lw=0.5)
         ax.set_yticks(range(len(claims)), claims)
         ax.invert_yaxis()
         ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
         ax.set_xlim(-0.5, len(budgets) - 0.5)
-        ax.set_xlabel(EVALUATIONS)
+        ax.set_xlabel(STRIP_AXES[rows["axis"].iloc[0]] if "axis" in rows else EVALUATIONS)
         ax.set_title(experiment_title(experiment))
         ax.grid(False)
     handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="gray", label=c) for c in CATEGORIES]

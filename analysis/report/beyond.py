@@ -1,6 +1,7 @@
 """The report's sections beyond the paper's studies: the automatic temperature's pre-registered test, any
-experiment no section describes (a user's own, or a side question such as config/collapsed_fit.yaml), and the
-recommended point's regret beside the best evaluated point's, where the records carry it."""
+experiment no section describes (a user's own, or a side question such as config/collapsed_fit.yaml), the
+recommended point's regret beside the best evaluated point's, where the records carry it, and every method on one
+scale across problems with the claims' verdicts along the budget."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from analysis.report import text as say
 from analysis.report.experiments import CLAIMS_REF, final_table, one_experiment, summary_rows
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
+from analysis.scores import final
 from analysis.tables import automatic as automatic_table
 from analysis.tables import horizon as horizon_table
 
@@ -146,3 +148,57 @@ def recommended_table(iterations: pd.DataFrame) -> pd.DataFrame:
             "Recommended": with_ci(*bootstrap_ci(trials["recommended_regret"])), "Seeds": len(trials),
         })
     return pd.DataFrame(rows, columns=["Experiment", "Problem", "Method", "Best evaluated", "Recommended", "Seeds"])
+
+
+def across(run: Run) -> Section | None:
+    """Every method on one scale across problems (`analysis.scores`) at each experiment's final budget, its
+    performance profiles, and each claim's verdict along the budget (`analysis.verdicts_along`)."""
+    table = across_table(run.scores) if run.scores is not None else pd.DataFrame()
+    strips = run.has_figure("anytime_verdicts")
+    if not len(table) and not strips:
+        return None
+    parts = []
+    if len(table):
+        profiles = run.has_figure("score_profiles")
+        parts += [
+            text(
+                "Each trial's gap to the optimum (the simple regret; on the battery and Formula E the gap to the best "
+                "value any trial of the run reached) is divided by Random's median gap at the same number of "
+                "evaluations on the same problem: 0 is the optimum, 1 is random search's median. A method's score is "
+                "the mean over its problems of its mean score, with a 95 % stratified-bootstrap interval (seeds "
+                "resampled within each problem). "
+            )
+            + r"Table~\ref{tab:scores} gives it at each experiment's final budget"
+            + (f" and {ref('score_profiles')} the performance profiles" if profiles else "")
+            + text(". The scores are unpaired across methods (Random's median is one number per budget), so they "
+                   "complement the claims' paired verdicts, not replace them."),
+            long_table(
+                blank_repeats(blank_repeats(table, "Problems", within="Experiment"), "Experiment"),
+                [text(c) for c in table.columns], "L{3.2cm} L{3.4cm} l Y r",
+                r"Normalised score at each experiment's final budget (0: the optimum; 1: Random's median): mean over "
+                r"problems [95\,\% stratified-bootstrap CI], best first.", "scores",
+            ),
+        ]
+        if profiles:
+            parts.append(figure("score_profiles"))
+    if strips:
+        parts += [
+            (f"{ref('anytime_verdicts')} gives each claim's verdict had the run stopped at each budget: where along the "
+             "budget a claim holds, is open or fails, with the run's planned looks."),
+            figure("anytime_verdicts"),
+        ]
+    return Section("Across problems and along the budget (beyond the paper)", parts, "across")
+
+
+def across_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """The aggregate scores at each experiment's last budget: experiment, problems (by name), method, score with its
+    interval and the number of (problem, seed) runs, the lowest score first within an experiment."""
+    rows = [
+        {
+            "Experiment": experiment_title(r.experiment),
+            "Problems": ", ".join(problem_title(p.strip()) for p in str(r.problems).split(",")),
+            "Method": r.label, "Score": with_ci(r.mean, r.lo, r.hi), "Runs": int(r.runs),
+        }
+        for r in final(scores).itertuples()
+    ]
+    return pd.DataFrame(rows, columns=["Experiment", "Problems", "Method", "Score", "Runs"])

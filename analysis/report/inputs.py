@@ -33,6 +33,7 @@ class Run:
     config: str = ""  # the config file the run was made from, as the workflow names it
     automatic: pd.DataFrame | None = None  # the automatic temperature's test, per comparison (analysis.tables.automatic)
     per_iteration: pd.DataFrame | None = None  # each trial after every iteration (analysis.per_iteration)
+    scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.scores: score_aggregate.csv)
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""
@@ -62,7 +63,7 @@ def _has_data(pdf: Path) -> bool:
 
 def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
     """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance,
-    automatic}.csv, PAPER/tables/per_iteration.parquet,
+    automatic,score_aggregate}.csv, PAPER/tables/per_iteration.parquet,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)
@@ -81,5 +82,6 @@ def load(paper: str | Path, scaling: str | Path | None = None, config: str = "")
         figures=frozenset(p.stem for p in (paper / "figures").glob("*.pdf") if _has_data(p)),
         config=config,
         per_iteration=per_iteration_table.read(iterations) if iterations.is_file() else None,
+        scores=_read(paper / "tables" / "score_aggregate.csv"),
         **tables,
     )

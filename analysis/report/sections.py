@@ -9,7 +9,7 @@ from analysis.deviations import SETTINGS
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, method_title, problem_title
 from analysis.report import text as say
-from analysis.report.beyond import automatic, other, recommended
+from analysis.report.beyond import across, automatic, other, recommended
 from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
@@ -387,5 +387,5 @@ def _tally(claims: pd.DataFrame) -> str:
 
 ALL = (
     overview, method, illustrations, synthetic, horizon, ablations, applications, automatic, other, recommended,
-    summary, claims, cost, density,
+    across, summary, claims, cost, density,
 )

@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import per_iteration, per_trial
+from analysis.captions import caption
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, experiment_title, problem_title
 from analysis.site import html
@@ -25,18 +26,8 @@ from analysis.tables.provenance import PLATFORM
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
 #: and the verdict strips), shown in their sections, by file stem
 SCORE_FIGURE = "score_profiles"
-ANYTIME_FIGURES = {
-    "anytime_metric": "The best evaluated point's metric (the paper's simple regret, or the hypervolume or best value "
-    "where there is no known optimum) against evaluations and against iterations, per problem: mean and 95 % "
-    "bootstrap interval over seeds.",
-    "anytime_recommended": "The simple regret of the point each method would recommend (the evaluated point of best "
-    "posterior mean), which is what a user gets, on the same axes; only methods whose records carry it are drawn.",
-    "anytime_ecdf": "Runtime ECDFs: the fraction of (target, seed) pairs reached after each iteration, over 20 targets "
-    "per problem log-evenly spaced from Random's median gap at the initial design to the smallest gap any trial "
-    "reached.",
-    "anytime_verdicts": "Each claim's verdict had the run stopped at each budget (the claims engine on the trials "
-    "cut at that budget).",
-}
+ANYTIME_FIGURES = {name: caption(name) for name in ("anytime_metric", "anytime_recommended", "anytime_ecdf",
+                                                     "anytime_verdicts")}
 #: tables the site's own rules write into a run's tables/ folder
 SCORES, SCORE_AGGREGATE, VERDICTS_ALONG = "scores.csv", "score_aggregate.csv", "verdicts_along.csv"
 PER_TRIAL, PER_TRIAL_PARQUET = "per_trial.csv", "per_trial.parquet"

@@ -114,7 +114,6 @@ rule anytime:
         png="{published}/figures/anytime_{view}.png",
         pdf="{published}/figures/anytime_{view}.pdf",
     wildcard_constraints:
-        published=ANYTIME_RUNS,
         view="|".join(ANYTIME_VIEWS),
     log:
         "{published}/site_logs/anytime_{view}.log",
@@ -201,6 +200,9 @@ rule readme:
         cost=f"{PAPER}/tables/run_times.csv",
         automatic=lambda wildcards: [f"{PAPER}/tables/automatic.csv"] if runs_automatic() else [],
         horizon=lambda wildcards: [f"{PAPER}/tables/horizon_along.csv"] if HORIZON else [],
+        # the README's scores across problems are the run's that `analysis.published` names (config/extended.yaml's)
+        scores=lambda wildcards: [path for path in [f"{PAPER}/tables/{SCORE_AGGREGATE}"]
+                                  if path == published_runs.TABLES["scores"]],
     output:
         # a stamp: Snakemake removes a job's outputs before running it, and the README must be edited, not replaced
         touch(f"{RESULTS}/readme.done"),
@@ -216,7 +218,8 @@ rule readme:
             else ""
         )
         + "".join(f" --automatic {shlex.quote(path)}" for path in input.automatic)
-        + "".join(f" --large-batch {shlex.quote(path)}" for path in input.horizon),
+        + "".join(f" --large-batch {shlex.quote(path)}" for path in input.horizon)
+        + "".join(f" --scores {shlex.quote(path)}" for path in input.scores),
     conda:
         ENV
     shell:

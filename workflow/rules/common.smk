@@ -131,6 +131,17 @@ if HORIZON and HORIZON["experiment"] not in config["experiments"]:
     raise ValueError(f"horizon: experiment {HORIZON['experiment']!r} is not one of this config's experiments")
 
 
+def horizon_source(run_config):
+    """The table a run's claims 1 and 7 are read along at its checkpoints (`analysis.verdicts_along --horizon`), and
+    the experiment it reads, or None: a config's `horizon` entry (rule `horizon_along`), or the `horizon` table of the
+    experiment of that name (analysis.tables.horizon's default plan)."""
+    if run_config.get("horizon"):
+        return "horizon_along.csv", run_config["horizon"]["experiment"]
+    if "horizon" in run_config.get("experiments", {}):
+        return "horizon.csv", "horizon"
+    return None
+
+
 def horizon_args():
     """`analysis.tables.horizon`'s plan options for the config's `horizon`: its experiment, checkpoints and the
     experiment's own planned looks (Pocock, as the claims engine spends them), or its fixed seed count."""
@@ -298,6 +309,9 @@ def figure_outputs():
     outputs = [f"{PAPER}/figures/{name}.png" for name in names]
     outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()] + [f"{PAPER}/tables/{PER_ITERATION}"]
     outputs += [f"{PAPER}/figures/anytime_{view}.png" for view in ANYTIME_REPORTED]
+    # across problems and along the budget (workflow/rules/site.smk's rules, on this run)
+    outputs += [f"{PAPER}/tables/{SCORE_AGGREGATE}", f"{PAPER}/figures/{SCORE_FIGURE}.png",
+                f"{PAPER}/figures/anytime_verdicts.png"]
     if HORIZON:
         outputs += [f"{PAPER}/tables/horizon_along.csv", f"{PAPER}/figures/horizon_along.png"]
     outputs.append(f"{PAPER}/claims.md")
@@ -346,6 +360,7 @@ def report_inputs(wildcards=None):
         "claims": f"{PAPER}/claims.csv",
         "tables": [f"{PAPER}/tables/{t}.csv" for t in table_names()],
         "per_iteration": f"{PAPER}/tables/{PER_ITERATION}",
+        "scores": f"{PAPER}/tables/{SCORE_AGGREGATE}",
         "figures": [f[: -len(".png")] + ".pdf" for f in figure_outputs() if f.endswith(".png")],
     }
     if SCALING.get("enabled", False):
@@ -360,12 +375,35 @@ SITE = yaml.safe_load((Path(workflow.basedir) / "workflow" / "site.yaml").read_t
 SITE_OUT = "site"
 
 
+# the runs whose anytime views, scores and verdicts along the budget the workflow makes: this run's, for its report,
+# and the site's
+DRAWN_RUNS = "|".join(re.escape(run) for run in dict.fromkeys([PAPER, *SITE]))
+
+
 wildcard_constraints:
-    published="|".join(re.escape(run) for run in SITE),
+    published=DRAWN_RUNS,
 
 
-# the runs whose anytime views the workflow draws (its `anytime` rule): this run's, for its report, and the site's
-ANYTIME_RUNS = "|".join(re.escape(run) for run in dict.fromkeys([PAPER, *SITE]))
+def run_configfile(published):
+    """The config a run was made from: this run's, or the one workflow/site.yaml names for a published run."""
+    return CONFIGFILE if published == PAPER else SITE[published]["config"]
+
+
+def run_horizon(published):
+    """`horizon_source` of a run's config: the table its claims 1 and 7 are read along, and its experiment."""
+    return horizon_source(config if published == PAPER else yaml.safe_load(Path(run_configfile(published)).read_text()))
+
+
+def horizon_inputs(wildcards):
+    source = run_horizon(wildcards.published)
+    return {"horizon": f"{wildcards.published}/tables/{source[0]}"} if source else {}
+
+
+def horizon_option(wildcards, input):
+    """`analysis.verdicts_along`'s --horizon options for `horizon_inputs`' table (quoted for the shell)."""
+    if "horizon" not in input.keys():
+        return ""
+    return f"--horizon {shlex.quote(input.horizon)} --horizon-experiment {run_horizon(wildcards.published)[1]}"
 
 
 def site_inputs(wildcards):

@@ -4,7 +4,8 @@
 
 The published runs and the configs that ran them are listed in workflow/site.yaml (not the workflow's config, so any
 --configfile builds the same site). Per run, the site's own tables and figures are computed from its committed CSVs
-into its paper directory: normalised scores, verdicts along the budget and score profiles; its anytime views come
+into its paper directory: normalised scores, verdicts along the budget (claims 1 and 7 along the checkpoints of a run
+read along its horizon) and score profiles; this run's too, for its report; its anytime views come
 from its committed per-iteration table (rule `anytime`, workflow/rules/analysis.smk). Pages link figures and tables
 relatively, so site/ stays small and lives beside paper/.
 """
@@ -44,6 +45,7 @@ rule score_profiles:
 rule verdicts_along:
     """Each claim checked in full at each budget: minutes (workflow/site.yaml may restrict the claims)."""
     input:
+        unpack(horizon_inputs),
         table=f"{{published}}/tables/{PER_TRIAL}",
         claims="{published}/claims.csv",
     output:
@@ -51,13 +53,14 @@ rule verdicts_along:
     log:
         "{published}/site_logs/verdicts_along.log",
     params:
-        config=lambda wildcards: SITE[wildcards.published]["config"],
-        only=lambda wildcards: " ".join(SITE[wildcards.published].get("verdicts_along", [])),
+        config=lambda wildcards: run_configfile(wildcards.published),
+        only=lambda wildcards: " ".join(SITE.get(wildcards.published, {}).get("verdicts_along", [])),
+        horizon=horizon_option,
     conda:
         ENV
     shell:
         "python -m analysis.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
-        "$([ -n '{params.only}' ] && echo --only {params.only}) --out {output:q} > {log:q} 2>&1"
+        "$([ -n '{params.only}' ] && echo --only {params.only}) {params.horizon} --out {output:q} > {log:q} 2>&1"
 
 
 rule anytime_verdicts:
