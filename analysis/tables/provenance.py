@@ -65,6 +65,11 @@ def os_text(name: str) -> str:
     return f"{system} {release} ({machine}, {library} {version})"
 
 
+#: a library named in words where its distribution's name reads as something else: our own package's is also the
+#: grid's name of the B3O method
+PACKAGE_NAMES = {"b3o": "the B3O package"}
+
+
 def describe(details: list[dict]) -> str:
     """One platform id's records (`analysis.tidy.platform_detail`) in words: CPU, OS, Python, the libraries'
     versions and the BLAS libraries; where its records differ in a part (the CPU's model, say: the id leaves it out)
@@ -88,7 +93,8 @@ def describe(details: list[dict]) -> str:
         ),
         ", ",
     )
-    libraries = ", ".join(f"{package} {each(found)}" for package, found in versions.items() if each(found))
+    libraries = ", ".join(f"{PACKAGE_NAMES.get(package, package)} {each(found)}" for package, found in versions.items()
+                          if each(found))
     parts = {
         "CPU": each(d.get("cpu") for d in details),
         "OS": each(os_text(d["os"]) for d in details if d.get("os")),
