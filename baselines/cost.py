@@ -7,13 +7,16 @@ acquire step and the evaluations. Each part has a form with a few non-negative c
                                                              all M inducing points while N_t < M, the rest placed in
                                                              the space: `inducing_points`),
                                                              k = the problem's number of objectives (one model each)
+    fit_t      = k (c0 + c2 N_t m² + c3 m³)                  the collapsed fit (`fit: collapsed`)
     acquire_t  = a0 + a1 B + a2 N_t                          per method (and B3O's sampler)
     evaluate_t = e0 + e1 B                                   per problem (checkpoint I/O included)
     start-up   = s                                           per method, the mean over a run's trials (a job's later
                                                              trials share its first one's)
 
-The fit's form is SVGP L-BFGS: each step costs O(N m² + m³); f0 and f1 are the per-fit and per-step overheads that
-dominate at small sizes. The constants are fitted by non-negative least squares, each source of observations weighing
+The default fit's form is SVGP L-BFGS over the hyperparameters and q(u): each step costs O(N m² + m³), and it runs to
+its step cap (`maxiter`); f0 and f1 are the per-fit and per-step overheads that dominate at small sizes. The collapsed
+fit (`baselines.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
+`maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The constants are fitted by non-negative least squares, each source of observations weighing
 alike (`_nnls`), to the per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
 reach, to the committed benchmarks at the paper's scale:
 `paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000) and `paper/tables/scaling.csv`
@@ -23,9 +26,10 @@ are "not predicted", never guessed.
 A model counts one of two clocks (`CLOCKS`). "cpu", the default: the process's CPU seconds of each part
 (`fit_cpu_s`, `acquire_cpu_s`, the rest of `cpu_s`, and `startup_cpu_s`), which is the time a trial takes on a core
 of its own, as a cluster slot gives it; the pinned platform runs one thread, so CPU seconds are not shared out over
-cores, and another job on the machine does not inflate them. "wall": the seconds each part took, which also count the
-waits for a core of a loaded machine (the only clock of records made before 2026-11-27), so constants fitted on a
-shared machine are upper bounds and differ with the load when each run was made.
+cores, and another job on the machine inflates them far less than wall seconds (it shares caches, not time).
+"wall": the seconds each part took, which also count the waits for a core of a loaded machine (the only clock of
+records made before 2026-11-27), so constants fitted on a shared machine are upper bounds and differ with the load
+when each run was made.
 
 `b3o cost-model --results DIR` fits the model to a run's records and writes it (`paper/tables/cost_model.csv`) with
 its error per experiment (`paper/tables/cost_validation.csv`). Imports no TensorFlow: the workflow's DAG build uses it.
@@ -45,6 +49,7 @@ from scipy.optimize import nnls
 
 #: the form of each part: its terms, and for the fit, which also enter one L-BFGS step of the benchmark
 FIT_TERMS = ("f0", "f1", "f2", "f3")
+COLLAPSED_TERMS = ("c0", "c2", "c3")
 ACQUIRE_TERMS = ("a0", "a1", "a2")
 EVALUATE_TERMS = ("e0", "e1")
 COLUMNS = ("part", "key", "term", "value")
@@ -67,8 +72,25 @@ def acquire_key(method: str, params: Mapping[str, Any] | None) -> str:
     return method
 
 
+def fit_key(model: Mapping[str, Any]) -> str:
+    """Which fit's constants a model spec's fits take: "svgp" (L-BFGS over all its variables, the default),
+    "svgp-collapsed", or the model's kind (not modelled: its trials are not predicted)."""
+    kind = model.get("kind", "svgp")
+    if kind != "svgp":
+        return kind
+    return "svgp" if model.get("fit", "lbfgs") == "lbfgs" else f"svgp-{model['fit']}"
+
+
 def _fit_features(maxiter: float, n: float, m: float) -> list[float]:
     return [1.0, maxiter, maxiter * n * m * m, maxiter * m**3]
+
+
+def _collapsed_features(maxiter: float, n: float, m: float) -> list[float]:
+    return [1.0, n * m * m, m**3]
+
+
+#: each modelled fit: its terms and its features of (maxiter, N, m)
+FIT_FORMS = {"svgp": (FIT_TERMS, _fit_features), "svgp-collapsed": (COLLAPSED_TERMS, _collapsed_features)}
 
 
 def _acquire_features(batch_size: float, n: float) -> list[float]:
@@ -112,7 +134,7 @@ class CostModel:
 
     @classmethod
     def read(cls, path: str | Path) -> CostModel:
-        return cls(pd.read_csv(path))
+        return cls(pd.read_csv(path, float_precision="round_trip"))  # constants read back bit for bit
 
     def _terms(self, part: str, key: str, terms: Iterable[str]) -> np.ndarray | None:
         values = [self._values.get((part, key, term)) for term in terms]
@@ -123,11 +145,7 @@ class CostModel:
         method, problem = spec["method"], spec["problem"]
         needs = [("startup", method), ("evaluate", problem), ("acquire", acquire_key(method, spec.get("params")))]
         if self.uses_model(spec):
-            model = spec.get("model") or {}
-            kind = "svgp" if model.get("kind", "svgp") == "svgp" and model.get("fit", "default") == "default" else (
-                f"{model.get('kind', 'svgp')} ({model.get('fit', 'default')} fit)"
-            )
-            needs += [("fit", kind), ("objectives", problem)]
+            needs += [("fit", fit_key(spec.get("model") or {})), ("objectives", problem)]
         return [f"{part} {key}" for part, key in needs]
 
     def missing(self, spec: Mapping[str, Any]) -> list[str]:
@@ -149,10 +167,11 @@ class CostModel:
         fit_s = 0.0
         if self.uses_model(spec):
             model = spec.get("model") or {}
-            m = np.full(len(n), inducing_points(model))
-            features = np.array([_fit_features(float(model.get("maxiter", 500)), ni, mi) for ni, mi in zip(n, m)])
+            terms, form = FIT_FORMS[fit_key(model)]
+            m, maxiter = inducing_points(model), float(model.get("maxiter", 500))
+            features = np.array([form(maxiter, ni, m) for ni in n])
             k = self._values[("objectives", problem, "k")]
-            fit_s = float(k * (features @ self._terms("fit", "svgp", FIT_TERMS)).sum())
+            fit_s = float(k * (features @ self._terms("fit", fit_key(model), terms)).sum())
         acquire_s = float((np.array([_acquire_features(b, ni) for ni in n]) @ acquire).sum())
         evaluate_s = float(iterations * (evaluate[0] + evaluate[1] * b))
         return TrialCost(self._values[("startup", method, "s")], fit_s, acquire_s, evaluate_s)
@@ -239,6 +258,7 @@ def observations(records: Iterable[Mapping[str, Any]], clock: str = "cpu") -> pd
                     "batch_size": spec["batch_size"],
                     "n": n,
                     "m": inducing_points(model),
+                    "fit_key": fit_key(model),
                     "maxiter": model.get("maxiter", 500),
                     "fit_s": fit_s,
                     "acquire_s": acquire_s,
@@ -266,19 +286,22 @@ def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.
         wall_fitted.append(what)
         return group
 
-    modelled = preferred(obs[obs["fit_s"] > NO_FIT_S], "fit svgp")
-    features = [np.array(_fit_features(r.maxiter, r.n, r.m)) for r in modelled.itertuples()]
-    seconds = list(modelled["fit_s"] / modelled["objectives"])
-    source = ["records"] * len(features)
-    if lbfgs_steps is not None:
-        steps = lbfgs_steps.assign(N=pd.to_numeric(lbfgs_steps["N"], errors="coerce"))  # its last row is a total
-        for r in steps.dropna(subset=["N", "lbfgs_iteration_s"]).itertuples():
-            features.append(np.array([0.0, 1.0, r.N * 500.0**2, 500.0**3]))
-            seconds.append(r.lbfgs_iteration_s)
-            source.append("lbfgs")
-    if features:
-        constants = _nnls(np.array(features), np.array(seconds), np.array(source))
-        rows += [("fit", "svgp", t, v) for t, v in zip(FIT_TERMS, constants)]
+    fitted = obs[obs["fit_s"] > NO_FIT_S]
+    for key, (terms, form) in FIT_FORMS.items():
+        modelled = fitted[fitted["fit_key"] == key]
+        modelled = preferred(modelled, f"fit {key}") if len(modelled) else modelled
+        features = [np.array(form(r.maxiter, r.n, r.m)) for r in modelled.itertuples()]
+        seconds = list(modelled["fit_s"] / modelled["objectives"])
+        source = ["records"] * len(features)
+        if key == "svgp" and lbfgs_steps is not None:  # the benchmark times one L-BFGS step of the default fit
+            steps = lbfgs_steps.assign(N=pd.to_numeric(lbfgs_steps["N"], errors="coerce"))  # its last row is a total
+            for r in steps.dropna(subset=["N", "lbfgs_iteration_s"]).itertuples():
+                features.append(np.array([0.0, 1.0, r.N * 500.0**2, 500.0**3]))
+                seconds.append(r.lbfgs_iteration_s)
+                source.append("lbfgs")
+        if features:
+            constants = _nnls(np.array(features), np.array(seconds), np.array(source))
+            rows += [("fit", key, t, v) for t, v in zip(terms, constants)]
     for problem, group in obs.groupby("problem"):
         rows.append(("objectives", problem, "k", float(group["objectives"].iloc[0])))
         group = preferred(group, f"evaluate {problem}")

@@ -21,9 +21,12 @@ import pandas as pd
 import yaml
 
 from baselines.cost import CLOCKS, CostModel, fit, observations, validate
+from baselines.spec import FITS
 
 COST_MODEL = Path("paper/tables/cost_model.csv")
 COST_VALIDATION = Path("paper/tables/cost_validation.csv")
+#: the validation rows of the records an extension (`b3o cost-model --extend`) was fitted to
+EXTENSION = "extension"
 #: a trial job's slot per trial without a prediction (`workflow/rules/common.smk`), in minutes
 DEFAULT_LIMIT_MIN = 240
 #: a prediction times this is the slot a trial job asks for
@@ -50,9 +53,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     estimate.add_argument("--cost-model", default=str(COST_MODEL), help="fitted cost model (b3o cost-model)")
     estimate.add_argument("--limit", type=float, help="one slot, minutes (default: the config's slot_minutes, else "
                           f"{DEFAULT_LIMIT_MIN})")
+    estimate.add_argument("--fit", choices=FITS, help="predict every SVGP fitted this way, whatever the config says: "
+                          "what adopting a fit would cost")
+    estimate.add_argument("--out", help="also write the per-experiment table (CSV), with the fit and the clock")
     estimate.set_defaults(func=_estimate)
     model = subparsers.add_parser("cost-model", help="fit the cost model to a run's records, with its error")
-    model.add_argument("--results", required=True, help="a run's results directory (grid.csv and its records)")
+    model.add_argument("--results", help="a run's results directory (grid.csv and its records); required unless "
+                       "--extend")
     model.add_argument("--lbfgs", default="paper/tables/paper_scale_cost.csv", help="L-BFGS steps at M = 500")
     model.add_argument("--scaling", default="paper/tables/scaling.csv", help="batch time against B at M = 500")
     model.add_argument("--out", default=str(COST_MODEL), help="where to write the model (CSV)")
@@ -76,6 +83,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "an earlier check in --validation, whose other rows stay; --out is not written",
     )
     model.add_argument(
+        "--extend",
+        help="a fitted model (CSV) to extend: only the parts it lacks are fitted, to the --also records (e.g. a fit "
+        "it never measured), and its own constants and checks stay as they are; --holdout rows are replaced",
+    )
+    model.add_argument(
         "--clock", choices=CLOCKS, default="cpu",
         help="fit CPU seconds (the default; a record without them counts its wall seconds, and the parts fitted only "
         "to those are named) or wall seconds",
@@ -93,16 +105,33 @@ def _estimate(args: argparse.Namespace) -> int:
     except (OSError, ValueError, yaml.YAMLError) as error:
         print(f"b3o estimate: error: {error}", file=sys.stderr)
         return 2
-    print(estimate_text(grid, model, args.limit or config.get("slot_minutes", DEFAULT_LIMIT_MIN)))
+    limit = args.limit or config.get("slot_minutes", DEFAULT_LIMIT_MIN)
+    print(estimate_text(grid, model, limit, args.fit))
+    if args.out:
+        per, _ = estimate_table(grid, model, limit, args.fit)
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        per.assign(config=Path(args.configfile).name, fit=args.fit or "as configured", clock=model.clock).to_csv(
+            args.out, index=False)
+        print(f"wrote {args.out}")
     return 0
 
 
-def estimate_table(grid: list, model: CostModel, limit_min: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+def refitted(spec: dict, fit: str | None) -> dict:
+    """`spec` with its SVGP fitted by `fit` (None: as it is); other models are left as they are."""
+    model = spec.get("model") or {}
+    if fit is None or model.get("kind", "svgp") != "svgp":
+        return spec
+    return {**spec, "model": {**model, "fit": fit}}
+
+
+def estimate_table(grid: list, model: CostModel, limit_min: float, fit: str | None = None
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(per experiment: trials, predicted core-hours, longest trial, unpredicted trials; the settings over the
-    limit). A trial listed by several experiments counts in each, and once in the total."""
+    limit), every SVGP fitted by `fit` if given (`refitted`). A trial listed by several experiments counts in each,
+    and once in the total."""
     rows, over, seen = [], defaultdict(list), {}
     for row in grid:
-        spec = row.spec.to_dict()
+        spec = refitted(row.spec.to_dict(), fit)
         cost = model.predict(spec)
         minutes = math.nan if cost is None else cost.total / 60
         seen[row.spec.trial_id] = minutes
@@ -129,10 +158,11 @@ def estimate_table(grid: list, model: CostModel, limit_min: float) -> tuple[pd.D
     return per.reset_index(), flagged
 
 
-def estimate_text(grid: list, model: CostModel, limit_min: float) -> str:
-    per, flagged = estimate_table(grid, model, limit_min)
+def estimate_text(grid: list, model: CostModel, limit_min: float, fit: str | None = None) -> str:
+    per, flagged = estimate_table(grid, model, limit_min, fit)
     clock = "CPU seconds on a core of its own" if model.clock == "cpu" else "wall seconds on a shared machine"
-    lines = [f"predicted from {clock}", per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
+    refit = f", every SVGP with the {fit} fit" if fit else ""
+    lines = [f"predicted from {clock}{refit}", per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
     if model.wall_fitted:
         lines.append("fitted to wall seconds for want of CPU seconds (upper bounds): " + ", ".join(model.wall_fitted))
     if per.attrs["missing"]:
@@ -159,6 +189,19 @@ def _records(results: Path, grid: pd.DataFrame) -> list[dict]:
     return found
 
 
+def extended(base: CostModel, new: CostModel) -> CostModel:
+    """`base` with the parts only `new` has (a fit, method, sampler or problem `base` never measured): every
+    constant `base` has is kept, so the checks made of it still hold for what it predicted before."""
+    if base.clock != new.clock:
+        raise ValueError(f"cannot extend a model of {base.clock} seconds with parts fitted to {new.clock} seconds")
+    have = {(r.part, r.key) for r in base.table.itertuples()}
+    added = new.table[[
+        (r.part, r.key) not in have if r.part != "clock" else r.key == "wall" and tuple(r.term.split(" ", 1)) not in have
+        for r in new.table.itertuples()
+    ]]
+    return CostModel(pd.concat([base.table, added], ignore_index=True))
+
+
 def _size(spec: dict) -> str:
     return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
 
@@ -168,9 +211,13 @@ def _cost_model(args: argparse.Namespace) -> int:
 
     try:
         committed = CostModel.read(args.model) if args.model else None  # before the records: a bad path fails fast
-        grid = pd.read_csv(Path(args.results) / "grid.csv")
-        records = _records(Path(args.results), grid)
-        if not records:
+        base = CostModel.read(args.extend) if args.extend else None
+        if args.results is None and base is None:
+            raise ValueError("--results is required unless --extend names a model to extend")
+        grid = pd.read_csv(Path(args.results) / "grid.csv") if args.results else pd.DataFrame(
+            columns=["trial_id", "experiment", "record"])
+        records = _records(Path(args.results), grid) if args.results else []
+        if args.results and not records:
             raise ValueError(f"no readable records listed in {args.results}/grid.csv")
         files = [Path(p) for p in args.also if not Path(p).is_dir()]
         also = [r for r in (load_record(p)[0] for p in files) if r is not None]
@@ -202,7 +249,18 @@ def _cost_model(args: argparse.Namespace) -> int:
         print(f"wrote {args.validation}: {args.model} against {len(records)} records it was not fitted to")
         return 0
     model = fit(observations(records + also + filling, args.clock), optional["lbfgs"], optional["scaling"])
+    if base is not None:
+        try:
+            model = extended(base, model)
+        except ValueError as error:
+            print(f"b3o cost-model: error: {error}", file=sys.stderr)
+            return 2
     checked = validate(model, records + also, experiment_of).assign(sample="fitted")
+    if base is not None:  # the base's own checks stay; its held-out rows and its extension's give way to these
+        kept = pd.read_csv(args.validation) if Path(args.validation).is_file() else checked.iloc[:0]
+        mine = validate(model, also, {r["trial_id"]: EXTENSION for r in also}).assign(sample="fitted")
+        kept = kept[(kept["sample"] != "held out") & (kept["experiment"] != EXTENSION)]
+        checked = pd.concat([kept, mine[mine["experiment"] == EXTENSION]], ignore_index=True)
     if held:
         groups = {r["trial_id"]: _size(r["spec"]) for r in held}
         checked = pd.concat([checked, validate(model, held, groups).assign(sample="held out")], ignore_index=True)

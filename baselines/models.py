@@ -26,10 +26,10 @@ from trieste.models.optimizer import Optimizer
 from trieste.space import SearchSpace, TaggedProductSearchSpace, one_hot_encoded_space, one_hot_encoder
 
 from b3o.options import check_options
+from baselines.spec import FITS
 from harness.keys import check_keys
 
 KINDS = ("svgp", "gpr", "deep-ensemble")
-FITS = ("lbfgs", "collapsed")
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """A trial's files on disk and the names in them: the record, trace and scaling-table columns (the runner and
-`b3o scaling` write them, `analysis.tidy` and the figures read them), the hypervolume recorded for multi-objective
+`b3o scaling` write them, `analysis.data.tidy` and the figures read them), the hypervolume recorded for multi-objective
 trials, output-path checks, atomic writes, and what to do with a record or checkpoint that cannot be trusted.
 TensorFlow-free: the tidy step and the figures import it.
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("b3o.trial")
 
-#: the keys of a trial record (`baselines.runner` writes it, `analysis.tidy` reads it)
+#: the keys of a trial record (`baselines.runner` writes it, `analysis.data.tidy` reads it)
 RECORD_KEYS = (
     "spec", "trial_id", "problem", "provenance", "startup_s", "startup_cpu_s", "wall_s", "trace", "final_recommendation"
 )

@@ -187,7 +187,7 @@ class _Runner:
             },
             "provenance": provenance(),
             "startup_s": startup_s,  # of the process that finished the trial
-            "startup_cpu_s": startup_cpu_s,  # its CPU seconds, which a loaded machine does not inflate
+            "startup_cpu_s": startup_cpu_s,  # its CPU seconds, which a loaded machine inflates far less
             # start-up plus this process's part of the trial: the whole trial unless it was resumed
             "wall_s": startup_s + time.perf_counter() - started,
             "trace": trace,

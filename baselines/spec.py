@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 MAX_EVALUATIONS = 1_000_000
 #: Largest kernel matrix a surrogate may need, in bytes of float64: N x N for exact GPR, N x M for SVGP.
 MAX_KERNEL_BYTES = 8 * 2**30
+#: How an SVGP's hyperparameters are fitted (`baselines.models`): named here, where no TensorFlow is imported, so that
+#: `b3o estimate` can offer them.
+FITS = ("lbfgs", "collapsed")
 
 
 @dataclass(frozen=True)

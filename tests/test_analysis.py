@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import aggregate, theory
-from analysis.tidy import GRID_COLUMNS, TIDY_COLUMNS, load, tidy_table
-from analysis.tidy import main as tidy_main
+from analysis.data import aggregate
+from analysis.data.tidy import GRID_COLUMNS, TIDY_COLUMNS, load, tidy_table
+from analysis.data.tidy import main as tidy_main
+from analysis.statistics import theory
 from baselines.records import SCALING_COLUMNS
 
 SEEDS = (0, 1)
@@ -410,8 +411,8 @@ def test_each_figure_is_declared_once_by_its_script():
     reads equals what the imported scripts hold, and every declared figure has a caption."""
     from importlib import import_module
 
-    from analysis.captions import CAPTIONS
     from analysis.figures import Declared, declared
+    from analysis.presentation.captions import CAPTIONS
 
     figures = declared()
     assert figures["sampler_logei_s"].command == "sampler_ablation --variant LogEI-s"
@@ -549,7 +550,7 @@ def test_summary_table_reports_each_problems_headline_metric(built, tmp_path, ta
 @pytest.fixture(scope="module")
 def twelve_seeds(tmp_path_factory) -> Path:
     """The fixture with twelve seeds, enough for the exact sign-flip test to decide a claim of up to 16 comparisons
-    after Holm (`analysis.verdicts.fewest_seeds`); returns its tidy table's path."""
+    after Holm (`analysis.statistics.verdicts.fewest_seeds`); returns its tidy table's path."""
     root = tmp_path_factory.mktemp("twelve_seeds")
     assert (
         tidy_main(["--grid", str(build_fixture(root, seeds=tuple(range(12)))), "--out", str(root / "tidy.parquet")])
@@ -559,8 +560,9 @@ def twelve_seeds(tmp_path_factory) -> Path:
 
 
 def test_claims_verdicts_on_a_fixture_with_known_outcomes(twelve_seeds, tmp_path):
-    from analysis import per_trial, verdicts
     from analysis.claims import checking
+    from analysis.data import per_trial
+    from analysis.statistics import verdicts
     from analysis.tables import claims_table
 
     assert verdicts.fewest_seeds(16) <= 12
@@ -600,7 +602,7 @@ def _listed(table: pd.DataFrame) -> int:
 
 
 def test_claims_regenerate_from_the_per_trial_table_alone(built, tmp_path):
-    from analysis import per_trial
+    from analysis.data import per_trial
     from analysis.tables import claims_table
 
     assert per_trial.main(["--table", str(built["tidy"]), "--out", str(tmp_path / "per_trial.csv")]) == 0
@@ -619,9 +621,9 @@ def test_claims_regenerate_from_the_per_trial_table_alone(built, tmp_path):
 
 
 def test_claims_of_absent_experiments_are_not_measured(table):
-    from analysis import per_trial
     from analysis.claims import checking
-    from analysis.verdicts import NOT_MEASURED
+    from analysis.data import per_trial
+    from analysis.statistics.verdicts import NOT_MEASURED
 
     only_battery = per_trial.per_trial(table[table["experiment"] == "battery"])
     results = checking.check_all(only_battery)

@@ -14,11 +14,12 @@ import pandas as pd
 import pytest
 from test_analysis import build_fixture
 
-from analysis import per_iteration, per_trial, runtime_ecdf
+from analysis.data import per_iteration, per_trial
+from analysis.data.tidy import main as tidy_main
 from analysis.figures import anytime
 from analysis.figures.common import NO_DATA
 from analysis.naming import experiment_title, problem_title
-from analysis.tidy import main as tidy_main
+from analysis.statistics import runtime_ecdf
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the fixture's labels whose records carry the recommended point's regret (here: set on the tidy table)

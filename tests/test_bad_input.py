@@ -20,8 +20,8 @@ from scipy.spatial.distance import pdist
 from test_runner import TINY
 
 import baselines
-from baselines.cli import main
 from b3o.diversity import mean_pairwise_distance
+from baselines.cli import main
 from baselines.grid import trial_grid
 from baselines.records import OutputError, atomic_write_text, stable
 from baselines.runner import run_trial
@@ -166,7 +166,7 @@ def test_another_trials_record_is_one_clear_error(tmp_path, capsys, reference):
 
 
 def test_the_tidy_step_refuses_an_incomplete_record_naming_it(tmp_path, reference, capsys):
-    from analysis.tidy import main as tidy_main
+    from analysis.data.tidy import main as tidy_main
 
     record_path = tmp_path / "trials" / "r.json"
     record_path.parent.mkdir()
@@ -178,7 +178,7 @@ def test_the_tidy_step_refuses_an_incomplete_record_naming_it(tmp_path, referenc
     (tmp_path / "grid.csv").write_text(",".join(columns) + "\n" + ",".join(map(str, row)) + "\n")
     code = tidy_main(["--grid", str(tmp_path / "grid.csv"), "--out", str(tmp_path / "tidy.parquet")])
     err = capsys.readouterr().err
-    assert code == 2 and str(record_path) in _one_line_error(err, "python -m analysis.tidy")
+    assert code == 2 and str(record_path) in _one_line_error(err, "python -m analysis.data.tidy")
     assert "trace has 3 of the spec's 3 + 1 iterations" in err and "rerun the workflow" in err
     assert not record_path.exists() and len(list(record_path.parent.glob("r.json.corrupt-*"))) == 1
     assert not (tmp_path / "tidy.parquet").exists()

@@ -14,13 +14,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis import per_trial, tidy, verdicts
 from analysis.claims import catalogue, checking, comparisons, wording
-from analysis.tables import claims_table
 from analysis.claims import selection as claims
 from analysis.claims.catalogue import Claim
 from analysis.claims.selection import Slot, where
-from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
+from analysis.data import per_trial, tidy
+from analysis.statistics import verdicts
+from analysis.statistics.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
+from analysis.tables import claims_table
 from problems.margins import Margin, margin
 
 SEEDS = range(8)
@@ -120,7 +121,7 @@ def test_paired_better_decides_where_the_unpaired_cis_overlap():
     assert result.verdict == HOLDS
     assert f"Δ +{1 - 0.1 * np.sin(SEEDS).mean():.3g} [" in result.measured and "8 seeds" in result.measured
     # the same numbers, unpaired: the two 95% bootstrap CIs overlap, the old rule could not tell
-    from analysis.aggregate import bootstrap_ci
+    from analysis.data.aggregate import bootstrap_ci
 
     _, _, hi_a = bootstrap_ci(ts - 1.0)
     _, lo_b, _ = bootstrap_ci(ts)
@@ -227,7 +228,7 @@ def test_the_ratio_margin_means_the_same_at_every_horizon():
 def test_one_far_seed_does_not_flip_a_clear_tie():
     """Ten seeds tied well inside the margin and one far seed: the paired t TOST still shows the tie; the three-test
     TOST it replaced (the sign flips and the bootstrap-t swing with one far seed) would not have."""
-    from analysis.verdict_size import three_test_tost
+    from analysis.statistics.verdict_size import three_test_tost
 
     rng = np.random.default_rng(7)
     d = np.r_[0.05 * rng.standard_normal(10), 1.5]  # A's advantage against an absolute margin of 1: one seed beyond it
@@ -665,7 +666,7 @@ def test_combine_with_coverage():
 def test_readme_glance_and_claims_blocks_are_rewritten_from_the_claims_tables(tmp_path):
     """The full claims table goes where its markers are (docs); the glance in the README takes each claim from the
     largest run that measured it, with the binding comparison's advantage and CI."""
-    from analysis import readme as readme_claims
+    from analysis.presentation import readme as readme_claims
 
     default = pd.DataFrame(
         {
@@ -749,7 +750,7 @@ def test_the_automatic_temperature_is_compared_with_the_same_variant_at_the_pape
 def test_the_automatic_outcome_joins_each_comparison_with_both_temperatures_densities(tmp_path):
     """claims_table --comparisons writes each comparison as numbers; analysis.tables.automatic joins the test's with
     the density diagnostics of both sides (by label and λ) and counts the goal per variant, EHVI counting for both."""
-    from analysis import readme
+    from analysis.presentation import readme
     from analysis.tables import automatic, claims_table
 
     def auto(name: str, values, problem: str, experiment: str = "auto_synthetic", **kw) -> pd.DataFrame:
@@ -986,7 +987,7 @@ def test_probability_of_improvement_pairs_by_seed_and_stratifies_by_problem():
 
 
 def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
-    from analysis import readme as readme_claims
+    from analysis.presentation import readme as readme_claims
 
     rows = [
         ("size", "lognormal", 0.5, 0.0, n, rule, rate)
@@ -1039,10 +1040,10 @@ def test_under_planned_looks_a_clear_comparison_is_decided_at_the_first_look_and
 
 
 def test_a_look_decides_at_its_level_in_the_whole_plan_as_the_claims_do():
-    """The look checkpoint (`analysis.looks`) must call open what the claims table will call open: at look 1 of the
+    """The look checkpoint (`analysis.statistics.looks`) must call open what the claims table will call open: at look 1 of the
     plan 10/15/20 the level is Pocock's, below α. A comparison decided at α but not at that level stays open (its
     settings get the next look's seeds); cutting the plan at the look would have stopped it."""
-    from analysis.looks import open_trials
+    from analysis.statistics.looks import open_trials
 
     rng = np.random.default_rng(13)  # one where the two levels disagree
     luck = rng.normal(0, 3, 10)

@@ -18,20 +18,24 @@ from baselines.estimate import estimate_table
 from baselines.grid import trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
-TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03, "e1": 0.002, "s": 1.5}
+TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03, "e1": 0.002, "s": 1.5,
+        "c0": 0.8, "c2": 4e-9, "c3": 6e-9}
 
 
-def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: int, load: float | None = None) -> dict:
+def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: int, load: float | None = None,
+            fit: str = "lbfgs") -> dict:
     """A record whose every part costs exactly what the forms say with the TRUE constants: in wall seconds, or with
     a `load` in CPU seconds, its wall seconds that many times longer (the waits of a loaded machine)."""
+    model = {"kind": "svgp", "num_inducing": m, "maxiter": maxiter} | ({"fit": fit} if fit != "lbfgs" else {})
     spec = {"problem": "hartmann6", "method": method, "batch_size": b, "iterations": iterations, "n_init": 20,
-            "seed": trial, "params": {"sampler": "defer"}, "model": {"kind": "svgp", "num_inducing": m,
-                                                                        "maxiter": maxiter}}
+            "seed": trial, "params": {"sampler": "defer"}, "model": model}
     stretch = load or 1.0
     trace, parts = [{"iteration": 0, **({"cpu_s": 0.0} if load else {})}], 0.0
     for t in range(1, iterations + 1):
         n = 20 + b * (t - 1)
         fit_s = maxiter * (TRUE["f1"] + TRUE["f2"] * n * m**2 + TRUE["f3"] * m**3)  # trieste keeps all M points
+        if fit == "collapsed":  # converges whatever its cap
+            fit_s = TRUE["c0"] + TRUE["c2"] * n * m**2 + TRUE["c3"] * m**3
         acquire_s, evaluate_s = TRUE["a0"] + TRUE["a1"] * b, TRUE["e0"] + TRUE["e1"] * b
         step = {"iteration": t, "fit_s": stretch * fit_s, "acquire_s": stretch * acquire_s,
                 "evaluate_s": stretch * evaluate_s, "io_s": 0.0}
@@ -40,7 +44,7 @@ def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: i
         parts += fit_s + acquire_s + evaluate_s
         trace.append(step)
     cpu = {"startup_cpu_s": TRUE["s"]} if load else {}
-    return {"trial_id": f"t{trial}-{b}-{m}", "spec": spec, "problem": {"num_objectives": 1}, "trace": trace,
+    return {"trial_id": f"t{trial}-{b}-{m}-{fit}", "spec": spec, "problem": {"num_objectives": 1}, "trace": trace,
             "startup_s": stretch * TRUE["s"], **cpu, "wall_s": stretch * (TRUE["s"] + parts)}
 
 
@@ -111,7 +115,30 @@ def test_what_the_model_never_measured_is_not_predicted_but_named():
     assert "acquire ts/shared-starts" in model.missing(cheap_ts)
     assert model.missing({**spec, "problem": "shekel4"}) == ["evaluate shekel4", "objectives shekel4"]
     collapsed = {**spec, "model": {**spec["model"], "fit": "collapsed"}}
-    assert model.missing(collapsed) == ["fit svgp (collapsed fit)"]
+    assert model.missing(collapsed) == ["fit svgp-collapsed"]
+    assert model.missing({**spec, "model": {**spec["model"], "fit": "lbfgs"}}) == []  # the default, spelled out
+
+
+def test_the_collapsed_fit_has_its_own_constants_and_the_estimate_can_price_adopting_it():
+    """Collapsed-fit records fit their own form (no step cap in it) and leave the default fit's constants alone; an
+    estimate with `fit` prices every SVGP trial of a grid as if it used that fit."""
+    default = [_record(i, "b3o", b, 4, maxiter, m) for i, (b, maxiter, m) in enumerate(SIZES)]
+    collapsed = [_record(20 + i, "b3o", b, 4, maxiter, m, fit="collapsed") for i, (b, maxiter, m) in enumerate(SIZES)]
+    model = fit(observations(default + collapsed))
+    values = {(r.part, r.key, r.term): r.value for r in model.table.itertuples()}
+    for term in ("f1", "f2", "f3"):
+        assert values["fit", "svgp", term] == pytest.approx(TRUE[term], rel=1e-3)
+    for term in ("c0", "c2", "c3"):
+        assert values["fit", "svgp-collapsed", term] == pytest.approx(TRUE[term], rel=1e-3)
+    big = _record(99, "b3o", 100, 50, 500, 500, fit="collapsed")
+    assert model.predict(big["spec"]).total == pytest.approx(big["wall_s"], rel=1e-3)
+    assert model.predict(big["spec"]).total < model.predict(_record(99, "b3o", 100, 50, 500, 500)["spec"]).total
+    grid = trial_grid(yaml.safe_load((ROOT / "config/smoke.yaml").read_text()))
+    as_is, _ = estimate_table(grid, _model(), limit_min=1e9)
+    refit, _ = estimate_table(grid, _model(), limit_min=1e9, fit="collapsed")
+    total = "all (each trial once)"
+    assert as_is.set_index("experiment").loc[total, "not_predicted"] < refit.set_index("experiment").loc[
+        total, "not_predicted"]  # _model never saw a collapsed fit: those trials are named, not guessed
 
 
 def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
@@ -125,6 +152,22 @@ def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
     assert predicted > 0 and flagged["trials"].sum() >= predicted
     _, none = estimate_table(grid, committed, limit_min=1e9)
     assert none.empty
+
+
+def test_estimate_command_prices_a_fit_and_writes_its_table(tmp_path):
+    out = tmp_path / "estimate.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/paper.yaml", "--fit", "collapsed",
+         "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "every SVGP with the collapsed fit" in done.stdout
+    table = pd.read_csv(out).set_index("experiment")
+    assert (table["fit"] == "collapsed").all() and (table["config"] == "paper.yaml").all()
+    as_configured, _ = estimate_table(trial_grid(yaml.safe_load((ROOT / "config/paper.yaml").read_text())),
+                                      CostModel.read(ROOT / "paper/tables/cost_model.csv"), limit_min=240)
+    total = "all (each trial once)"
+    assert table.loc[total, "core_hours"] < as_configured.set_index("experiment").loc[total, "core_hours"]
 
 
 def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmission_per_further_slot():
@@ -146,6 +189,8 @@ def test_the_committed_model_predicts_the_default_run_within_a_quarter_per_exper
     later = checked[checked["sample"] == "out of sample"]  # and on a later run's records, made under another load
     assert set(later["experiment"]) >= {"battery", "formula_e", "all experiments"}
     assert (np.abs(later["error"]) <= 0.25).all(), later
+    held = checked[(checked["sample"] == "held out") & (checked["experiment"] != "all experiments")]
+    assert len(held) >= 2 and (np.abs(held["error"]) <= 0.25).all(), held  # paper-scale trials (M = 500) it never saw
 
 
 def test_estimate_command_refuses_a_missing_config_with_exit_2(tmp_path):
@@ -254,3 +299,39 @@ def test_a_results_directory_given_as_also_fills_in_only_the_parts_the_run_lacks
     shared = model.table[~model.table["key"].isin(["ts", "wall"])].reset_index(drop=True)
     pd.testing.assert_frame_equal(shared, CostModel.read(alone).table)  # the run's parts are the run's alone
     assert set(pd.read_csv(tmp_path / "v.csv")["experiment"]) == {"b3o", "all experiments"}
+
+
+def test_extending_a_model_fits_only_the_parts_it_lacks_and_keeps_its_constants_and_checks(tmp_path):
+    """`b3o cost-model --extend`: a committed model gains the collapsed fit from records of that fit alone; every
+    constant it had is read back and written bit for bit, its checks stay, and held-out records are checked."""
+    import json
+
+    def write(path: Path, record: dict) -> Path:
+        rows = [{"num_evals": 0, "points": [], "observations": [], "values": [], "best_value": 0.0, **row}
+                for row in record["trace"]]
+        path.write_text(json.dumps({**record, "trace": rows}))
+        return path
+
+    base, validation = tmp_path / "model.csv", tmp_path / "validation.csv"
+    fit(observations([_record(i, "b3o", b, 4, maxiter, m, load=2.0) for i, (b, maxiter, m) in enumerate(SIZES)])
+        ).table.to_csv(base, index=False)
+    pd.DataFrame([{"experiment": "e", "trials": 4, "measured_s": 1.0, "predicted_s": 1.0, "left_out": 0,
+                   "error": 0.0, "clock": "wall", "sample": "fitted"}]).to_csv(validation, index=False)
+    before = CostModel.read(base).table
+    fitted = [write(tmp_path / f"c{i}.json", _record(30 + i, "b3o", b, 4, maxiter, m, load=1.0, fit="collapsed"))
+              for i, (b, maxiter, m) in enumerate(SIZES)]
+    held = write(tmp_path / "held.json", _record(99, "b3o", 100, 50, 500, 500, load=1.0, fit="collapsed"))
+    done = subprocess.run(
+        [sys.executable, "-m", "baselines.cli", "cost-model", "--extend", str(base), "--out", str(base),
+         "--validation", str(validation), "--lbfgs", "none", "--scaling", "none",
+         "--also", *map(str, fitted), "--holdout", str(held)], capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    after = CostModel.read(base)
+    kept = after.table.merge(before, on=["part", "key", "term"], suffixes=("", "_before"))
+    assert len(kept) == len(before) and (kept["value"] == kept["value_before"]).all()
+    values = {(r.part, r.key, r.term): r.value for r in after.table.itertuples()}
+    assert values["fit", "svgp-collapsed", "c2"] == pytest.approx(TRUE["c2"], rel=1e-3)
+    checked = pd.read_csv(validation)
+    assert set(checked["sample"]) == {"fitted", "held out"} and "e" in set(checked["experiment"])
+    assert checked.loc[checked["sample"] == "held out", "error"].abs().max() < 1e-3

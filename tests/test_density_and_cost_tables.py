@@ -53,7 +53,7 @@ def test_density_summary_skips_uniform_by_design_batches_and_counts_degenerate_o
 
 def test_a_standardising_temperature_is_judged_uniform_on_the_density_s_own_lambda() -> None:
     """lambda_t * alpha range = 2e-6 reads as not uniform; the density applies lambda_t / scale = 2e-8 to alpha."""
-    from analysis.tidy import _trace_rows
+    from analysis.data.tidy import _trace_rows
     from b3o import degeneracy
 
     step = {"iteration": 1, "diagnostics": {"lambda_t": 2.0, "alpha_scale": 100.0}}
@@ -95,7 +95,7 @@ def test_cost_profile_splits_acquire_into_density_and_the_rest() -> None:
 
 def _rewritten(tmp_path, section: str, table: pd.DataFrame) -> tuple[int, str]:
     """Rewrite SECTION of a small README from `table` (as the workflow's readme rule does): exit code and new text."""
-    from analysis import readme
+    from analysis.presentation import readme
 
     table.to_csv(tmp_path / f"{section}.csv", index=False)
     begin, end = readme.markers(section)
@@ -140,7 +140,7 @@ def test_run_times_span_and_readme_cost_section(tmp_path) -> None:
     timed = summarise(trials.assign(cpu_seconds=[30.0, 30.0, 60.0]))
     assert timed.set_index(["experiment", "label"]).loc[("all experiments", "all methods"), "total_cpu_s"] == 120.0
     assert timed.set_index(["experiment", "label"]).loc[("x", "all methods"), "total_cpu_s"] == 60.0
-    from analysis.readme_blocks import run_cost_block
+    from analysis.presentation.readme_blocks import run_cost_block
 
     text = run_cost_block(timed, "run_times.csv")
     assert "3 trials, 3.5 core-minutes of wall time (2 of CPU time: 1 min on 2 cores of their own)" in text
@@ -192,7 +192,7 @@ def test_an_automatic_temperature_without_a_configured_lambda_has_its_row_with_t
 def test_each_published_run_s_cost_is_a_row_per_experiment_and_a_missing_run_is_left_out(tmp_path) -> None:
     """`--run-costs RUN=CSV ...`: one row per run and experiment in core-minutes, the run's total counting each
     trial once; a run whose table is not published (yet) is skipped, and a table without its total is refused."""
-    from analysis import readme
+    from analysis.presentation import readme
     from analysis.tables.run_times import summarise
 
     def run_times(seconds: list[float]) -> pd.DataFrame:
@@ -219,7 +219,7 @@ def test_each_published_run_s_cost_is_a_row_per_experiment_and_a_missing_run_is_
 
 
 def test_the_cost_model_line_gives_the_worst_experiment_in_and_out_of_sample_on_the_model_s_clock() -> None:
-    from analysis.readme_blocks import cost_model_line_block
+    from analysis.presentation.readme_blocks import cost_model_line_block
 
     table = pd.DataFrame(
         {

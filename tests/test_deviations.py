@@ -1,4 +1,4 @@
-"""docs/deviations.md is what `python -m analysis.deviations` writes from today's configs."""
+"""docs/deviations.md is what `python -m analysis.presentation.deviations` writes from today's configs."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ from pathlib import Path
 
 import yaml
 
-from analysis import deviations
+from analysis.presentation import deviations
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_committed_page_is_generated_from_today_s_configs():
-    assert (ROOT / deviations.OUT).read_text() == deviations.page(ROOT), "rerun python -m analysis.deviations"
+    assert (ROOT / deviations.OUT).read_text() == deviations.page(ROOT), "rerun python -m analysis.presentation.deviations"
 
 
 def test_a_setting_is_read_from_its_config_and_marked_where_it_differs():

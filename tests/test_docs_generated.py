@@ -1,4 +1,4 @@
-"""README.md and docs/*.md as committed: every generated section is what `python -m analysis.readme --published`
+"""README.md and docs/*.md as committed: every generated section is what `python -m analysis.presentation.readme --published`
 writes from the committed tables, every relative link leads to a file (and heading) that exists, and the pages
 describe the package, not the story of its making."""
 
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import published, readme
+from analysis.data import published
+from analysis.presentation import readme
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -28,7 +29,7 @@ def test_the_generated_sections_are_what_the_published_command_writes(tmp_path, 
     monkeypatch.chdir(ROOT)  # the sections name their tables by paths from the repository root
     assert readme.main(["--published", "--into", *map(str, copies)]) == 0
     stale = [page.name for page, copy in zip(PAGES, copies) if copy.read_text() != page.read_text()]
-    assert stale == [], "rerun `python -m analysis.readme --published` from the repository root"
+    assert stale == [], "rerun `python -m analysis.presentation.readme --published` from the repository root"
 
 
 def test_the_published_command_covers_every_section_and_every_page_has_one():

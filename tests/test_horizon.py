@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import sequential, verdicts
+from analysis.statistics import sequential, verdicts
 from analysis.tables import horizon
 
 
@@ -68,7 +68,7 @@ def test_the_report_section_states_the_advantage_and_the_verdict_at_each_checkpo
 
 
 def test_the_readme_block_gives_each_checkpoint_s_comparisons_and_claim(tmp_path):
-    from analysis import readme
+    from analysis.presentation import readme
 
     stats = horizon.advantage_by_iteration(_tidy(10, gain=0.01))
     stats.to_csv(tmp_path / "horizon.csv", index=False)

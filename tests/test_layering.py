@@ -28,10 +28,10 @@ def test_the_method_library_imports_nothing_from_the_harness() -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 #: analysis modules that present results; every other analysis module computes and sits below them
-PRESENTATION = (
-    "analysis.figures", "analysis.tables", "analysis.report", "analysis.readme", "analysis.readme_blocks",
-    "analysis.docs_blocks", "analysis.captions", "analysis.redecide", "analysis.site",
-)
+PRESENTATION = ("analysis.figures", "analysis.tables", "analysis.report", "analysis.presentation", "analysis.site")
+#: the grouping by job: records to tables, what the tables say, what a reader sees; the vocabulary every layer shares
+GROUPS = {"data", "statistics", "presentation", "claims", "figures", "tables", "report", "site"}
+VOCABULARY = {"naming", "formatting"}
 
 
 def _module(path: Path) -> str:
@@ -93,6 +93,13 @@ def test_no_import_cycle_inside_analysis():
 def test_the_paired_figure_reads_comparisons_without_the_claims_catalogue():
     assert _loaded("import analysis.figures.paired", ("analysis.claims.catalogue", "analysis.claims.checking")) == []
     assert "analysis.claims.comparisons" in _analysis_graph()["analysis.figures.paired"]
+
+
+def test_analysis_is_grouped_by_job():
+    """Its top level holds the job packages and the shared vocabulary only, so a new module has to pick its job."""
+    top = {p.stem for p in (ROOT / "analysis").glob("*.py")} - {"__init__"}
+    packages = {p.name for p in (ROOT / "analysis").iterdir() if (p / "__init__.py").exists()}
+    assert (top, packages) == (VOCABULARY, GROUPS)
 
 
 def test_no_analysis_module_shares_its_name_with_a_top_level_one_or_exceeds_400_lines():

@@ -19,9 +19,11 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from analysis import naming, per_trial, printed
-from analysis.aggregate import HEADLINE_METRICS
+from analysis import naming
+from analysis.data import per_trial
+from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.figures import common
+from analysis.presentation import printed
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = sorted(p.parents[1] for p in ROOT.glob("paper/**/tables/per_trial.csv"))
@@ -63,6 +65,7 @@ def _figures(run: Path) -> Iterator[tuple[str, Callable[[], Figure]]]:
     """(name, draw) of every figure the run's committed tables can draw."""
     from analysis.claims.comparisons import differences
     from analysis.claims.selection import where
+    from analysis.data import per_iteration
     from analysis.figures import (
         anytime,
         automatic,
@@ -76,9 +79,8 @@ def _figures(run: Path) -> Iterator[tuple[str, Callable[[], Figure]]]:
         sampler_ablation,
         score_profiles,
     )
-    from analysis import per_iteration
-    from analysis.runtime_ecdf import ecdf
-    from analysis.scores import profiles
+    from analysis.statistics.runtime_ecdf import ecdf
+    from analysis.statistics.scores import profiles
     from analysis.tables.horizon import DEFAULT, advantage_by_iteration
 
     table = per_trial.read(run / "tables" / "per_trial.csv")
@@ -142,8 +144,8 @@ def _figures(run: Path) -> Iterator[tuple[str, Callable[[], Figure]]]:
 def _illustrations() -> Iterator[tuple[str, Callable[[], Figure]]]:
     """(name, draw) of the figures computed from the method, not from trials: drawn on stand-in results (the GP fits
     they are computed from take TensorFlow; the text does not depend on them), and the batch timings."""
-    from analysis import theory
     from analysis.figures import illustration_1d, lambda_effect, theorem1, timing
+    from analysis.statistics import theory
 
     x = np.linspace(0, 1, 41)
     rng = np.random.default_rng(0)
@@ -297,8 +299,8 @@ def test_the_report_sets_figures_on_the_page_they_are_drawn_for():
 
 def test_the_provenance_table_describes_each_platform_from_its_records():
     """Page one's platform in words comes from what the records hold (`baselines.provenance`), nothing else."""
+    from analysis.data.tidy import platform_detail
     from analysis.tables import provenance
-    from analysis.tidy import platform_detail
 
     record = {
         "platform": "Linux-6.18.44-fc-v669-x86_64-with-glibc2.36",

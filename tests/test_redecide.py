@@ -1,4 +1,4 @@
-"""Re-deciding a published run (analysis.redecide) rewrites what the verdict rules feed, as the workflow would."""
+"""Re-deciding a published run (analysis.presentation.redecide) rewrites what the verdict rules feed, as the workflow would."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from analysis.redecide import table_commands
+from analysis.presentation.redecide import table_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 

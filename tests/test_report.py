@@ -13,9 +13,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from analysis.captions import CAPTIONS
 from analysis.figures import anytime
 from analysis.figures import common as figures
+from analysis.presentation.captions import CAPTIONS
 from analysis.report.__main__ import build, main
 from analysis.report.pages import page_fill, short_pages
 

@@ -31,7 +31,7 @@ def test_record_has_the_documented_fields(tmp_path):
     record = run_trial(TINY, tmp_path / "r.json")
     assert json.loads((tmp_path / "r.json").read_text()) == record
     assert record["trial_id"] == TrialSpec.from_dict(TINY).trial_id
-    assert tuple(record) == RECORD_KEYS  # the names `analysis.tidy` reads
+    assert tuple(record) == RECORD_KEYS  # the names `analysis.data.tidy` reads
     assert record["provenance"]["versions"]["trieste"] == "4.6.1"
     trace = record["trace"]
     assert [r["iteration"] for r in trace] == [0, 1, 2, 3]

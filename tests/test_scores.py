@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import runtime_ecdf, scores, verdicts_along
+from analysis.statistics import runtime_ecdf, scores, verdicts_along
 
 
 def _rows(experiment: str, problem: str, method: str, values: dict[int, list[float]], metric: str = "simple_regret",
@@ -138,7 +138,7 @@ def test_claims_1_and_7_along_a_horizon_combine_their_variants_over_every_benchm
 
 
 def test_the_quoted_scores_are_each_experiments_last_budget_best_first() -> None:
-    from analysis.readme_blocks import scores_block
+    from analysis.presentation.readme_blocks import scores_block
 
     rows = [
         {"experiment": e, "budget": b, "label": m, "problems": p, "runs": 10, "mean": v, "lo": v - 0.1, "hi": v + 0.1}

@@ -1,4 +1,4 @@
-"""Group-sequential seeds (`analysis.sequential`): the Lan–DeMets boundaries (O'Brien–Fleming and Pocock type) spend α
+"""Group-sequential seeds (`analysis.statistics.sequential`): the Lan–DeMets boundaries (O'Brien–Fleming and Pocock type) spend α
 over the planned looks, and the engine's test run through the same looks keeps the false-decision rate at α, where
 testing at α after every batch of seeds does not."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from analysis import sequential, verdict_size
-from analysis.verdicts import ALPHA
+from analysis.statistics import sequential, verdict_size
+from analysis.statistics.verdicts import ALPHA
 
 REPLICATIONS = 10_000
 ALLOWANCE = 3 * np.sqrt(ALPHA * (1 - ALPHA) / REPLICATIONS)

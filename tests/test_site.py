@@ -19,9 +19,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from analysis import per_iteration, per_trial, scores
+from analysis.data import per_iteration, per_trial
 from analysis.site import html
 from analysis.site.build import build, page_path
+from analysis.statistics import scores
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENDED = ROOT / "paper" / "extended"

@@ -1,4 +1,4 @@
-"""The verdict rule's size and power by simulation (`analysis.verdict_size`): at most α plus Monte Carlo error under
+"""The verdict rule's size and power by simulation (`analysis.statistics.verdict_size`): at most α plus Monte Carlo error under
 the null at 5-10 seeds for normal, heavy-tailed and skewed per-seed differences, beside the percentile-bootstrap
 rule it replaced; the vectorised simulation is the engine's rule."""
 
@@ -11,8 +11,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis import per_trial, verdict_size, verdicts
-from analysis.verdicts import ALPHA
+from analysis.data import per_trial
+from analysis.statistics import verdict_size, verdicts
+from analysis.statistics.verdicts import ALPHA
 
 ROOT = Path(__file__).resolve().parents[1]
 REPLICATIONS = 10_000
@@ -64,7 +65,7 @@ def test_power_at_the_committed_runs_effect():
 
 
 def test_the_tie_test_holds_its_size_at_the_margin_and_keeps_a_tie_with_one_far_seed():
-    """The paired t TOST (`analysis.verdicts.equivalence`) declares a tie between regrets whose means are exactly
+    """The paired t TOST (`analysis.statistics.verdicts.equivalence`) declares a tie between regrets whose means are exactly
     the ratio margin apart (log-normal, correlated by seed) or differences exactly at an absolute margin at most at
     rate α; a true tie with one seed 1.5 margins away is still found, where the three-test TOST it replaced is not."""
     frame = verdict_size.simulate_ties(2000)
@@ -96,7 +97,7 @@ def test_the_simulated_ties_sit_on_the_margin():
 
 
 def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
-    from analysis import readme_blocks
+    from analysis.presentation import readme_blocks
 
     rows = [("size", "normal", np.nan, 0.0, n, rule, 0.04) for n in verdict_size.SEEDS
             for rule in (verdict_size.NEW, verdict_size.OLD)]
@@ -116,7 +117,7 @@ def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
 
 @pytest.mark.slow
 def test_the_committed_size_table_is_the_scripts_output():
-    """`python -m analysis.verdict_size` writes the difference test's size and power, then the tie test's."""
+    """`python -m analysis.statistics.verdict_size` writes the difference test's size and power, then the tie test's."""
     table = ROOT / "paper/tables/verdict_size.csv"
     committed = pd.read_csv(table)
     effect = verdict_size.realistic_effect(per_trial.load(ROOT / "paper/tables/per_trial.csv"))

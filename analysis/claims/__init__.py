@@ -6,5 +6,5 @@
 - `catalogue`: the claims as data (`CATALOGUE`);
 - `checking`: every claim's comparisons and verdicts (`check`, `check_all`, `CLAIMS`, Table 2);
 - `wording`: how a checked claim reads.
-The verdict rules are in `analysis.verdicts`, the claims table in `analysis.tables.claims_table`.
+The verdict rules are in `analysis.statistics.verdicts`, the claims table in `analysis.tables.claims_table`.
 """

@@ -1,8 +1,8 @@
 """The paper's quantitative claims (Sec. 6 and the appendices), and the questions beyond it, as data.
 
 Each claim names an experiment, the problems it covers, pairs of method groups ("slots", `analysis.claims.selection`)
-and a relation from `analysis.verdicts.RELATIONS`; `analysis.claims.checking` checks them against the per-trial
-table. A claim says what it compares, never how it is decided.
+and a relation from `analysis.statistics.verdicts.RELATIONS`; `analysis.claims.checking` checks them against the
+per-trial table. A claim says what it compares, never how it is decided.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Checking a claim compares every method of a left slot with every method of its right slot on each problem, paired
 by seed, at the smaller of the two methods' final evaluation counts (`analysis.claims.comparisons`);
-`analysis.verdicts` decides each comparison (Holm over the claim's comparisons) and the claim. A (problem, slot
+`analysis.statistics.verdicts` decides each comparison (Holm over the claim's comparisons) and the claim. A (problem, slot
 pair) whose problem or methods were not run is missing: the claim then says "holds on k of n" at best and lists
 what is missing. Table 2 (`baselines.paper`) is checked cell by cell (`table_2_reproduced`).
 """
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from analysis import sequential, verdicts
 from analysis.claims import wording
 from analysis.claims.catalogue import ABLATIONS, CATALOGUE, PAPER, Claim
 from analysis.claims.comparisons import Compared, compare, improvement
 from analysis.claims.selection import any_of, member_names, variant
 from analysis.naming import VARIANTS, method_title, ordered_problems, problem_title
-from analysis.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED
+from analysis.statistics import sequential, verdicts
+from analysis.statistics.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED
 from baselines.paper import TABLE_2_CELLS
 
 
@@ -85,7 +85,7 @@ def _decided(compared: list[Compared], alpha: float = verdicts.ALPHA) -> list[Co
 def _through_looks(
     claim: Claim, data: pd.DataFrame, plan: list[tuple], looks: tuple[int, ...], spending: str
 ) -> list[Compared]:
-    """The comparisons decided through planned looks (`analysis.sequential`): at look k, on the first n_k seeds, the
+    """The comparisons decided through planned looks (`analysis.statistics.sequential`): at look k, on the first n_k seeds, the
     comparisons still open that have all n_k seeds are Holm-adjusted among themselves (Holm's step-down goes on
     past those already decided) and decided at the look's nominal level; a decision stands. An open comparison keeps
     its last look's statistics; one that never reached a look is decided on what it has at the first look's level."""
@@ -148,7 +148,7 @@ def pairing(
 ) -> tuple[list[str], list[tuple[str, int, str, str]], list[str], list[pd.DataFrame]]:
     """(problems, plan, missing, involved rows) of a claim on its experiment's rows (with `member`): the plan lists
     (problem, pair index, left member, right member) for every comparison the claim makes, its Holm family. Needs
-    only the grid columns, so a config's grid rows give the family before any trial runs (`analysis.plans`)."""
+    only the grid columns, so a config's grid rows give the family before any trial runs (`analysis.statistics.plans`)."""
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
     plan, missing, involved = [], [], []
     for problem in problems:
@@ -298,7 +298,7 @@ CLAIMS: dict[str, Callable[..., Result]] = {
 
 
 def check_all(table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None) -> list[Result]:
-    """Every claim of the paper against the per-trial table (`analysis.per_trial`), and each question beyond it whose
+    """Every claim of the paper against the per-trial table (`analysis.data.per_trial`), and each question beyond it whose
     experiment the run has (a question a run leaves out is not one of its own, while a paper claim it leaves out is
     reported not measured); `looks`: experiment -> planned seed counts."""
     ran = set(table["experiment"])

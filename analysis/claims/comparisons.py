@@ -1,5 +1,5 @@
 """Paired comparisons of two method settings on one problem, without any claim: the per-seed advantage of A over
-B at their common budget, its statistics (`analysis.verdicts`), the per-problem table of such comparisons that the
+B at their common budget, its statistics (`analysis.statistics.verdicts`), the per-problem table of such comparisons that the
 paired figure draws, and the probability of improvement across problems.
 
 Every method shares its initial design with the others for a given (problem, seed), so A and B are compared
@@ -14,14 +14,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from analysis import verdicts
 from analysis.claims.selection import Predicate, member_names
 from analysis.naming import problem_title, quantity_title
-from analysis.resampling import bca
-from analysis.verdicts import Paired
+from analysis.statistics import verdicts
+from analysis.statistics.resampling import bca
+from analysis.statistics.verdicts import Paired
 from problems.margins import Margin
 from problems.margins import margin as problem_margin
-
 
 #: a method is read only after this many completed BO iterations: a scheduled variant's first batch is uniform by
 #: construction (λ_1 = 0), so a budget inside it compares random draws, not the method

@@ -9,12 +9,11 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from analysis.claims.comparisons import Compared
+from analysis.claims.comparisons import MIN_ITERATIONS, Compared
 from analysis.claims.selection import SETTING
 from analysis.formatting import number, signed
 from analysis.naming import problem_title
-from analysis.claims.comparisons import MIN_ITERATIONS
-from analysis.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
+from analysis.statistics.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
 
 
 def p_text(p: float) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.declarations import collect
+from analysis.data.declarations import collect
 
 #: the anytime views drawn from a run's per-iteration table (the workflow's rule `anytime`): the figure's name less
 #: "anytime_" -> the arguments of `python -m analysis.figures.anytime`. Every run draws ANYTIME_REPORTED for its

@@ -7,13 +7,13 @@
     python -m analysis.figures.anytime --view verdicts --verdicts T/verdicts_along.csv --out F/anytime_verdicts
 
 `metric`: per (experiment, problem), the metric against evaluations and against iterations for every method, mean
-with a 95 % bootstrap interval over seeds (`analysis.aggregate.summarise`) at every iteration of the per-iteration
-table (`analysis.per_iteration`): evaluations compare methods at equal cost, iterations at equal rounds of
+with a 95 % bootstrap interval over seeds (`analysis.data.aggregate.summarise`) at every iteration of the per-iteration
+table (`analysis.data.per_iteration`): evaluations compare methods at equal cost, iterations at equal rounds of
 batches. `--regret evaluated` (the paper's) draws the best evaluated point's regret (the headline metric where there
 is no known optimum), `--regret recommended` the regret of the point each method would recommend, which a user
 gets: the two differ under noise (Ax's benchmark keeps both). `ecdf`: runtime ECDFs over fixed targets
-(`analysis.runtime_ecdf`), every iteration a budget. `verdicts`: one strip per claim, its verdict had the run
-stopped at each budget (`analysis.verdicts_along`). An (experiment, problem) with a single iteration to show has no
+(`analysis.statistics.runtime_ecdf`), every iteration a budget. `verdicts`: one strip per claim, its verdict had the run
+stopped at each budget (`analysis.statistics.verdicts_along`). An (experiment, problem) with a single iteration to show has no
 "along" and is left out; a figure with nothing left says so. The run's own tables are read as committed, so the view
 is the same whoever wrote them.
 """
@@ -26,8 +26,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from analysis import per_iteration
-from analysis.aggregate import summarise
+from analysis.data import per_iteration
+from analysis.data.aggregate import summarise
 from analysis.figures.common import (
     EVALUATIONS,
     FONTS,
@@ -48,15 +48,15 @@ from analysis.figures.common import (
     wrap,
 )
 from analysis.naming import experiment_title
-from analysis.runtime_ecdf import TARGETS, ecdf
-from analysis.verdicts_along import CATEGORIES
+from analysis.statistics.runtime_ecdf import TARGETS, ecdf
+from analysis.statistics.verdicts_along import CATEGORIES
 
 #: a verdict class's colour in the strips
 CATEGORY_COLOURS = dict(zip(CATEGORIES, ("tab:green", "yellowgreen", "tab:red", "gold", "lightgray", "white")))
 METRIC_TITLES = {"simple_regret": "Simple regret", "hypervolume": "Hypervolume", "best_value": "Best value"}
 #: the metric view's x axes, a column of panels each: the per-iteration table's column and its label
 AXES = {"num_evals": EVALUATIONS, "iteration": "Iteration (0: the initial design)"}
-#: a strip's x axis (`analysis.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's checkpoints t
+#: a strip's x axis (`analysis.statistics.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's checkpoints t
 STRIP_AXES = {"evaluations": EVALUATIONS, "iteration": "BO iteration t (batches after the initial design)"}
 #: `--regret`: the per-iteration table's column drawn, and the figure's title
 REGRETS = {
@@ -161,10 +161,10 @@ def draw_verdicts(along: pd.DataFrame) -> Figure:
 def main(argv: list[str] | None = None) -> int:
     cli = parser("anytime", __doc__.splitlines()[0], table_help=None)
     cli.add_argument("--view", choices=("metric", "ecdf", "verdicts"), required=True)
-    cli.add_argument("--table", help="per-iteration table (analysis.per_iteration), for the metric and ECDF views")
+    cli.add_argument("--table", help="per-iteration table (analysis.data.per_iteration), for the metric and ECDF views")
     cli.add_argument("--regret", choices=tuple(REGRETS), default="evaluated",
                      help="the metric view's regret: the best evaluated point's (the paper's) or the recommended one's")
-    cli.add_argument("--verdicts", help="verdicts along the budget (CSV, analysis.verdicts_along)")
+    cli.add_argument("--verdicts", help="verdicts along the budget (CSV, analysis.statistics.verdicts_along)")
     args = cli.parse_args(argv)
     if args.view == "verdicts":
         if not args.verdicts:

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import per_trial
 from analysis.claims.comparisons import differences
 from analysis.claims.selection import automatic, where
+from analysis.data import per_trial
 from analysis.figures import common
 
 EXPERIMENTS = ("auto_synthetic", "auto_battery", "auto_formula_e")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import curves, final
+from analysis.data.aggregate import curves, final
 from analysis.figures import common
 from problems.base import minimisation_sign
 
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = common.parser("battery", __doc__.splitlines()[0])
     args = cli.parse_args(argv)
     if args.pareto is None:
-        cli.error("the battery figure needs --pareto (written by analysis.tidy --pareto)")
+        cli.error("the battery figure needs --pareto (written by analysis.data.tidy --pareto)")
     table = common.load_table(args.table)
 
     def figure() -> Figure:

@@ -1,7 +1,7 @@
 """What every figure script shares: the command line, loading, each method's colour and line style, panels at the
 printed width, saving.
 
-Every figure is drawn at the report's text width (`analysis.printed`) with text no smaller than it may print, so the
+Every figure is drawn at the report's text width (`analysis.presentation.printed`) with text no smaller than it may print, so the
 report sets it unscaled. Colours and line styles are fixed per method name (`METHOD_STYLES`: B3O variants solid,
 each baseline its own dark colour and dash pattern) so that a method looks the same in every figure. A figure whose
 data are absent is still written, as a page that says what is missing, so a workflow that expects the file never
@@ -27,13 +27,13 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from analysis import printed
 from analysis.naming import (  # noqa: F401 (ordered_problems and problem_title re-exported for the figures)
     display_labels,
     experiment_title,
     ordered_problems,
     problem_title,
 )
+from analysis.presentation import printed
 
 #: every method's (colour, line style), in legend order: B3O variants solid; each baseline a dark colour and a dash
 #: pattern of its own, so that none fades beside another (the sequential baselines never share a figure)
@@ -79,7 +79,7 @@ plt.rcParams.update(
 )
 
 
-TIDY = "tidy table (parquet) from analysis.tidy"
+TIDY = "tidy table (parquet) from analysis.data.tidy"
 
 
 def parser(name: str, description: str, table_help: str | None = TIDY) -> argparse.ArgumentParser:
@@ -92,7 +92,7 @@ def parser(name: str, description: str, table_help: str | None = TIDY) -> argpar
     if table_help is not None:
         cli.add_argument("--table", required=True, help=table_help)
     if table_help == TIDY:
-        cli.add_argument("--pareto", help="pareto table (parquet) from analysis.tidy --pareto (battery figure)")
+        cli.add_argument("--pareto", help="pareto table (parquet) from analysis.data.tidy --pareto (battery figure)")
     cli.add_argument("--out", default=f"paper/figures/{name}", help="output prefix; writes OUT.pdf and OUT.png")
     return cli
 

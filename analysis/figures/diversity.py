@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import summarise
+from analysis.data.aggregate import summarise
 from analysis.figures import common
 
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)

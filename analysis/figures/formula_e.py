@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import curves, summarise
+from analysis.data.aggregate import curves, summarise
 from analysis.figures import common
 
 EXPERIMENT = "formula_e"

@@ -14,7 +14,8 @@ from matplotlib.figure import Figure
 
 from analysis.figures import common
 from analysis.figures.diversity import diversity_curves
-from analysis.tables.horizon import RIVAL, Horizon, add_plan_arguments, advantage_by_iteration, plan_of
+from analysis.statistics.sequential import Horizon
+from analysis.tables.horizon import RIVAL, add_plan_arguments, advantage_by_iteration, plan_of
 
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
 FIGURES = {"horizon_advantage": ("horizon", "")}

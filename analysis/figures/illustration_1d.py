@@ -17,7 +17,7 @@ PROBLEM = "forrester1"
 
 def compute(seed: int, num_points: int, num_trajectories: int, lam: float, batch_size: int) -> dict[str, np.ndarray]:
     """Everything the figure draws, on a grid of 401 points."""
-    from analysis import illustrations  # TensorFlow: only when this figure is drawn
+    from analysis.statistics import illustrations  # TensorFlow: only when this figure is drawn
 
     fitted = illustrations.fit_gpr(PROBLEM, num_points, seed)
     x = np.linspace(0.0, 1.0, 401)[:, None]

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import curves
+from analysis.data.aggregate import curves
 from analysis.figures import common
 from analysis.naming import ACQUISITIONS, lambda_symbol, method_title, temperature_title
 

@@ -17,7 +17,7 @@ PROBLEM = "branin2"
 
 def compute(seed: int, num_points: int, lams: list[float], batch_size: int, resolution: int = 80) -> dict:
     """The UCB surface on a grid and one batch per λ (each drawn with the same seed)."""
-    from analysis import illustrations  # TensorFlow: only when this figure is drawn
+    from analysis.statistics import illustrations  # TensorFlow: only when this figure is drawn
 
     fitted = illustrations.fit_gpr(PROBLEM, num_points, seed)
     axis = np.linspace(0.0, 1.0, resolution)

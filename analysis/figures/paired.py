@@ -14,9 +14,9 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import per_trial
 from analysis.claims.comparisons import differences, improvement
 from analysis.claims.selection import PAPER_VARIANTS, where
+from analysis.data import per_trial
 from analysis.figures import common
 from analysis.naming import VARIANTS, method_title
 

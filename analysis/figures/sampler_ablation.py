@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.aggregate import curves
+from analysis.data.aggregate import curves
 from analysis.figures import common
 from analysis.naming import SAMPLERS, VARIANTS, lambda_symbol, method_title
 

@@ -1,5 +1,5 @@
 """Performance profiles of the normalised scores (rliable's): per experiment and budget, the fraction of a method's
-(problem, seed) runs whose score is at most τ (`analysis.scores`: 0 the optimum or the run's best, 1 random search's
+(problem, seed) runs whose score is at most τ (`analysis.statistics.scores`: 0 the optimum or the run's best, 1 random search's
 median at that budget).
 
     python -m analysis.figures.score_profiles --table paper/extended/tables/scores.csv --out F/score_profiles
@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from analysis.figures.common import colour, line_style, load_table, ordered, panels, parser, publish, titled
 from analysis.naming import experiment_title
-from analysis.scores import profiles
+from analysis.statistics.scores import profiles
 
 
 def draw(curves: pd.DataFrame) -> Figure:
@@ -38,7 +38,7 @@ def draw(curves: pd.DataFrame) -> Figure:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = parser("score_profiles", __doc__.splitlines()[0], table_help="scores (CSV, python -m analysis.scores)")
+    cli = parser("score_profiles", __doc__.splitlines()[0], table_help="scores (CSV, python -m analysis.statistics.scores)")
     args = cli.parse_args(argv)
     curves = profiles(load_table(args.table))
     missing = None if len(curves) else f"No trial in {args.table} has a score (no Random at its budget)."

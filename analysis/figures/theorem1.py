@@ -3,7 +3,7 @@
 One panel per dimension d; x = λ, y = P[α(x*) − α(x) ≥ ε] on a log scale, one colour per ε: markers with 95%
 Clopper-Pearson intervals are measured (a downward triangle marks a zero count, drawn at its 95% upper limit), dashed
 lines are the bound exp(−λε + (d/2) log λ − log V). Above 1 the bound is vacuous (shaded). Also writes OUT.csv with
-every number. The acquisitions and the sampling are in `analysis.theory`.
+every number. The acquisitions and the sampling are in `analysis.statistics.theory`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from analysis import theory
 from analysis.figures import common
+from analysis.statistics import theory
 
 
 def title(row: pd.Series) -> str:

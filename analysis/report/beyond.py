@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.aggregate import bootstrap_ci
+from analysis.data.aggregate import bootstrap_ci
 from analysis.formatting import with_ci
 from analysis.naming import experiment_title, problem_title
 from analysis.report import text as say
 from analysis.report.experiments import CLAIMS_REF, final_table, one_experiment, summary_rows
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
-from analysis.scores import final
+from analysis.statistics.scores import final
 from analysis.tables import automatic as automatic_table
 from analysis.tables import horizon as horizon_table
 
@@ -151,8 +151,8 @@ def recommended_table(iterations: pd.DataFrame) -> pd.DataFrame:
 
 
 def across(run: Run) -> Section | None:
-    """Every method on one scale across problems (`analysis.scores`) at each experiment's final budget, its
-    performance profiles, and each claim's verdict along the budget (`analysis.verdicts_along`)."""
+    """Every method on one scale across problems (`analysis.statistics.scores`) at each experiment's final budget, its
+    performance profiles, and each claim's verdict along the budget (`analysis.statistics.verdicts_along`)."""
     table = across_table(run.scores) if run.scores is not None else pd.DataFrame()
     strips = run.has_figure("anytime_verdicts")
     if not len(table) and not strips:

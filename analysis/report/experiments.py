@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import verdicts
-from analysis.aggregate import bootstrap_ci
+from analysis.data.aggregate import bootstrap_ci
 from analysis.formatting import number, with_ci
 from analysis.naming import (
     SAMPLERS,
@@ -22,6 +21,7 @@ from analysis.naming import (
 from analysis.report import text as say
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, subsection, text
+from analysis.statistics import verdicts
 from analysis.tables import horizon as horizon_table
 from analysis.tables import summary as summary_table
 from baselines.paper import TABLE_2_CELLS as PAPER_TABLE_2

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import per_iteration as per_iteration_table
+from analysis.data import per_iteration as per_iteration_table
 from analysis.figures.common import NO_DATA
 from analysis.naming import display_labels
 
@@ -32,8 +32,8 @@ class Run:
     figures: frozenset[str]
     config: str = ""  # the config file the run was made from, as the workflow names it
     automatic: pd.DataFrame | None = None  # the automatic temperature's test, per comparison (analysis.tables.automatic)
-    per_iteration: pd.DataFrame | None = None  # each trial after every iteration (analysis.per_iteration)
-    scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.scores: score_aggregate.csv)
+    per_iteration: pd.DataFrame | None = None  # each trial after every iteration (analysis.data.per_iteration)
+    scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.statistics.scores: score_aggregate.csv)
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""

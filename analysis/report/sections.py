@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.deviations import SETTINGS
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, method_title, problem_title
+from analysis.presentation.deviations import SETTINGS
 from analysis.report import text as say
 from analysis.report.beyond import across, automatic, other, recommended
 from analysis.report.experiments import ablations, applications, horizon, synthetic
@@ -48,7 +48,7 @@ def overview(run: Run) -> Section | None:
 
 def _scale(run: Run) -> str:
     """'synthetic_b100 B = 50 (paper 100), T = 6 (paper 50); ...' for the experiments run, from the per-trial table
-    and the paper's values in `analysis.deviations`."""
+    and the paper's values in `analysis.presentation.deviations`."""
     if run.per_trial is None:
         return ""
     paper = {(s.experiment, s.name): s.paper for s in SETTINGS}

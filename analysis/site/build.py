@@ -1,7 +1,7 @@
 """The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
 
 A run's page shows its verdict table (claims.csv) with each claim's comparisons (tables/comparisons.csv) a click
-away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.scores`) and anytime views
+away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.statistics.scores`) and anytime views
 (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and, where the records
 carry it, the recommended point's regret), every PNG of its figures/ folder by name, and the per-trial table to
 download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as Parquet. A file a run
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import per_iteration, per_trial
-from analysis.captions import caption
+from analysis.data import per_iteration, per_trial
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, experiment_title, problem_title
+from analysis.presentation.captions import caption
 from analysis.site import html
 from analysis.tables.provenance import PLATFORM
 

@@ -21,7 +21,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import final
+from analysis.data.aggregate import final
 from analysis.naming import ACQUISITIONS, temperature_title
 from analysis.tables import common
 from problems.margins import tuning_margin

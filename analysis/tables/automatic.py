@@ -6,7 +6,7 @@ OUT.csv and OUT.tex: one row per comparison of a claim of the test (B3O with `au
 the paper's λ), with its verdict and mean advantage, and beside it what each temperature made of the density: the
 median λ_t chosen against the paper's λ, the median ESS/N of the Boltzmann weights and the batch diversity relative
 to uniform. The README's "How λ is chosen" and the protocol's goal (docs/auto-temperature.md: matches or beats on at
-least 4 of 5 problems per variant) are written from it (`analysis.readme`).
+least 4 of 5 problems per variant) are written from it (`analysis.presentation.readme`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pandas as pd
 
 from analysis.claims.catalogue import AUTO_SOURCE, CATALOGUE
 from analysis.naming import display_labels, problem_title
+from analysis.statistics.verdicts import HOLDS
 from analysis.tables import common
-from analysis.verdicts import HOLDS
 
 #: the claims of the pre-registered test
 CLAIMS = tuple(c.name for c in CATALOGUE if c.source == AUTO_SOURCE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.aggregate import final, summarise
+from analysis.data.aggregate import final, summarise
 from analysis.naming import VARIANT_NAMES, VARIANTS, method_title, ordered_problems, problem_title
 from analysis.tables import common
 

@@ -1,8 +1,8 @@
 """The claims table: each quantitative claim of the paper with its measured counterpart and a computed verdict.
 
-Reads the per-trial table (`paper/tables/per_trial.csv` from `analysis.per_trial`, or a tidy parquet table, from
+Reads the per-trial table (`paper/tables/per_trial.csv` from `analysis.data.per_trial`, or a tidy parquet table, from
 which it is built) and writes OUT.md (default paper/claims.md: how verdicts are decided, then one row per claim),
-OUT.csv and OUT.tex, and with --comparisons one row per comparison (paper/tables/comparisons.csv). The claims are in `analysis.claims`, the verdict rules in `analysis.verdicts`, the equivalence
+OUT.csv and OUT.tex, and with --comparisons one row per comparison (paper/tables/comparisons.csv). The claims are in `analysis.claims`, the verdict rules in `analysis.statistics.verdicts`, the equivalence
 margins in `problems.margins`.
 """
 
@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import per_trial, verdicts
 from analysis.claims import checking, wording
 from analysis.claims.comparisons import MIN_ITERATIONS
+from analysis.data import per_trial
+from analysis.statistics import verdicts
 from analysis.tables import common
 from problems import margins
 
@@ -194,7 +195,7 @@ def cell(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.claims_table", description=__doc__.splitlines()[0])
-    cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.per_trial) or tidy table (parquet)")
+    cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.data.per_trial) or tidy table (parquet)")
     cli.add_argument("--out", default="paper/claims", help="output prefix; writes OUT.md, OUT.csv and OUT.tex")
     cli.add_argument(
         "--looks", nargs="*", default=[], metavar="EXPERIMENT=N1,N2,...",

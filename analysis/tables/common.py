@@ -31,7 +31,7 @@ _LATEX_SPECIAL = {
 
 def parser(name: str, description: str) -> argparse.ArgumentParser:
     cli = argparse.ArgumentParser(prog=f"python -m analysis.tables.{name}", description=description)
-    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.tidy")
+    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.data.tidy")
     cli.add_argument("--out", default=f"paper/tables/{name}", help="output prefix; writes OUT.csv and OUT.tex")
     return cli
 

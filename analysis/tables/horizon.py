@@ -5,10 +5,10 @@ them from its config's `horizon` entry and seed plan).
 Per problem, B3O variant and BO iteration t: the mean over seeds of the per-seed advantage (TS's simple regret minus
 B3O's: positive = B3O better; the two share each seed's initial design) with its BCa 95% interval. At the
 checkpoints t = 6 (the default run's horizon), 12 and 25 the comparisons are decided as claims 1 and 7 are
-(`analysis.verdicts`): "B3O-X reaches a lower regret than TS", Holm over all comparisons at that t, the problem's
+(`analysis.statistics.verdicts`): "B3O-X reaches a lower regret than TS", Holm over all comparisons at that t, the problem's
 equivalence margin. The plan was written down before the run (config/extended.yaml): a look at 10 seeds and, only if
 a t = 25 comparison is open there, a second at 15, with α spent over the two looks (O'Brien–Fleming type,
-`analysis.sequential`). At each checkpoint the comparisons are decided at the first look on seeds 0–9, those still
+`analysis.statistics.sequential`). At each checkpoint the comparisons are decided at the first look on seeds 0–9, those still
 open at the second on seeds 0–14 (Holm's step-down going on across the looks); a decision stands.
 
 The tie is the problem's regret ratio (`problems.margins`), the same at every t.
@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from analysis import sequential, verdicts
 from analysis.naming import problem_title
+from analysis.statistics import sequential, verdicts
+from analysis.statistics.sequential import Horizon
 from analysis.tables import common
 from problems.margins import margin
 
@@ -36,19 +36,8 @@ RIVAL = "TS"
 CLAIMS = "claim 7 (and claim 1 for its constant-temperature variants)"
 
 
-@dataclass(frozen=True)
-class Horizon:
-    """Which experiment is read along its horizon, at which iterations its comparisons are decided, and the seed
-    plan they are decided over (planned looks and their α spending, `analysis.sequential`)."""
-
-    experiment: str = "horizon"
-    checkpoints: tuple[int, ...] = (6, 12, 25)
-    looks: tuple[int, ...] = (10, 15)
-    spending: str = "obrien-fleming"
-
-
 #: the `horizon` run's plan, written down before it (config/extended.yaml)
-DEFAULT = Horizon()
+DEFAULT = sequential.HORIZON
 #: simple regret's tie rule (`problems.margins`): the same ratio at every t
 TIE = margin("any", "simple_regret")
 

@@ -71,7 +71,7 @@ PACKAGE_NAMES = {"b3o": "the B3O package"}
 
 
 def describe(details: list[dict]) -> str:
-    """One platform id's records (`analysis.tidy.platform_detail`) in words: CPU, OS, Python, the libraries'
+    """One platform id's records (`analysis.data.tidy.platform_detail`) in words: CPU, OS, Python, the libraries'
     versions and the BLAS libraries; where its records differ in a part (the CPU's model, say: the id leaves it out)
     each value is given, and a part they lack is left out."""
 

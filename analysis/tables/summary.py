@@ -1,6 +1,6 @@
 """Final value per experiment, problem and method with 95% bootstrap CIs over seeds.
 
-The value is each problem's headline metric (`analysis.aggregate.final_values`): simple regret where the optimum is
+The value is each problem's headline metric (`analysis.data.aggregate.final_values`): simple regret where the optimum is
 known, hypervolume for multi-objective problems, the best objective otherwise. λ and the sampler are part of the
 group, so the ablations list one row per setting. `--experiment` restricts the table to some experiments.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.aggregate import final_values, summarise
+from analysis.data.aggregate import final_values, summarise
 from analysis.naming import experiment_title, ordered_problems, problem_title, sampler_name
 from analysis.tables import common
 

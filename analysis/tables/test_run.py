@@ -1,5 +1,5 @@
 """The default test suite's size and wall time, from the JUnit XML that pytest writes, for the README and
-docs/testing.md (`python -m analysis.readme --test-run`): the numbers there are measured, not typed.
+docs/testing.md (`python -m analysis.presentation.readme --test-run`): the numbers there are measured, not typed.
 
     python -m analysis.tables.test_run --junit results/ci/junit.xml --out paper/tables/test_run.csv
 

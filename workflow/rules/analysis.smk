@@ -13,7 +13,7 @@ rule tidy:
     conda:
         ENV
     shell:
-        "python -m analysis.tidy --grid {input.grid:q} --out {output.table:q} --pareto {output.pareto:q} > {log:q} 2>&1"
+        "python -m analysis.data.tidy --grid {input.grid:q} --out {output.table:q} --pareto {output.pareto:q} > {log:q} 2>&1"
 
 
 rule figure:
@@ -88,11 +88,11 @@ rule per_trial:
     conda:
         ENV
     shell:
-        "python -m analysis.per_trial --table {input:q} --out {output:q} > {log:q} 2>&1"
+        "python -m analysis.data.per_trial --table {input:q} --out {output:q} > {log:q} 2>&1"
 
 
 rule per_iteration:
-    """Each trial's metric after every iteration (`analysis.per_iteration`), committed for the anytime views."""
+    """Each trial's metric after every iteration (`analysis.data.per_iteration`), committed for the anytime views."""
     input:
         f"{RESULTS}/tidy.parquet",
     output:
@@ -102,7 +102,7 @@ rule per_iteration:
     conda:
         ENV
     shell:
-        "python -m analysis.per_iteration --table {input:q} --out {output:q} > {log:q} 2>&1"
+        "python -m analysis.data.per_iteration --table {input:q} --out {output:q} > {log:q} 2>&1"
 
 
 rule anytime:
@@ -200,7 +200,7 @@ rule readme:
         cost=f"{PAPER}/tables/run_times.csv",
         automatic=lambda wildcards: [f"{PAPER}/tables/automatic.csv"] if runs_automatic() else [],
         horizon=lambda wildcards: [f"{PAPER}/tables/horizon_along.csv"] if HORIZON else [],
-        # the README's scores across problems are the run's that `analysis.published` names (config/extended.yaml's)
+        # the README's scores across problems are the run's that `analysis.data.published` names (config/extended.yaml's)
         scores=lambda wildcards: [path for path in [f"{PAPER}/tables/{SCORE_AGGREGATE}"]
                                   if path == published_runs.TABLES["scores"]],
     output:
@@ -223,7 +223,7 @@ rule readme:
     conda:
         ENV
     shell:
-        "python -m analysis.readme --into {params.into} --claims {params.claims} {params.tables} > {log:q} 2>&1"
+        "python -m analysis.presentation.readme --into {params.into} --claims {params.claims} {params.tables} > {log:q} 2>&1"
 
 
 rule run_times:

@@ -15,8 +15,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from analysis.captions import caption  # plain text, imports nothing
-from analysis import published as published_runs  # paths only, imports nothing
+from analysis.presentation.captions import caption  # plain text, imports nothing
+from analysis.data import published as published_runs  # paths only, imports nothing
+from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizon run's plan: its experiment
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, Declared, declared
 from analysis.tables import declared as declared_tables
@@ -66,10 +67,10 @@ def _check_specs():
 
 
 def _check_plans():
-    """Refuse a planned look at which no claim can decide anything (`analysis.plans`), before any job; the claims
+    """Refuse a planned look at which no claim can decide anything (`analysis.statistics.plans`), before any job; the claims
     that cannot decide at some look are counted in one line (`b3o check-plans` names them). The claims engine imports
     pandas and SciPy, so only the main process checks."""
-    from analysis.plans import check
+    from analysis.statistics.plans import check
 
     notes = check(config)
     if notes:
@@ -132,13 +133,13 @@ if HORIZON and HORIZON["experiment"] not in config["experiments"]:
 
 
 def horizon_source(run_config):
-    """The table a run's claims 1 and 7 are read along at its checkpoints (`analysis.verdicts_along --horizon`), and
+    """The table a run's claims 1 and 7 are read along at its checkpoints (`analysis.statistics.verdicts_along --horizon`), and
     the experiment it reads, or None: a config's `horizon` entry (rule `horizon_along`), or the `horizon` table of the
-    experiment of that name (analysis.tables.horizon's default plan)."""
+    experiment of that name (analysis.statistics.sequential.HORIZON, the horizon table's default plan)."""
     if run_config.get("horizon"):
         return "horizon_along.csv", run_config["horizon"]["experiment"]
-    if "horizon" in run_config.get("experiments", {}):
-        return "horizon.csv", "horizon"
+    if HORIZON_PLAN.experiment in run_config.get("experiments", {}):
+        return "horizon.csv", HORIZON_PLAN.experiment
     return None
 
 
@@ -176,7 +177,7 @@ def look_file(experiment, k):
 @functools.cache  # input functions ask again and again; a look's trials never change within a run
 def look_trials(experiment, k):
     """The trials of a sequential experiment run by its look k: its first n_k seeds of every setting at the first
-    look, and after it of the settings still open at the previous look (`analysis.looks`, a checkpoint)."""
+    look, and after it of the settings still open at the previous look (`analysis.statistics.looks`, a checkpoint)."""
     seeds = seed_numbers(config["experiments"][experiment]["seeds"])[: LOOKS[experiment][k - 1]]
     rows = [row for row in GRID if row.experiment == experiment and row.spec.seed in seeds]
     if k == 1:
@@ -206,7 +207,7 @@ def record_paths(trials):
 
 
 def look_rows(experiment, k):
-    """The grid rows of a look's trials, as inline JSON for `analysis.looks`."""
+    """The grid rows of a look's trials, as inline JSON for `analysis.statistics.looks`."""
     wanted = set(look_trials(experiment, k))
     rows = [{**row.as_row(), "record": record_path(row.spec.trial_id)} for row in GRID
             if row.experiment == experiment and row.spec.trial_id in wanted]
@@ -327,7 +328,7 @@ def figure_outputs():
 
 RUN_NAME = config.get("run_name", "default")
 #: where each published run's claims and run-time tables are committed (the README's claims at a glance and
-#: docs/results.md's cost of every run read them all; `python -m analysis.readme --published` reads the same list)
+#: docs/results.md's cost of every run read them all; `python -m analysis.presentation.readme --published` reads the same list)
 PUBLISHED_CLAIMS, PUBLISHED_COSTS = published_runs.CLAIMS, published_runs.COSTS
 
 
@@ -400,7 +401,7 @@ def horizon_inputs(wildcards):
 
 
 def horizon_option(wildcards, input):
-    """`analysis.verdicts_along`'s --horizon options for `horizon_inputs`' table (quoted for the shell)."""
+    """`analysis.statistics.verdicts_along`'s --horizon options for `horizon_inputs`' table (quoted for the shell)."""
     if "horizon" not in input.keys():
         return ""
     return f"--horizon {shlex.quote(input.horizon)} --horizon-experiment {run_horizon(wildcards.published)[1]}"

@@ -22,7 +22,7 @@ rule scores:
     conda:
         ENV
     shell:
-        "python -m analysis.scores --table {input:q} --out {wildcards.published:q}/tables > {log:q} 2>&1"
+        "python -m analysis.statistics.scores --table {input:q} --out {wildcards.published:q}/tables > {log:q} 2>&1"
 
 
 rule score_profiles:
@@ -59,7 +59,7 @@ rule verdicts_along:
     conda:
         ENV
     shell:
-        "python -m analysis.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
+        "python -m analysis.statistics.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
         "$([ -n '{params.only}' ] && echo --only {params.only}) {params.horizon} --out {output:q} > {log:q} 2>&1"
 
 

@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from analysis.aggregate import HEADLINE_METRICS
 from analysis.claims.checking import check_all
-from analysis.per_trial import load as load_per_trial
-from analysis.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
+from analysis.data.aggregate import HEADLINE_METRICS
+from analysis.data.per_trial import load as load_per_trial
+from analysis.statistics.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
 from baselines.grid import trial_grid
 from baselines.records import same_run
 from baselines.spec import TrialSpec

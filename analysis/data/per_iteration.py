@@ -1,6 +1,6 @@
 """The per-iteration table: each trial's headline metric after every iteration, small enough to commit (Parquet).
 
-The per-trial table (`analysis.per_trial`) keeps a trial only at the budgets some trial of its experiment finished
+The per-trial table (`analysis.data.per_trial`) keeps a trial only at the budgets some trial of its experiment finished
 at, so a run's anytime views (`analysis.figures.anytime`) would have a point or two per method; this table keeps
 every iteration, so they can be redrawn from the repository alone, without the records. It is Parquet: as CSV the
 extended run's 20 000 rows would be 2 MB, as Parquet they are 150 kB. Columns:
@@ -9,9 +9,9 @@ extended run's 20 000 rows would be 2 MB, as Parquet they are 150 kB. Columns:
 * `metric` and `lower_is_better`, the trial's headline metric as the per-trial table names it, and `value`, its
   best-so-far after the iteration (at a trial's last iteration, the per-trial table's value at its final budget);
 * `recommended_regret`: the regret of the point the method would recommend from those evaluations
-  (`analysis.tidy.RECOMMENDED_COLUMNS`; empty for records made before it was recorded, and off the regret problems).
+  (`analysis.data.tidy.RECOMMENDED_COLUMNS`; empty for records made before it was recorded, and off the regret problems).
 
-Run as `python -m analysis.per_iteration --table TIDY.parquet --out paper/tables/per_iteration.parquet`.
+Run as `python -m analysis.data.per_iteration --table TIDY.parquet --out paper/tables/per_iteration.parquet`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import HEADLINE_METRICS
+from analysis.data.aggregate import HEADLINE_METRICS
+from analysis.data.per_trial import KEYS, headline
 from analysis.naming import display_labels
-from analysis.per_trial import KEYS, headline
 
 #: the table's file name in a run's tables/ folder
 NAME = "per_iteration.parquet"
@@ -59,14 +59,14 @@ def read(path: str | Path) -> pd.DataFrame:
 
 def as_budgets(table: pd.DataFrame) -> pd.DataFrame:
     """The table in the per-trial table's terms (`budget`: the evaluations made, `final_budget`: the trial's last),
-    for what reads a trial's progress by budget (`analysis.runtime_ecdf`, `analysis.scores.gaps`)."""
+    for what reads a trial's progress by budget (`analysis.statistics.runtime_ecdf`, `analysis.statistics.scores.gaps`)."""
     final = table.groupby(["experiment", "trial_id"])["num_evals"].transform("max")
     return table.assign(budget=table["num_evals"], final_budget=final)
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.per_iteration", description=__doc__.splitlines()[0])
-    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.tidy")
+    cli = argparse.ArgumentParser(prog="python -m analysis.data.per_iteration", description=__doc__.splitlines()[0])
+    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.data.tidy")
     cli.add_argument("--out", default="paper/tables/per_iteration.parquet", help="per-iteration table to write")
     args = cli.parse_args(argv)
     table = per_iteration(pd.read_parquet(args.table))

@@ -5,11 +5,11 @@ Size: per-seed differences drawn with mean 0 (normal; t with 3 degrees of freedo
 decides (p < α, either direction) is its false-decision rate, with its Monte Carlo standard error. Power: normal
 differences whose mean is the standardised effect (mean / SD of the per-seed differences) of one comparison of the
 committed default run, REALISTIC. Rules:
-- "t, sign-flip and bootstrap-t" (`analysis.verdicts`): the most conservative of the one-sample t-test, the exact
+- "t, sign-flip and bootstrap-t" (`analysis.statistics.verdicts`): the most conservative of the one-sample t-test, the exact
   sign-flip test of the mean and the studentised bootstrap, two-sided at α;
 - "percentile bootstrap" (the rule before): twice the smaller share of NUM_RESAMPLES bootstrap means on either side
   of 0, from 5 seeds on.
-Tie size: the equivalence test (`analysis.verdicts.equivalence`, two one-sided paired t-tests on the margin's
+Tie size: the equivalence test (`analysis.statistics.verdicts.equivalence`, two one-sided paired t-tests on the margin's
 linearised sides, `problems.margins`) at the margin itself, where a tie must be declared at most at rate α: pairs of
 per-seed regrets (A, B) log-normal with σ in TIE_SIGMAS and correlation TIE_CORRELATION between the two methods' log
 regrets (they share each seed's initial design), A's mean exactly the ratio margin times B's; also normal differences
@@ -17,9 +17,9 @@ at an absolute margin. Tie power with one outlier: a true tie (normal difference
 with one seed moved 1.5 margins away, declared by the paired t TOST and by the three-test TOST it replaced (the
 bootstrap-t and the sign flips swing with one far seed).
 The sign flips are enumerated for all samples at once here (`sign_flip`); `tests/test_verdict_size.py` checks them
-against `scipy.stats.permutation_test`, which `analysis.verdicts` calls, and runs the size check in the test suite.
+against `scipy.stats.permutation_test`, which `analysis.statistics.verdicts` calls, and runs the size check in the test suite.
 
-    python -m analysis.verdict_size --table paper/tables/per_trial.csv --out paper/tables/verdict_size.csv
+    python -m analysis.statistics.verdict_size --table paper/tables/per_trial.csv --out paper/tables/verdict_size.csv
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import per_trial, verdicts
 from analysis.claims.comparisons import advantages
 from analysis.claims.selection import member_names
-from analysis.resampling import NUM_RESAMPLES, SEED
-from analysis.verdicts import ALPHA
+from analysis.data import per_trial
+from analysis.statistics import verdicts
+from analysis.statistics.resampling import NUM_RESAMPLES, SEED
+from analysis.statistics.verdicts import ALPHA
 
 SEEDS = (5, 6, 8, 10)
 REPLICATIONS = 10_000
@@ -79,7 +80,7 @@ def sign_flip(d: np.ndarray, alternative: str) -> np.ndarray:
 
 
 def new_rule(d: np.ndarray, resamples: int = NUM_RESAMPLES) -> np.ndarray:
-    """Two-sided p of `analysis.verdicts` for each row of `d`: per side the largest of the t-test's, the sign-flip
+    """Two-sided p of `analysis.statistics.verdicts` for each row of `d`: per side the largest of the t-test's, the sign-flip
     test's and the studentised bootstrap's (`resamples` resamples) one-sided p's; twice the smaller side."""
     sides = []
     for alternative in ("greater", "less"):
@@ -204,7 +205,7 @@ def simulate_ties(replications: int = REPLICATIONS) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.verdict_size", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.verdict_size", description=__doc__.splitlines()[0])
     cli.add_argument("--table", default="paper/tables/per_trial.csv", help="per-trial table for the realistic effect")
     cli.add_argument("--out", default="paper/tables/verdict_size.csv", help="CSV to write")
     cli.add_argument("--replications", type=int, default=REPLICATIONS)

@@ -1,9 +1,9 @@
 """One planned look of an experiment whose seeds come in looks (`seeds: {start, step, max}`): which settings still
 need seeds.
 
-    python -m analysis.looks --rows ROWS.json --experiment E --looks 10,15,20 --look K --out LOOK.json
+    python -m analysis.statistics.looks --rows ROWS.json --experiment E --looks 10,15,20 --look K --out LOOK.json
 
-ROWS holds the grid rows (`analysis.tidy.GRID_COLUMNS`, with each record's path) of the experiment's trials run so
+ROWS holds the grid rows (`analysis.data.tidy.GRID_COLUMNS`, with each record's path) of the experiment's trials run so
 far. The experiment's claims are decided through looks 1..K (`analysis.claims.checking.compared`); every trial of a
 method that takes part in a comparison still open is listed under "open", and the workflow gives those settings the
 next look's seeds (`workflow/rules/common.smk`). Where the experiment is the λ ablation, Table 2's cells count too:
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import per_trial
 from analysis.claims import checking
 from analysis.claims.catalogue import CATALOGUE
-from analysis.tidy import grid_frame, load_records, tidy_table
-from analysis.verdicts import FEW, INCONCLUSIVE
+from analysis.data import per_trial
+from analysis.data.tidy import grid_frame, load_records, tidy_table
+from analysis.statistics.verdicts import FEW, INCONCLUSIVE
 
 
 def open_trials(
@@ -58,7 +58,7 @@ def open_trials(
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.looks", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.looks", description=__doc__.splitlines()[0])
     cli.add_argument("--rows", required=True, help="the experiment's grid rows so far (JSON list, or a JSON file)")
     cli.add_argument("--experiment", required=True)
     cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")

@@ -10,7 +10,7 @@ Each one-sided test of the mean of d against a value θ is the most conservative
 bootstrap. The sign-flip test's size is exact for any distribution of d symmetric about θ whatever its tails; the
 bootstrap-t corrects for skewness; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed
 here is below what the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds
-(Bahadur and Savage, 1956); `analysis.verdict_size` measures how far this one does. Every decision is at two-sided
+(Bahadur and Savage, 1956); `analysis.statistics.verdict_size` measures how far this one does. Every decision is at two-sided
 level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
   equivalence margin (`problems.margins`: regrets within a factor of each other, or a fixed difference), equivalent
@@ -19,7 +19,7 @@ level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons
 - "matches or beats": holds if A's non-inferiority (not worse than B beyond the margin) is shown, does not hold if
   its opposite is shown.
 The interval shown is the BCa bootstrap interval of the mean (`scipy.stats.bootstrap`); it is for display only.
-`analysis.verdict_size` measures the rule's size and power by simulation.
+`analysis.statistics.verdict_size` measures the rule's size and power by simulation.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from analysis import resampling
-from analysis.resampling import LEVEL, NUM_RESAMPLES, SEED
+from analysis.statistics import resampling
+from analysis.statistics.resampling import LEVEL, NUM_RESAMPLES, SEED
 
 ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
@@ -165,7 +165,7 @@ def one_sided(d: np.ndarray, theta: float, alternative: str) -> np.ndarray:
     t-test (exact for normal d), the sign-flip test (exact for d symmetric about θ, any tails) and the studentised
     bootstrap (which corrects for skewness to second order).
 
-    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.verdict_size` passes them); every
+    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.statistics.verdict_size` passes them); every
     sample of a batch shares the flips and the resamples."""
     x = np.atleast_2d(np.asarray(d, dtype=np.float64) - theta)
     n = x.shape[-1]
@@ -199,7 +199,7 @@ def equivalence(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
     """Two-sided-level p of a tie (TOST): both series' means above 0 (`problems.margins.Margin.sides`), each by a
     one-sided paired t-test, p twice the larger. The t-test alone: the bootstrap-t's and the sign-flip test's p
     swing with one far seed even when the interval lies deep inside the margin, and the t TOST holds its size at
-    the margin for the distributions `analysis.verdict_size` simulates. A constant series (sd 0) is decided by the
+    the margin for the distributions `analysis.statistics.verdict_size` simulates. A constant series (sd 0) is decided by the
     sign flips."""
     p = [_t_one_sided(np.atleast_2d(np.asarray(x, dtype=np.float64))) for x in (not_worse, not_better)]
     out = np.minimum(1.0, 2 * np.maximum(*p))
@@ -312,7 +312,7 @@ def decide(family: Sequence[Paired], alpha: float = ALPHA) -> list[Paired]:
     be rejected, Tarone's argument), as is one marked NOT_COMPARABLE (it keeps that verdict); the difference tests
     and the equivalence tests are adjusted as two families. "similar" holds on its tie and fails on a difference
     beyond the margin (its `p`). `alpha` is the level of this look: ALPHA for a single look, less at a planned look
-    of a sequential plan (`analysis.sequential.nominal`).
+    of a sequential plan (`analysis.statistics.sequential.nominal`).
     """
     comparable = [c.verdict != NOT_COMPARABLE for c in family]
     testable = [ok and c.n >= 2 and c.p_floor < alpha for c, ok in zip(family, comparable)]

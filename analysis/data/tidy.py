@@ -5,7 +5,7 @@ diagnostics that the figures use, and per-trial provenance. A trial listed under
 per experiment, so every figure can filter on `experiment` alone. Figures and tables read only this table (and the
 pareto table), never the records: changing a plot never reopens hundreds of JSON files.
 
-Run as `python -m analysis.tidy --grid GRID.csv --out TIDY.parquet [--pareto PARETO.parquet]`.
+Run as `python -m analysis.data.tidy --grid GRID.csv --out TIDY.parquet [--pareto PARETO.parquet]`.
 """
 
 from __future__ import annotations
@@ -273,7 +273,7 @@ def write_parquet(table: pd.DataFrame, out: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analysis.tidy", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m analysis.data.tidy", description=__doc__.splitlines()[0])
     parser.add_argument("--grid", required=True, help="grid table (CSV) written by the workflow")
     parser.add_argument("--out", required=True, help="tidy table to write (parquet)")
     parser.add_argument("--pareto", help="also write the multi-objective points here (parquet)")
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         grid, records = load(args.grid)
     except (OSError, ValueError) as err:  # missing, unreadable or incomplete records: named, no traceback
-        print(f"python -m analysis.tidy: error: {err}", file=sys.stderr)
+        print(f"python -m analysis.data.tidy: error: {err}", file=sys.stderr)
         return 2
     table = tidy_table(grid, records)
     write_parquet(table, args.out)

@@ -1,6 +1,6 @@
 """The generated sections of docs/ that quote measurements beyond the claims: one builder per section (and per short
-form), each from the committed table `analysis.published.TABLES` names for it; `analysis.readme` rewrites them
-(`python -m analysis.readme --published`) with the markup of `analysis.readme_blocks.generated`."""
+form), each from the committed table `analysis.data.published.TABLES` names for it; `analysis.presentation.readme` rewrites them
+(`python -m analysis.presentation.readme --published`) with the markup of `analysis.presentation.readme_blocks.generated`."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import math
 
 import pandas as pd
 
-from analysis import verdicts
 from analysis.formatting import number, signed
 from analysis.naming import ACQUISITIONS, problem_title
-from analysis.readme_blocks import generated
+from analysis.presentation.readme_blocks import generated
+from analysis.statistics import verdicts
 from analysis.tables.auto_choice import CONSTANTS, PROBLEM
 
 #: the methods of `b3o scaling` besides B3O, as a reader calls them
@@ -145,6 +145,45 @@ def paper_scale_cost_block(table: pd.DataFrame, source: str) -> str:
          f"Summed over t = 1..50 by linear interpolation in N (a warm-started fit {binds}): "
          f"{number(estimate['total_min'])} min on a core of its own, {number(estimate['fit_s'] / 60)} min of it in "
          f"the fits and {number(estimate['acquire_s'])} s in the batches."],
+    )
+
+
+def paper_scale_trials_block(table: pd.DataFrame, source: str) -> str:
+    """Measured paper-scale B3O trials with the collapsed fit: CPU minutes against the cost model's prediction (fitted
+    with some of them, checked on the others), how their fits stopped, and their regret."""
+    rows = [
+        f"| {problem_title(r['problem'])} | B3O-{ACQUISITIONS.get(r['acquisition'], r['acquisition'])}-"
+        f"{str(r['temperature'])[0]} | {int(r['seed'])} | {number(r['cpu_min'])} ({number(r['fit_cpu_min'])}) | "
+        f"{number(r['predicted_min'])} | {r['error']:+.0%} | {r['sample']}"
+        f"{f' ({wall} fitted to wall seconds)' if isinstance(wall := r.get('wall_parts'), str) and wall else ''} | "
+        f"{number(r['median_steps'])} | {int(r['converged'])} of {int(r['fits'])} | {number(r['final_regret'])} | "
+        f"{number(r['peak_rss_mb'] / 1024)} |"
+        for _, r in table.iterrows()
+    ]
+    held = table[table["sample"] == "held out"]
+    worst = held["error"].abs().max() if len(held) else math.nan
+    return generated(
+        "paper_scale_trials",
+        source,
+        ["| problem | method | seed | CPU min (fits) | predicted | error | sample | L-BFGS-B steps (median) | "
+         "converged | final regret | peak GiB |",
+         "|---|---|---|---|---|---|---|---|---|---|---|", *rows, "",
+         f"Slowest trial: {number(table['cpu_min'].max())} CPU minutes. The model predicts "
+         f"the {len(held)} trials it was not fitted to within {worst:.0%}."],
+    )
+
+
+def paper_grid_block(table: pd.DataFrame, source: str) -> str:
+    """config/paper.yaml's predicted cost, as configured and with every SVGP fitted the collapsed way."""
+    rows = [
+        f"| {r['fit']} | {int(r['trials']):,} | {r['core_hours']:,.0f} | {r['longest_min']:,.0f} | "
+        f"{int(r['not_predicted'])} |"
+        for _, r in table.iterrows()
+    ]
+    return generated(
+        "paper_grid",
+        source,
+        ["| SVGP fit | trials | core-hours | longest trial (min) | not predicted |", "|---|---|---|---|---|", *rows],
     )
 
 

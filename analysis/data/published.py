@@ -1,6 +1,6 @@
 """Where the published runs' tables are committed, paths from the repository root: the one list that the workflow's
 `rule readme` (a run rewrites its own sections beside the others' committed tables) and
-`python -m analysis.readme --published` (README.md and docs/ rewritten from what is committed) both read.
+`python -m analysis.presentation.readme --published` (README.md and docs/ rewritten from what is committed) both read.
 Imports nothing, so the workflow's parse stays cheap."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 #: the pages whose generated sections `--published` rewrites: the README and every page of docs/
 PAGES = ("README.md", "docs")
 
-#: run -> its claims table, smallest run first (`analysis.readme.RUNS` orders them)
+#: run -> its claims table, smallest run first (`analysis.presentation.readme.RUNS` orders them)
 CLAIMS = {
     "default": "paper/claims.csv",
     "auto_temperature": "paper/auto_temperature/claims.csv",
@@ -27,7 +27,7 @@ COSTS = {
     "large_batch": "paper/large_batch/tables/run_times.csv",
 }
 
-#: generated section (`analysis.readme.SECTIONS`) -> the committed table it is written from; a table not yet
+#: generated section (`analysis.presentation.readme.SECTIONS`) -> the committed table it is written from; a table not yet
 #: committed (a run not yet published) leaves its section as it is
 TABLES = {
     "density": "paper/tables/density.csv",
@@ -44,6 +44,8 @@ TABLES = {
     "pinning_cost": "paper/tables/pinning_cost.csv",
     "same_fit": "paper/tables/same_fit_timings.csv",
     "paper_scale_cost": "paper/tables/paper_scale_cost.csv",
+    "paper_scale_trials": "paper/tables/paper_scale_trials.csv",
+    "paper_grid": "paper/tables/paper_grid_estimate.csv",
     "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
     "ts_profile": "paper/tables/ts_profile.csv",
     "sampler_modes": "paper/tables/sampler_modes.csv",

@@ -2,10 +2,10 @@
 after each budget.
 
 The table is a per-trial table or, as the anytime view passes it, the per-iteration table in its terms
-(`analysis.per_iteration.as_budgets`): every iteration is a budget, so a method's curve steps wherever one of its
+(`analysis.data.per_iteration.as_budgets`): every iteration is a budget, so a method's curve steps wherever one of its
 trials gains, not only at the budgets some trial finished at.
 
-Targets are fixed per (experiment, problem) before any method is looked at: `TARGETS` gaps (`analysis.scores.gaps`:
+Targets are fixed per (experiment, problem) before any method is looked at: `TARGETS` gaps (`analysis.statistics.scores.gaps`:
 regret, or distance to the run's best value) log-evenly spaced from an easy one to the hardest one reached. The easy
 end is the median gap of Random at the problem's smallest budget in the table: the initial design in the
 per-iteration table (every method's is random, shared per seed); the per-trial table holds no initial design, and
@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.scores import RANDOM, gaps
+from analysis.statistics.scores import RANDOM, gaps
 
 TARGETS = 20
 

@@ -9,10 +9,10 @@ spends no error rate). This writes the grid of the trials that exist (those the 
 (`analysis.tables.declared`: e.g. the horizon table, whose verdicts follow the same rules), as the workflow's rules
 would:
 
-    python -m analysis.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
+    python -m analysis.presentation.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
 and with --report the figures' PDFs (which git does not keep), the anytime views the report shows, the report's
-source and, where latexmk is installed, its PDF; `python -m analysis.readme --published` then rewrites the README and
+source and, where latexmk is installed, its PDF; `python -m analysis.presentation.readme --published` then rewrites the README and
 docs/ from the committed tables.
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from analysis import per_iteration, per_trial, tidy
+from analysis.data import per_iteration, per_trial, tidy
 from analysis.tables import claims_table
 from baselines.grid import seed_numbers, sequential_experiments, trial_grid
 
@@ -111,7 +111,7 @@ def report(config: dict, configfile: str, work: Path, scaling: str | None) -> in
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.redecide", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.presentation.redecide", description=__doc__.splitlines()[0])
     cli.add_argument("--configfile", required=True, help="the published run's config")
     cli.add_argument("--records", required=True, help="directory of its trial records (b3o restore)")
     cli.add_argument("--work", required=True, help="directory for the grid and the tidy tables")

@@ -8,7 +8,7 @@ alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.cs
   any trial of the same experiment and problem, up to the trial's own. `value` is the metric's best-so-far at that
   budget: the value after the last batch that fits, so methods with different budgets compare at the smaller one;
   `recommended_regret` is, at the same budget, the regret of the point the method would recommend from those
-  evaluations (`analysis.tidy.RECOMMENDED_COLUMNS`; empty for records and tables made before it was recorded);
+  evaluations (`analysis.data.tidy.RECOMMENDED_COLUMNS`; empty for records and tables made before it was recorded);
 * `diversity`: mean batch diversity over the BO iterations at which every B3O trial of the experiment and problem
   had λ_t > 0 (a scheduled variant's first batch, λ_1 = 0, is uniform by construction); `diversity_skipped` lists
   the iterations left out ("1;2"); `diversity_first` and `diversity_last` are the first and last batches' values,
@@ -18,7 +18,7 @@ alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.cs
 * `platform_id`: the numerical platform the trial ran on (`baselines.numerics.platform_id`; empty in tables made
   before it was recorded). Trials of equal spec and platform id give identical values.
 
-Run as `python -m analysis.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv`.
+Run as `python -m analysis.data.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.aggregate import HEADLINE_METRICS
+from analysis.data.aggregate import HEADLINE_METRICS
+from analysis.data.tidy import GRID_COLUMNS
 from analysis.naming import display_labels
-from analysis.tidy import GRID_COLUMNS
 
 KEYS = ("experiment", "trial_id")
 TRIAL = KEYS + tuple(c for c in GRID_COLUMNS if c not in KEYS and c != "record")
@@ -64,7 +64,7 @@ def early_iteration(iterations: int) -> int:
 
 
 def headline(last: pd.DataFrame) -> pd.DataFrame:
-    """Per trial (its final row): the headline metric's name and whether lower is better (`analysis.per_iteration`
+    """Per trial (its final row): the headline metric's name and whether lower is better (`analysis.data.per_iteration`
     reads the same one)."""
     metric = last[list(HEADLINE_METRICS)].notna().idxmax(axis=1)
     lower = (metric == "simple_regret") | ((metric == "best_value") & (last["sense"] == "minimise"))
@@ -175,8 +175,8 @@ def load(path: str | Path) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.per_trial", description=__doc__.splitlines()[0])
-    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.tidy")
+    cli = argparse.ArgumentParser(prog="python -m analysis.data.per_trial", description=__doc__.splitlines()[0])
+    cli.add_argument("--table", required=True, help="tidy table (parquet) from analysis.data.tidy")
     cli.add_argument("--out", default="paper/tables/per_trial.csv", help="per-trial table to write (CSV)")
     args = cli.parse_args(argv)
     table = per_trial(pd.read_parquet(args.table))

@@ -1,6 +1,6 @@
 """Group-sequential decisions: α spent over planned looks at growing numbers of seeds.
 
-    python -m analysis.sequential --looks 10,15,20 [--spending pocock] [--family 4]   # each look's nominal level
+    python -m analysis.statistics.sequential --looks 10,15,20 [--spending pocock] [--family 4]   # each look's nominal level
 
 Adding seeds to a comparison after looking at it and testing again at α each time inflates the false-decision
 rate. Planned looks at n_1 < n_2 < … < n_K seeds (`looks`: an experiment's `seeds: {start, step, max}`) instead
@@ -12,23 +12,24 @@ so that almost nothing is spent at the first looks and nearly the full α is lef
 boundary c_k on the standardised statistic at look k is the one whose crossing probability under the null, given no
 earlier crossing, is α(t_k) − α(t_(k−1)); it is computed by the recursive numerical integration of Armitage,
 McPherson and Rowe (1969) for a statistic with independent increments (`boundaries`). A comparison is decided at the
-first look at which its two-sided p (`analysis.verdicts`, on the seeds seen so far) is below that look's nominal
+first look at which its two-sided p (`analysis.statistics.verdicts`, on the seeds seen so far) is below that look's nominal
 level 2(1 − Φ(c_k)) (`nominal`); if no look decides it, it stays undecided at n_K seeds. The size of this plan with
 the engine's test is checked by simulation in `tests/test_sequential.py`.
 
 The claims engine applies the plan (`analysis.claims.checking`, Holm's step-down across the looks) and the
-workflow adds seeds only where a comparison is still open (`analysis.looks`, a checkpoint per look).
+workflow adds seeds only where a comparison is still open (`analysis.statistics.looks`, a checkpoint per look).
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, stats
 
-from analysis.verdicts import ALPHA, p_floor
+from analysis.statistics.verdicts import ALPHA, p_floor
 from baselines.grid import planned_looks as looks  # noqa: F401 (the planned seed counts, owned by the grid)
 
 #: grid points per unit of the score scale in the numerical integration
@@ -37,8 +38,24 @@ GRID_DENSITY = 40
 
 #: the Lan–DeMets spending functions: O'Brien–Fleming type (almost nothing early) and Pocock type (about evenly)
 SPENDING = ("obrien-fleming", "pocock")
-#: the spending the claims engine applies to planned looks (`analysis.claims.checking`, `analysis.plans`)
+#: the spending the claims engine applies to planned looks (`analysis.claims.checking`, `analysis.statistics.plans`)
 CLAIMS_SPENDING = "pocock"
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """Which experiment is read along its horizon, at which iterations its comparisons are decided, and the seed
+    plan they are decided over (planned looks and their α spending). Owned here, below the horizon table
+    (`analysis.tables.horizon`) and the verdicts along it (`analysis.statistics.verdicts_along`), which both read it."""
+
+    experiment: str = "horizon"
+    checkpoints: tuple[int, ...] = (6, 12, 25)
+    looks: tuple[int, ...] = (10, 15)
+    spending: str = "obrien-fleming"
+
+
+#: the `horizon` run's plan, written down before it (config/extended.yaml)
+HORIZON = Horizon()
 
 
 def spent(t: np.ndarray | float, alpha: float = ALPHA, spending: str = "obrien-fleming") -> np.ndarray:
@@ -107,7 +124,7 @@ def first_decision(p_by_look: np.ndarray, levels: np.ndarray) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.sequential", description="each planned look's nominal level")
+    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.sequential", description="each planned look's nominal level")
     cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")
     cli.add_argument("--spending", choices=SPENDING, default=CLAIMS_SPENDING, help="default: the claims engine's")
     cli.add_argument(

@@ -1,6 +1,6 @@
 """Each claim's verdict along the budget: what the claims engine would have said had the run stopped at b evaluations.
 
-    python -m analysis.verdicts_along --table paper/extended/tables/per_trial.csv \
+    python -m analysis.statistics.verdicts_along --table paper/extended/tables/per_trial.csv \
         --claims paper/extended/claims.csv --config config/extended.yaml --out paper/extended/tables/verdicts_along.csv
 
 At budget b every trial of the claim's experiment keeps its rows at budgets ≤ b, and its final budget becomes
@@ -13,7 +13,7 @@ claims.csv, so only claims whose experiment the run has are checked. Each check 
 
 A run read along its own horizon (`analysis.tables.horizon`: B3O against TS decided at checkpoints t) gives claims 1
 and 7 along t instead (`--horizon`, `along_horizon`): at each checkpoint the claim's verdict combines its variants'
-comparisons there (`analysis.verdicts.combine`), over every benchmark the claim names, so a problem or variant the run
+comparisons there (`analysis.statistics.verdicts.combine`), over every benchmark the claim names, so a problem or variant the run
 left out counts as missing ("holds on k of n"); they replace the engine's rows of the same claim and experiment. Those
 rows' `axis` is "iteration" (their budget is t); the engine's rows' is "evaluations".
 """
@@ -28,10 +28,11 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from analysis import per_trial
 from analysis.claims import checking
 from analysis.claims.catalogue import SYNTHETIC
-from analysis.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED, combine
+from analysis.data import per_trial
+from analysis.statistics import sequential
+from analysis.statistics.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED, combine
 from baselines.grid import sequential_experiments
 
 MAX_BUDGETS = 12
@@ -125,13 +126,15 @@ def config_looks(path: str | None) -> dict[str, tuple[int, ...]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.verdicts_along", description=__doc__.splitlines()[0])
-    cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.per_trial)")
+    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.verdicts_along", description=__doc__.splitlines()[0])
+    cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.data.per_trial)")
     cli.add_argument("--claims", required=True, help="the run's claims.csv (which claims, and their experiments)")
     cli.add_argument("--config", help="the run's config, for its planned looks (seeds: {start, step, max})")
     cli.add_argument("--only", nargs="*", metavar="NAME", help="check only these claims (by name)")
     cli.add_argument("--horizon", help="the run's horizon table (CSV, analysis.tables.horizon): claims 1 and 7 along t")
-    cli.add_argument("--horizon-experiment", default="horizon", help="the experiment the horizon table reads")
+    cli.add_argument(
+        "--horizon-experiment", default=sequential.HORIZON.experiment, help="the experiment the horizon table reads"
+    )
     cli.add_argument("--out", required=True, help="CSV to write")
     args = cli.parse_args(argv)
     start = time.perf_counter()

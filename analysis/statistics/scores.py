@@ -1,6 +1,6 @@
 """Normalised scores: every problem on one scale, so that methods can be averaged across problems (Bayesmark's).
 
-    python -m analysis.scores --table paper/extended/tables/per_trial.csv --out paper/extended/tables
+    python -m analysis.statistics.scores --table paper/extended/tables/per_trial.csv --out paper/extended/tables
 
 A trial's *gap* at a budget is how far its metric is from the best: the simple regret itself on a regret problem
 (ackley5, hartmann6, shekel4: 0 is the optimum); on a problem without a known optimum, the distance to the best value
@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import per_trial
+from analysis.data import per_trial
 
 RANDOM = "random"  # the grid's method name of random search
 REGRET = "simple_regret"  # the metric whose value is already a gap (0 at the optimum)
@@ -122,8 +122,8 @@ def profiles(scored: pd.DataFrame, taus: np.ndarray = TAUS) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.scores", description=__doc__.splitlines()[0])
-    cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.per_trial)")
+    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.scores", description=__doc__.splitlines()[0])
+    cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.data.per_trial)")
     cli.add_argument("--out", required=True, help="folder; writes scores.csv and score_aggregate.csv there")
     args = cli.parse_args(argv)
     scored = scores(per_trial.read(args.table))

@@ -9,10 +9,10 @@ published run's trials and core-minutes per experiment, from `--run-costs RUN=CS
 option (`SECTIONS`: its builder, the columns it needs and the command that writes its table). Where a file has their
 markers, a section's short forms (`EXTRA`: one sentence each, from the same table) are rewritten too; a section need
 not be in any file whose short form is. A run's `rule readme` rewrites what it measured, e.g.
-`python -m analysis.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
+`python -m analysis.presentation.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
 --density paper/tables/density.csv --cost paper/tables/run_times.csv` (any table may be left out; its section is then
-kept). `python -m analysis.readme --published`, from the repository root, rewrites README.md and every page of docs/
-from the committed tables (`analysis.published`); tests/test_docs_generated.py checks that they are what it writes.
+kept). `python -m analysis.presentation.readme --published`, from the repository root, rewrites README.md and every page of docs/
+from the committed tables (`analysis.data.published`); tests/test_docs_generated.py checks that they are what it writes.
 """
 
 from __future__ import annotations
@@ -24,12 +24,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import published, verdicts
-from analysis.docs_blocks import (
+from analysis.data import published
+from analysis.formatting import number, signed
+from analysis.naming import display_labels
+from analysis.presentation.docs_blocks import (
     auto_choice_block,
     collapsed_fit_block,
     fit_diagnosis_block,
+    paper_grid_block,
     paper_scale_cost_block,
+    paper_scale_trials_block,
     pinning_cost_block,
     same_fit_block,
     sampler_modes_block,
@@ -41,9 +45,7 @@ from analysis.docs_blocks import (
     ts_starts_block,
     verify_rerun_block,
 )
-from analysis.formatting import number, signed
-from analysis.naming import display_labels
-from analysis.readme_blocks import (
+from analysis.presentation.readme_blocks import (
     automatic_block,
     automatic_goal_block,
     cost_block,
@@ -61,6 +63,7 @@ from analysis.readme_blocks import (
     verdict_size_block,
     verdict_size_line_block,
 )
+from analysis.statistics import verdicts
 from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 
 
@@ -149,7 +152,7 @@ SECTIONS = {
     "verdict_size": (
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
-        "python -m analysis.verdict_size",
+        "python -m analysis.statistics.verdict_size",
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
     "horizon": (
@@ -162,7 +165,7 @@ SECTIONS = {
         "python -m analysis.tables.horizon (config/large_batch.yaml's horizon)",
     ),
     "scores": (
-        scores_block, {"experiment", "budget", "label", "problems", "runs", "mean", "lo", "hi"}, "python -m analysis.scores"
+        scores_block, {"experiment", "budget", "label", "problems", "runs", "mean", "lo", "hi"}, "python -m analysis.statistics.scores"
     ),
     "test_run": (
         test_run_block, {"tests", "passed", "skipped", "failed", "minutes", "date", "cpus"},
@@ -196,6 +199,16 @@ SECTIONS = {
         paper_scale_cost_block,
         {"N", "update_s", "lbfgs_iteration_s", "acquire_s", "density_calls", "fit_s", "total_min", "maxiter_binds"},
         "python tests/benchmarks/paper_scale_cost.py",
+    ),
+    "paper_scale_trials": (
+        paper_scale_trials_block,
+        {"problem", "acquisition", "temperature", "seed", "cpu_min", "fit_cpu_min", "predicted_min", "error", "sample",
+         "median_steps", "converged", "fits", "final_regret", "peak_rss_mb"},
+        "python tests/benchmarks/paper_scale/trials.py",
+    ),
+    "paper_grid": (
+        paper_grid_block, {"fit", "trials", "core_hours", "longest_min", "not_predicted"},
+        "python tests/benchmarks/paper_scale/trials.py",
     ),
     "seq_ei_cost": (
         seq_ei_cost_block,
@@ -283,7 +296,7 @@ def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
 
 def _published(args: argparse.Namespace) -> None:
     """What `--published` means: README.md and docs/*.md, every published run's claims and run times and every
-    committed table of `analysis.published` (one not yet committed keeps its section); what is given as well wins."""
+    committed table of `analysis.data.published` (one not yet committed keeps its section); what is given as well wins."""
     readme, docs = published.PAGES
     args.into = args.into or [readme, *sorted(str(page) for page in Path(docs).glob("*.md"))]
     args.claims = args.claims or [f"{run}={path}" for run, path in published.CLAIMS.items()]
@@ -294,9 +307,9 @@ def _published(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.presentation.readme", description=__doc__.splitlines()[0])
     cli.add_argument("--published", action="store_true",
-                     help="from the repository root: every section from the committed tables (analysis.published)")
+                     help="from the repository root: every section from the committed tables (analysis.data.published)")
     cli.add_argument("--into", nargs="+", help="markdown files to rewrite in place (default: README.md; with "
                      "--published README.md and docs/*.md)")
     cli.add_argument("--claims", nargs="+", default=[], help="RUN=CSV claims tables (the first run's in full)")
