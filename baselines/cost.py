@@ -16,8 +16,9 @@ acquire step and the evaluations. Each part has a form with a few non-negative c
 The default fit's form is SVGP L-BFGS over the hyperparameters and q(u): each step costs O(N m² + m³), and it runs to
 its step cap (`maxiter`); f0 and f1 are the per-fit and per-step overheads that dominate at small sizes. The collapsed
 fit (`baselines.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
-`maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The constants are fitted by non-negative least squares, each source of observations weighing
-alike (`_nnls`), to the per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
+`maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The
+constants are fitted by non-negative least squares, each source of observations weighing alike (`_nnls`), to the
+per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
 reach, to the committed benchmarks at the paper's scale:
 `paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000) and `paper/tables/scaling.csv`
 (batch time against B at M = 500). A method, sampler or problem without observations has no constants: its trials

@@ -2,12 +2,12 @@
 
 SVGP: trieste's `build_svgp` (Matérn-5/2, constant mean, kernel priors), M inducing points placed by
 `ConditionalImprovementReduction` (Moss et al. 2023, inducing points for high-throughput BO), likelihood variance
-fixed at 0.01 (paper; `trainable_likelihood: true` fits it instead, starting there). trieste's default SVGP training (Adam, 100 steps, lr 1e-3) barely moves the
-hyperparameters, so all GP models are fitted with gpflow's Scipy L-BFGS-B capped at `maxiter` iterations: by default
-over all variables (for the SVGP, q(u) too), or, with `fit: collapsed`, over the hyperparameters on the SVGP's
-collapsed bound, q(u) then set to its optimum (`CollapsedFit`: the same model, much cheaper at large N). Categorical
-inputs are one-hot encoded (trieste encoders); a multi-objective problem gets one model per objective in a
-`TrainableModelStack`.
+fixed at 0.01 (paper; `trainable_likelihood: true` fits it instead, starting there). trieste's default SVGP training
+(Adam, 100 steps, lr 1e-3) barely moves the hyperparameters, so all GP models are fitted with gpflow's Scipy L-BFGS-B
+capped at `maxiter` iterations: by default over all variables (for the SVGP, q(u) too), or, with `fit: collapsed`, over
+the hyperparameters on the SVGP's collapsed bound, q(u) then set to its optimum (`CollapsedFit`: the same model, much
+cheaper at large N). Categorical inputs are one-hot encoded (trieste encoders); a multi-objective problem gets one model
+per objective in a `TrainableModelStack`.
 """
 
 from __future__ import annotations

@@ -1040,8 +1040,8 @@ def test_under_planned_looks_a_clear_comparison_is_decided_at_the_first_look_and
 
 
 def test_a_look_decides_at_its_level_in_the_whole_plan_as_the_claims_do():
-    """The look checkpoint (`analysis.statistics.looks`) must call open what the claims table will call open: at look 1 of the
-    plan 10/15/20 the level is Pocock's, below α. A comparison decided at α but not at that level stays open (its
+    """The look checkpoint (`analysis.statistics.looks`) must call open what the claims table will call open: at look 1
+    of the plan 10/15/20 the level is Pocock's, below α. A comparison decided at α but not at that level stays open (its
     settings get the next look's seeds); cutting the plan at the look would have stopped it."""
     from analysis.statistics.looks import open_trials
 

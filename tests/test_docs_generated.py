@@ -1,6 +1,6 @@
-"""README.md and docs/*.md as committed: every generated section is what `python -m analysis.presentation.readme --published`
-writes from the committed tables, every relative link leads to a file (and heading) that exists, and the pages
-describe the package, not the story of its making."""
+"""README.md and docs/*.md as committed: every generated section is what `python -m analysis.presentation.readme
+--published` writes from the committed tables, every relative link leads to a file (and heading) that exists, and the
+pages describe the package, not the story of its making."""
 
 from __future__ import annotations
 

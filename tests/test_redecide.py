@@ -1,4 +1,5 @@
-"""Re-deciding a published run (analysis.presentation.redecide) rewrites what the verdict rules feed, as the workflow would."""
+"""Re-deciding a published run (analysis.presentation.redecide) rewrites what the verdict rules feed, as the workflow
+would."""
 
 from __future__ import annotations
 

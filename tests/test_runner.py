@@ -61,7 +61,8 @@ def test_same_spec_same_record_apart_from_times(tmp_path):
 
 
 def _recommendation_among(record, evals, score):
-    """The (value, regret) of the evaluated point, of the first `evals`, that minimises `score(values, observations)`."""
+    """The (value, regret) of the evaluated point, of the first `evals`, that minimises `score(values,
+    observations)`."""
     values = np.concatenate([r["values"] for r in record["trace"]])[:evals, 0]
     observations = np.concatenate([r["observations"] for r in record["trace"]])[:evals, 0]
     value = values[np.argmin(score(values, observations))]

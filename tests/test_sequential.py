@@ -1,6 +1,6 @@
-"""Group-sequential seeds (`analysis.statistics.sequential`): the Lan–DeMets boundaries (O'Brien–Fleming and Pocock type) spend α
-over the planned looks, and the engine's test run through the same looks keeps the false-decision rate at α, where
-testing at α after every batch of seeds does not."""
+"""Group-sequential seeds (`analysis.statistics.sequential`): the Lan–DeMets boundaries (O'Brien–Fleming and Pocock
+type) spend α over the planned looks, and the engine's test run through the same looks keeps the false-decision rate at
+α, where testing at α after every batch of seeds does not."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The verdict rule's size and power by simulation (`analysis.statistics.verdict_size`): at most α plus Monte Carlo error under
-the null at 5-10 seeds for normal, heavy-tailed and skewed per-seed differences, beside the percentile-bootstrap
-rule it replaced; the vectorised simulation is the engine's rule."""
+"""The verdict rule's size and power by simulation (`analysis.statistics.verdict_size`): at most α plus Monte Carlo
+error under the null at 5-10 seeds for normal, heavy-tailed and skewed per-seed differences, beside the
+percentile-bootstrap rule it replaced; the vectorised simulation is the engine's rule."""
 
 from __future__ import annotations
 
@@ -65,9 +65,10 @@ def test_power_at_the_committed_runs_effect():
 
 
 def test_the_tie_test_holds_its_size_at_the_margin_and_keeps_a_tie_with_one_far_seed():
-    """The paired t TOST (`analysis.statistics.verdicts.equivalence`) declares a tie between regrets whose means are exactly
-    the ratio margin apart (log-normal, correlated by seed) or differences exactly at an absolute margin at most at
-    rate α; a true tie with one seed 1.5 margins away is still found, where the three-test TOST it replaced is not."""
+    """The paired t TOST (`analysis.statistics.verdicts.equivalence`) declares a tie between regrets whose means are
+    exactly the ratio margin apart (log-normal, correlated by seed) or differences exactly at an absolute margin at most
+    at rate α; a true tie with one seed 1.5 margins away is still found, where the three-test TOST it replaced is
+    not."""
     frame = verdict_size.simulate_ties(2000)
     size = frame[frame["kind"] == "tie size"]
     assert len(size) == (1 + len(verdict_size.TIE_SIGMAS)) * len(verdict_size.SEEDS)

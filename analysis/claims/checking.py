@@ -2,8 +2,8 @@
 
 Checking a claim compares every method of a left slot with every method of its right slot on each problem, paired
 by seed, at the smaller of the two methods' final evaluation counts (`analysis.claims.comparisons`);
-`analysis.statistics.verdicts` decides each comparison (Holm over the claim's comparisons) and the claim. A (problem, slot
-pair) whose problem or methods were not run is missing: the claim then says "holds on k of n" at best and lists
+`analysis.statistics.verdicts` decides each comparison (Holm over the claim's comparisons) and the claim. A (problem,
+slot pair) whose problem or methods were not run is missing: the claim then says "holds on k of n" at best and lists
 what is missing. Table 2 (`baselines.paper`) is checked cell by cell (`table_2_reproduced`).
 """
 
@@ -85,9 +85,9 @@ def _decided(compared: list[Compared], alpha: float = verdicts.ALPHA) -> list[Co
 def _through_looks(
     claim: Claim, data: pd.DataFrame, plan: list[tuple], looks: tuple[int, ...], spending: str
 ) -> list[Compared]:
-    """The comparisons decided through planned looks (`analysis.statistics.sequential`): at look k, on the first n_k seeds, the
-    comparisons still open that have all n_k seeds are Holm-adjusted among themselves (Holm's step-down goes on
-    past those already decided) and decided at the look's nominal level; a decision stands. An open comparison keeps
+    """The comparisons decided through planned looks (`analysis.statistics.sequential`): at look k, on the first n_k
+    seeds, the comparisons still open that have all n_k seeds are Holm-adjusted among themselves (Holm's step-down goes
+    on past those already decided) and decided at the look's nominal level; a decision stands. An open comparison keeps
     its last look's statistics; one that never reached a look is decided on what it has at the first look's level."""
     levels = sequential.nominal(looks, spending=spending)
     rank = data["seed"].rank(method="dense")  # seeds may start anywhere (`seeds: {first: …}`)
@@ -148,7 +148,8 @@ def pairing(
 ) -> tuple[list[str], list[tuple[str, int, str, str]], list[str], list[pd.DataFrame]]:
     """(problems, plan, missing, involved rows) of a claim on its experiment's rows (with `member`): the plan lists
     (problem, pair index, left member, right member) for every comparison the claim makes, its Holm family. Needs
-    only the grid columns, so a config's grid rows give the family before any trial runs (`analysis.statistics.plans`)."""
+    only the grid columns, so a config's grid rows give the family before any trial runs
+    (`analysis.statistics.plans`)."""
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
     plan, missing, involved = [], [], []
     for problem in problems:
@@ -298,9 +299,9 @@ CLAIMS: dict[str, Callable[..., Result]] = {
 
 
 def check_all(table: pd.DataFrame, looks: dict[str, tuple[int, ...]] | None = None) -> list[Result]:
-    """Every claim of the paper against the per-trial table (`analysis.data.per_trial`), and each question beyond it whose
-    experiment the run has (a question a run leaves out is not one of its own, while a paper claim it leaves out is
-    reported not measured); `looks`: experiment -> planned seed counts."""
+    """Every claim of the paper against the per-trial table (`analysis.data.per_trial`), and each question beyond it
+    whose experiment the run has (a question a run leaves out is not one of its own, while a paper claim it leaves out
+    is reported not measured); `looks`: experiment -> planned seed counts."""
     ran = set(table["experiment"])
     beyond = {c.name: c.experiment for c in CATALOGUE if c.beyond_paper}
     return [check(table, looks) for name, check in CLAIMS.items() if name not in beyond or beyond[name] in ran]

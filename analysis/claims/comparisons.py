@@ -1,6 +1,6 @@
 """Paired comparisons of two method settings on one problem, without any claim: the per-seed advantage of A over
-B at their common budget, its statistics (`analysis.statistics.verdicts`), the per-problem table of such comparisons that the
-paired figure draws, and the probability of improvement across problems.
+B at their common budget, its statistics (`analysis.statistics.verdicts`), the per-problem table of such comparisons
+that the paired figure draws, and the probability of improvement across problems.
 
 Every method shares its initial design with the others for a given (problem, seed), so A and B are compared
 through their per-seed differences, at the smaller of their final evaluation counts. The headline metric

@@ -1,11 +1,12 @@
 """Means over seeds with 95% bootstrap confidence intervals, final values, and traces on a common evaluation grid.
 
-CI method (used by every figure and table; the claims compare paired differences instead, `analysis.statistics.verdicts`): the
-percentile bootstrap of the mean over the trials (seeds) of a group, with `analysis.statistics.resampling.NUM_RESAMPLES`
-resamples drawn by `numpy.random.default_rng(SEED)`. The resamples depend only on the number of seeds n, so every
-group of n seeds uses the same index sets: a group's CI is the same whatever other groups are summarised with it,
-and the same on every run. NaN values are dropped first (a trial that has not reached an evaluation count contributes nothing
-there). A group with a single value has mean = that value and CI = NaN: plots draw its line without a band.
+CI method (used by every figure and table; the claims compare paired differences instead,
+`analysis.statistics.verdicts`): the percentile bootstrap of the mean over the trials (seeds) of a group, with
+`analysis.statistics.resampling.NUM_RESAMPLES` resamples drawn by `numpy.random.default_rng(SEED)`. The resamples depend
+only on the number of seeds n, so every group of n seeds uses the same index sets: a group's CI is the same whatever
+other groups are summarised with it, and the same on every run. NaN values are dropped first (a trial that has not
+reached an evaluation count contributes nothing there). A group with a single value has mean = that value and CI = NaN:
+plots draw its line without a band.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ extended run's 20 000 rows would be 2 MB, as Parquet they are 150 kB. Columns:
 * `metric` and `lower_is_better`, the trial's headline metric as the per-trial table names it, and `value`, its
   best-so-far after the iteration (at a trial's last iteration, the per-trial table's value at its final budget);
 * `recommended_regret`: the regret of the point the method would recommend from those evaluations
-  (`analysis.data.tidy.RECOMMENDED_COLUMNS`; empty for records made before it was recorded, and off the regret problems).
+  (`analysis.data.tidy.RECOMMENDED_COLUMNS`; empty for records made before it was recorded, and off the regret
+  problems).
 
 Run as `python -m analysis.data.per_iteration --table TIDY.parquet --out paper/tables/per_iteration.parquet`.
 """
@@ -59,7 +60,8 @@ def read(path: str | Path) -> pd.DataFrame:
 
 def as_budgets(table: pd.DataFrame) -> pd.DataFrame:
     """The table in the per-trial table's terms (`budget`: the evaluations made, `final_budget`: the trial's last),
-    for what reads a trial's progress by budget (`analysis.statistics.runtime_ecdf`, `analysis.statistics.scores.gaps`)."""
+    for what reads a trial's progress by budget (`analysis.statistics.runtime_ecdf`,
+    `analysis.statistics.scores.gaps`)."""
     final = table.groupby(["experiment", "trial_id"])["num_evals"].transform("max")
     return table.assign(budget=table["num_evals"], final_budget=final)
 

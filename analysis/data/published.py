@@ -27,8 +27,8 @@ COSTS = {
     "large_batch": "paper/large_batch/tables/run_times.csv",
 }
 
-#: generated section (`analysis.presentation.readme.SECTIONS`) -> the committed table it is written from; a table not yet
-#: committed (a run not yet published) leaves its section as it is
+#: generated section (`analysis.presentation.readme.SECTIONS`) -> the committed table it is written from; a table not
+#: yet committed (a run not yet published) leaves its section as it is
 TABLES = {
     "density": "paper/tables/density.csv",
     "verdict_size": "paper/tables/verdict_size.csv",

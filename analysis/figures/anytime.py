@@ -13,9 +13,9 @@ batches. `--regret evaluated` (the paper's) draws the best evaluated point's reg
 is no known optimum), `--regret recommended` the regret of the point each method would recommend, which a user
 gets: the two differ under noise (Ax's benchmark keeps both). `ecdf`: runtime ECDFs over fixed targets
 (`analysis.statistics.runtime_ecdf`), every iteration a budget. `verdicts`: one strip per claim, its verdict had the run
-stopped at each budget (`analysis.statistics.verdicts_along`). An (experiment, problem) with a single iteration to show has no
-"along" and is left out; a figure with nothing left says so. The run's own tables are read as committed, so the view
-is the same whoever wrote them.
+stopped at each budget (`analysis.statistics.verdicts_along`). An (experiment, problem) with a single iteration to show
+has no "along" and is left out; a figure with nothing left says so. The run's own tables are read as committed, so the
+view is the same whoever wrote them.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ CATEGORY_COLOURS = dict(zip(CATEGORIES, ("tab:green", "yellowgreen", "tab:red", 
 METRIC_TITLES = {"simple_regret": "Simple regret", "hypervolume": "Hypervolume", "best_value": "Best value"}
 #: the metric view's x axes, a column of panels each: the per-iteration table's column and its label
 AXES = {"num_evals": EVALUATIONS, "iteration": "Iteration (0: the initial design)"}
-#: a strip's x axis (`analysis.statistics.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's checkpoints t
+#: a strip's x axis (`analysis.statistics.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's
+#: checkpoints t
 STRIP_AXES = {"evaluations": EVALUATIONS, "iteration": "BO iteration t (batches after the initial design)"}
 #: `--regret`: the per-iteration table's column drawn, and the figure's title
 REGRETS = {

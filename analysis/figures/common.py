@@ -1,10 +1,10 @@
 """What every figure script shares: the command line, loading, each method's colour and line style, panels at the
 printed width, saving.
 
-Every figure is drawn at the report's text width (`analysis.presentation.printed`) with text no smaller than it may print, so the
-report sets it unscaled. Colours and line styles are fixed per method name (`METHOD_STYLES`: B3O variants solid,
-each baseline its own dark colour and dash pattern) so that a method looks the same in every figure. A figure whose
-data are absent is still written, as a page that says what is missing, so a workflow that expects the file never
+Every figure is drawn at the report's text width (`analysis.presentation.printed`) with text no smaller than it may
+print, so the report sets it unscaled. Colours and line styles are fixed per method name (`METHOD_STYLES`: B3O variants
+solid, each baseline its own dark colour and dash pattern) so that a method looks the same in every figure. A figure
+whose data are absent is still written, as a page that says what is missing, so a workflow that expects the file never
 breaks on a partial table.
 """
 

@@ -2,9 +2,9 @@
 `horizon` experiment, B = 50, T = 25; options as `analysis.tables.horizon`'s).
 
 Top row: mean and BCa 95% CI over seeds of the per-seed advantage TS regret − B3O regret (positive = B3O better),
-with the checkpoints (t = 6, 12, 25 by default) at which `analysis.tables.horizon` decides claims 1 and 7 marked. Bottom row: batch
-diversity (mean pairwise distance, scaled space) per iteration for every method: the mechanism the paper gives for
-B3O's advantage is TS's diversity collapsing over iterations.
+with the checkpoints (t = 6, 12, 25 by default) at which `analysis.tables.horizon` decides claims 1 and 7 marked. Bottom
+row: batch diversity (mean pairwise distance, scaled space) per iteration for every method: the mechanism the paper
+gives for B3O's advantage is TS's diversity collapsing over iterations.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Paired differences: each B3O variant's advantage over TS per seed, one panel per problem, with 95% CIs.
 
-This is what the claims decide on (`analysis.claims.comparisons`, without the catalogue): every method shares its initial design with TS for a given
-(problem, seed), so the per-seed difference of final values removes how lucky the design was. The advantage is
-TS's final value minus the variant's for regret (and for a minimised objective), the variant's minus TS's for
-hypervolume: right of zero, the variant is better. Bars are the unadjusted 95% BCa bootstrap CIs of the mean
-difference (the claims decide by tests, Holm-corrected); a point without a bar had fewer than two seeds. The title
-gives the probability that one of the paper's four B3O variants beats TS on a random problem and seed, with its 95% stratified-bootstrap
-CI over problems (rliable's probability of improvement, paired by seed here).
+This is what the claims decide on (`analysis.claims.comparisons`, without the catalogue): every method shares its
+initial design with TS for a given (problem, seed), so the per-seed difference of final values removes how lucky the
+design was. The advantage is TS's final value minus the variant's for regret (and for a minimised objective), the
+variant's minus TS's for hypervolume: right of zero, the variant is better. Bars are the unadjusted 95% BCa bootstrap
+CIs of the mean difference (the claims decide by tests, Holm-corrected); a point without a bar had fewer than two seeds.
+The title gives the probability that one of the paper's four B3O variants beats TS on a random problem and seed, with
+its 95% stratified-bootstrap CI over problems (rliable's probability of improvement, paired by seed here).
 """
 
 from __future__ import annotations

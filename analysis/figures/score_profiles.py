@@ -1,6 +1,6 @@
 """Performance profiles of the normalised scores (rliable's): per experiment and budget, the fraction of a method's
-(problem, seed) runs whose score is at most τ (`analysis.statistics.scores`: 0 the optimum or the run's best, 1 random search's
-median at that budget).
+(problem, seed) runs whose score is at most τ (`analysis.statistics.scores`: 0 the optimum or the run's best, 1 random
+search's median at that budget).
 
     python -m analysis.figures.score_profiles --table paper/extended/tables/scores.csv --out F/score_profiles
 

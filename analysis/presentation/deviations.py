@@ -2,8 +2,8 @@
 
 The paper's values are data here, each with where the paper states it; ours are read from `config/config.yaml`
 (the default run), `config/extended.yaml` and `config/paper.yaml` when the page is generated, so a config edit shows
-on the next `python -m analysis.presentation.deviations` (`tests/test_deviations.py` checks the committed page equals a fresh
-one). What the configs cannot show (how a method is built, where the paper contradicts itself) is listed after the
+on the next `python -m analysis.presentation.deviations` (`tests/test_deviations.py` checks the committed page equals a
+fresh one). What the configs cannot show (how a method is built, where the paper contradicts itself) is listed after the
 table, with the reading we chose.
 """
 

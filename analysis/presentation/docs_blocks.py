@@ -1,6 +1,7 @@
 """The generated sections of docs/ that quote measurements beyond the claims: one builder per section (and per short
-form), each from the committed table `analysis.data.published.TABLES` names for it; `analysis.presentation.readme` rewrites them
-(`python -m analysis.presentation.readme --published`) with the markup of `analysis.presentation.readme_blocks.generated`."""
+form), each from the committed table `analysis.data.published.TABLES` names for it; `analysis.presentation.readme`
+rewrites them (`python -m analysis.presentation.readme --published`) with the markup of
+`analysis.presentation.readme_blocks.generated`."""
 
 from __future__ import annotations
 

@@ -9,10 +9,12 @@ published run's trials and core-minutes per experiment, from `--run-costs RUN=CS
 option (`SECTIONS`: its builder, the columns it needs and the command that writes its table). Where a file has their
 markers, a section's short forms (`EXTRA`: one sentence each, from the same table) are rewritten too; a section need
 not be in any file whose short form is. A run's `rule readme` rewrites what it measured, e.g.
-`python -m analysis.presentation.readme --into README.md docs/results.md docs/method.md --claims default=paper/claims.csv
+`python -m analysis.presentation.readme --into README.md docs/results.md docs/method.md --claims
+default=paper/claims.csv
 --density paper/tables/density.csv --cost paper/tables/run_times.csv` (any table may be left out; its section is then
-kept). `python -m analysis.presentation.readme --published`, from the repository root, rewrites README.md and every page of docs/
-from the committed tables (`analysis.data.published`); tests/test_docs_generated.py checks that they are what it writes.
+kept). `python -m analysis.presentation.readme --published`, from the repository root, rewrites README.md and every page
+of docs/ from the committed tables (`analysis.data.published`); tests/test_docs_generated.py checks that they are what
+it writes.
 """
 
 from __future__ import annotations
@@ -296,7 +298,8 @@ def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
 
 def _published(args: argparse.Namespace) -> None:
     """What `--published` means: README.md and docs/*.md, every published run's claims and run times and every
-    committed table of `analysis.data.published` (one not yet committed keeps its section); what is given as well wins."""
+    committed table of `analysis.data.published` (one not yet committed keeps its section); what is given as well
+    wins."""
     readme, docs = published.PAGES
     args.into = args.into or [readme, *sorted(str(page) for page in Path(docs).glob("*.md"))]
     args.claims = args.claims or [f"{run}={path}" for run, path in published.CLAIMS.items()]

@@ -1,5 +1,6 @@
 """The generated sections' text beyond the claims: one builder per section (and per short form), each from the
-table that `analysis.presentation.readme` names for it; `markers` and `generated` are the one owner of the sections' markup."""
+table that `analysis.presentation.readme` names for it; `markers` and `generated` are the one owner of the sections'
+markup."""
 
 from __future__ import annotations
 
@@ -260,9 +261,9 @@ def horizon_block(table: pd.DataFrame, source: str) -> str:
 
 
 def scores_block(table: pd.DataFrame, source: str) -> str:
-    """Every method on one scale across problems (`analysis.statistics.scores.aggregate`): per experiment at its final budget
-    (named by its problems, and by its title where two share them), the methods best first with their mean score over
-    problems and its stratified-bootstrap interval."""
+    """Every method on one scale across problems (`analysis.statistics.scores.aggregate`): per experiment at its final
+    budget (named by its problems, and by its title where two share them), the methods best first with their mean score
+    over problems and its stratified-bootstrap interval."""
     rows = []
     shown = final(table)
     shared = shown.drop_duplicates("experiment")["problems"].duplicated(keep=False)  # problems alone are ambiguous

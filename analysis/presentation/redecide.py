@@ -12,8 +12,8 @@ would:
     python -m analysis.presentation.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
 and with --report the figures' PDFs (which git does not keep), the anytime views the report shows, the report's
-source and, where latexmk is installed, its PDF; `python -m analysis.presentation.readme --published` then rewrites the README and
-docs/ from the committed tables.
+source and, where latexmk is installed, its PDF; `python -m analysis.presentation.readme --published` then rewrites the
+README and docs/ from the committed tables.
 """
 
 from __future__ import annotations

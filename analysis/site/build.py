@@ -1,9 +1,9 @@
 """The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
 
 A run's page shows its verdict table (claims.csv) with each claim's comparisons (tables/comparisons.csv) a click
-away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.statistics.scores`) and anytime views
-(`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and, where the records
-carry it, the recommended point's regret), every PNG of its figures/ folder by name, and the per-trial table to
+away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.statistics.scores`) and anytime
+views (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and, where the
+records carry it, the recommended point's regret), every PNG of its figures/ folder by name, and the per-trial table to
 download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as Parquet. A file a run
 lacks is named as missing on its page, not an error: older runs lack newer tables. Links are relative, from the page
 to the run's files.

@@ -5,8 +5,8 @@
 At a look with n seeds the sign-flip test cannot give a two-sided p below `verdicts.p_floor(n)`, whatever the data
 (2^(1−n) for the exact test up to `verdicts.EXACT_MAX` seeds), and Holm's first step multiplies the smallest p by m,
 the comparisons it adjusts over there. So a claim can decide something at a look only if m · p_floor(n) < the look's
-level: its nominal level in the whole plan (`analysis.statistics.sequential.nominal`, the claims engine's spending) for a planned
-look, α for a fixed seed count. m counts the claim's comparisons in this config, paired by
+level: its nominal level in the whole plan (`analysis.statistics.sequential.nominal`, the claims engine's spending) for
+a planned look, α for a fixed seed count. m counts the claim's comparisons in this config, paired by
 `analysis.claims.checking.pairing` on the config's grid rows (one row per setting): at the first look all of them; at
 a later look all of them again if no earlier look could decide any, else as few as one may still be open there
 (`checking._through_looks` adjusts over the open ones only).

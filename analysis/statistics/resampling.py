@@ -1,8 +1,8 @@
 """The one resampling convention of the analysis: how many bootstrap resamples, from which seed, at which level.
 
 Every bootstrap interval (the figures' and tables' CIs in `analysis.data.aggregate`, the verdicts' display CIs and the
-probability of improvement in `analysis.statistics.verdicts` and `analysis.claims`) and every Monte Carlo permutation test
-reads these, so one change reaches all of them.
+probability of improvement in `analysis.statistics.verdicts` and `analysis.claims`) and every Monte Carlo permutation
+test reads these, so one change reaches all of them.
 """
 
 from __future__ import annotations

@@ -5,15 +5,15 @@ The table is a per-trial table or, as the anytime view passes it, the per-iterat
 (`analysis.data.per_iteration.as_budgets`): every iteration is a budget, so a method's curve steps wherever one of its
 trials gains, not only at the budgets some trial finished at.
 
-Targets are fixed per (experiment, problem) before any method is looked at: `TARGETS` gaps (`analysis.statistics.scores.gaps`:
-regret, or distance to the run's best value) log-evenly spaced from an easy one to the hardest one reached. The easy
-end is the median gap of Random at the problem's smallest budget in the table: the initial design in the
-per-iteration table (every method's is random, shared per seed); the per-trial table holds no initial design, and
-random search at its first budget stands in for it. Without Random it is the median gap of all trials there. The
-hard end is the smallest positive gap any trial of the experiment reached. A trial reaches a target at the first
-budget at which its gap is at most the target; the ECDF of a method at budget b is the fraction of its (target,
-trial) pairs reached by b, up to the largest budget any of its trials ran to (a trial that ended before b keeps what
-it reached).
+Targets are fixed per (experiment, problem) before any method is looked at: `TARGETS` gaps
+(`analysis.statistics.scores.gaps`: regret, or distance to the run's best value) log-evenly spaced from an easy one to
+the hardest one reached. The easy end is the median gap of Random at the problem's smallest budget in the table: the
+initial design in the per-iteration table (every method's is random, shared per seed); the per-trial table holds no
+initial design, and random search at its first budget stands in for it. Without Random it is the median gap of all
+trials there. The hard end is the smallest positive gap any trial of the experiment reached. A trial reaches a target at
+the first budget at which its gap is at most the target; the ECDF of a method at budget b is the fraction of its
+(target, trial) pairs reached by b, up to the largest budget any of its trials ran to (a trial that ended before b keeps
+what it reached).
 """
 
 from __future__ import annotations

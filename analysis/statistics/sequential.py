@@ -12,9 +12,9 @@ so that almost nothing is spent at the first looks and nearly the full α is lef
 boundary c_k on the standardised statistic at look k is the one whose crossing probability under the null, given no
 earlier crossing, is α(t_k) − α(t_(k−1)); it is computed by the recursive numerical integration of Armitage,
 McPherson and Rowe (1969) for a statistic with independent increments (`boundaries`). A comparison is decided at the
-first look at which its two-sided p (`analysis.statistics.verdicts`, on the seeds seen so far) is below that look's nominal
-level 2(1 − Φ(c_k)) (`nominal`); if no look decides it, it stays undecided at n_K seeds. The size of this plan with
-the engine's test is checked by simulation in `tests/test_sequential.py`.
+first look at which its two-sided p (`analysis.statistics.verdicts`, on the seeds seen so far) is below that look's
+nominal level 2(1 − Φ(c_k)) (`nominal`); if no look decides it, it stays undecided at n_K seeds. The size of this plan
+with the engine's test is checked by simulation in `tests/test_sequential.py`.
 
 The claims engine applies the plan (`analysis.claims.checking`, Holm's step-down across the looks) and the
 workflow adds seeds only where a comparison is still open (`analysis.statistics.looks`, a checkpoint per look).

@@ -5,7 +5,8 @@ Size: per-seed differences drawn with mean 0 (normal; t with 3 degrees of freedo
 decides (p < α, either direction) is its false-decision rate, with its Monte Carlo standard error. Power: normal
 differences whose mean is the standardised effect (mean / SD of the per-seed differences) of one comparison of the
 committed default run, REALISTIC. Rules:
-- "t, sign-flip and bootstrap-t" (`analysis.statistics.verdicts`): the most conservative of the one-sample t-test, the exact
+- "t, sign-flip and bootstrap-t" (`analysis.statistics.verdicts`): the most conservative of the one-sample t-test, the
+exact
   sign-flip test of the mean and the studentised bootstrap, two-sided at α;
 - "percentile bootstrap" (the rule before): twice the smaller share of NUM_RESAMPLES bootstrap means on either side
   of 0, from 5 seeds on.
@@ -17,7 +18,8 @@ at an absolute margin. Tie power with one outlier: a true tie (normal difference
 with one seed moved 1.5 margins away, declared by the paired t TOST and by the three-test TOST it replaced (the
 bootstrap-t and the sign flips swing with one far seed).
 The sign flips are enumerated for all samples at once here (`sign_flip`); `tests/test_verdict_size.py` checks them
-against `scipy.stats.permutation_test`, which `analysis.statistics.verdicts` calls, and runs the size check in the test suite.
+against `scipy.stats.permutation_test`, which `analysis.statistics.verdicts` calls, and runs the size check in the test
+suite.
 
     python -m analysis.statistics.verdict_size --table paper/tables/per_trial.csv --out paper/tables/verdict_size.csv
 """
@@ -80,8 +82,8 @@ def sign_flip(d: np.ndarray, alternative: str) -> np.ndarray:
 
 
 def new_rule(d: np.ndarray, resamples: int = NUM_RESAMPLES) -> np.ndarray:
-    """Two-sided p of `analysis.statistics.verdicts` for each row of `d`: per side the largest of the t-test's, the sign-flip
-    test's and the studentised bootstrap's (`resamples` resamples) one-sided p's; twice the smaller side."""
+    """Two-sided p of `analysis.statistics.verdicts` for each row of `d`: per side the largest of the t-test's, the
+    sign-flip test's and the studentised bootstrap's (`resamples` resamples) one-sided p's; twice the smaller side."""
     sides = []
     for alternative in ("greater", "less"):
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -10,7 +10,8 @@ Each one-sided test of the mean of d against a value θ is the most conservative
 bootstrap. The sign-flip test's size is exact for any distribution of d symmetric about θ whatever its tails; the
 bootstrap-t corrects for skewness; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed
 here is below what the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds
-(Bahadur and Savage, 1956); `analysis.statistics.verdict_size` measures how far this one does. Every decision is at two-sided
+(Bahadur and Savage, 1956); `analysis.statistics.verdict_size` measures how far this one does. Every decision is at
+two-sided
 level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
   equivalence margin (`problems.margins`: regrets within a factor of each other, or a fixed difference), equivalent
@@ -165,8 +166,8 @@ def one_sided(d: np.ndarray, theta: float, alternative: str) -> np.ndarray:
     t-test (exact for normal d), the sign-flip test (exact for d symmetric about θ, any tails) and the studentised
     bootstrap (which corrects for skewness to second order).
 
-    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.statistics.verdict_size` passes them); every
-    sample of a batch shares the flips and the resamples."""
+    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.statistics.verdict_size` passes them);
+    every sample of a batch shares the flips and the resamples."""
     x = np.atleast_2d(np.asarray(d, dtype=np.float64) - theta)
     n = x.shape[-1]
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
@@ -199,8 +200,8 @@ def equivalence(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
     """Two-sided-level p of a tie (TOST): both series' means above 0 (`problems.margins.Margin.sides`), each by a
     one-sided paired t-test, p twice the larger. The t-test alone: the bootstrap-t's and the sign-flip test's p
     swing with one far seed even when the interval lies deep inside the margin, and the t TOST holds its size at
-    the margin for the distributions `analysis.statistics.verdict_size` simulates. A constant series (sd 0) is decided by the
-    sign flips."""
+    the margin for the distributions `analysis.statistics.verdict_size` simulates. A constant series (sd 0) is decided
+    by the sign flips."""
     p = [_t_one_sided(np.atleast_2d(np.asarray(x, dtype=np.float64))) for x in (not_worse, not_better)]
     out = np.minimum(1.0, 2 * np.maximum(*p))
     return out if np.ndim(not_worse) > 1 else out[0]

@@ -13,9 +13,9 @@ claims.csv, so only claims whose experiment the run has are checked. Each check 
 
 A run read along its own horizon (`analysis.tables.horizon`: B3O against TS decided at checkpoints t) gives claims 1
 and 7 along t instead (`--horizon`, `along_horizon`): at each checkpoint the claim's verdict combines its variants'
-comparisons there (`analysis.statistics.verdicts.combine`), over every benchmark the claim names, so a problem or variant the run
-left out counts as missing ("holds on k of n"); they replace the engine's rows of the same claim and experiment. Those
-rows' `axis` is "iteration" (their budget is t); the engine's rows' is "evaluations".
+comparisons there (`analysis.statistics.verdicts.combine`), over every benchmark the claim names, so a problem or
+variant the run left out counts as missing ("holds on k of n"); they replace the engine's rows of the same claim and
+experiment. Those rows' `axis` is "iteration" (their budget is t); the engine's rows' is "evaluations".
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Reads the per-trial table (`paper/tables/per_trial.csv` from `analysis.data.per_trial`, or a tidy parquet table, from
 which it is built) and writes OUT.md (default paper/claims.md: how verdicts are decided, then one row per claim),
-OUT.csv and OUT.tex, and with --comparisons one row per comparison (paper/tables/comparisons.csv). The claims are in `analysis.claims`, the verdict rules in `analysis.statistics.verdicts`, the equivalence
-margins in `problems.margins`.
+OUT.csv and OUT.tex, and with --comparisons one row per comparison (paper/tables/comparisons.csv). The claims are in
+`analysis.claims`, the verdict rules in `analysis.statistics.verdicts`, the equivalence margins in `problems.margins`.
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ them from its config's `horizon` entry and seed plan).
 Per problem, B3O variant and BO iteration t: the mean over seeds of the per-seed advantage (TS's simple regret minus
 B3O's: positive = B3O better; the two share each seed's initial design) with its BCa 95% interval. At the
 checkpoints t = 6 (the default run's horizon), 12 and 25 the comparisons are decided as claims 1 and 7 are
-(`analysis.statistics.verdicts`): "B3O-X reaches a lower regret than TS", Holm over all comparisons at that t, the problem's
-equivalence margin. The plan was written down before the run (config/extended.yaml): a look at 10 seeds and, only if
-a t = 25 comparison is open there, a second at 15, with α spent over the two looks (O'Brien–Fleming type,
-`analysis.statistics.sequential`). At each checkpoint the comparisons are decided at the first look on seeds 0–9, those still
-open at the second on seeds 0–14 (Holm's step-down going on across the looks); a decision stands.
+(`analysis.statistics.verdicts`): "B3O-X reaches a lower regret than TS", Holm over all comparisons at that t, the
+problem's equivalence margin. The plan was written down before the run (config/extended.yaml): a look at 10 seeds and,
+only if a t = 25 comparison is open there, a second at 15, with α spent over the two looks (O'Brien–Fleming type,
+`analysis.statistics.sequential`). At each checkpoint the comparisons are decided at the first look on seeds 0–9, those
+still open at the second on seeds 0–14 (Holm's step-down going on across the looks); a decision stands.
 
 The tie is the problem's regret ratio (`problems.margins`), the same at every t.
 

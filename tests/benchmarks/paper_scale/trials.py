@@ -16,9 +16,10 @@ the others, run beside other jobs, which it never saw (`--holdout`):
         --out paper/tables/paper_scale_trials.csv --grid-out paper/tables/paper_grid_estimate.csv
 
 One row per trial: its CPU minutes (the process's CPU seconds: another job on the machine inflates them far less
-than wall seconds, as it shares the core's caches, not its time) in all and in the fits, the model's prediction and its error, the fits' L-BFGS-B steps and how
-many stopped by converging, the final regret and the peak memory. The grid table has one row per fit: config/paper.yaml
-as configured, and with every SVGP fitted the collapsed way (`b3o estimate --fit collapsed`).
+than wall seconds, as it shares the core's caches, not its time) in all and in the fits, the model's prediction and its
+error, the fits' L-BFGS-B steps and how many stopped by converging, the final regret and the peak memory. The grid table
+has one row per fit: config/paper.yaml as configured, and with every SVGP fitted the collapsed way (`b3o estimate --fit
+collapsed`).
 """
 
 from __future__ import annotations
