@@ -106,9 +106,9 @@ def _estimate(args: argparse.Namespace) -> int:
         print(f"b3o estimate: error: {error}", file=sys.stderr)
         return 2
     limit = args.limit or config.get("slot_minutes", DEFAULT_LIMIT_MIN)
-    print(estimate_text(grid, model, limit, args.fit))
+    per, flagged = estimate_table(grid, model, limit, args.fit)
+    print(estimate_text(per, flagged, model, limit, args.fit))
     if args.out:
-        per, _ = estimate_table(grid, model, limit, args.fit)
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         per.assign(config=Path(args.configfile).name, fit=args.fit or "as configured", clock=model.clock).to_csv(
             args.out, index=False)
@@ -158,8 +158,9 @@ def estimate_table(grid: list, model: CostModel, limit_min: float, fit: str | No
     return per.reset_index(), flagged
 
 
-def estimate_text(grid: list, model: CostModel, limit_min: float, fit: str | None = None) -> str:
-    per, flagged = estimate_table(grid, model, limit_min, fit)
+def estimate_text(per: pd.DataFrame, flagged: pd.DataFrame, model: CostModel, limit_min: float,
+                  fit: str | None = None) -> str:
+    """`estimate_table`'s tables as `b3o estimate` prints them."""
     clock = "CPU seconds on a core of its own" if model.clock == "cpu" else "wall seconds on a shared machine"
     refit = f", every SVGP with the {fit} fit" if fit else ""
     lines = [f"predicted from {clock}{refit}", per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
