@@ -48,6 +48,7 @@ TABLES = {
     "paper_grid": "paper/tables/paper_grid_estimate.csv",
     "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
     "ts_profile": "paper/tables/ts_profile.csv",
+    "trace_determinism": "paper/tables/trace_determinism.csv",
     "sampler_modes": "paper/tables/sampler_modes.csv",
     "collapsed_fit": "paper/collapsed_fit/tables/comparisons.csv",
     "ts_starts": "paper/ts_starts/tables/comparisons.csv",

@@ -348,3 +348,26 @@ def fit_diagnosis_block(table: pd.DataFrame, source: str) -> str:
             f"{number(r.others_median_final_regret)}.",
         ]
     return generated("fit_diagnosis", source, lines)
+
+
+#: how the trace-determinism table names its objectives
+FIT_OBJECTIVES = {"elbo": "SVGP ELBO (the default fit)", "collapsed": "collapsed bound (`fit: collapsed`)"}
+
+
+def trace_determinism_block(table: pd.DataFrame, source: str) -> str:
+    """Per objective, M and N: how many distinct gradients K fresh traces of the same loss gave, with TensorFlow's graph
+    optimiser (Grappler) on and off (`tests/benchmarks/trace_determinism.py`)."""
+    traces = int(table["traces"].max())
+    wide = table.pivot_table(index=["objective", "num_inducing", "n"], columns="grappler",
+                             values=["distinct_gradients", "all_equal_eager"], aggfunc="first")
+    rows = [
+        f"| {FIT_OBJECTIVES.get(objective, objective)} | {m} | {n:,} | {int(r[('distinct_gradients', True)])} | "
+        f"{int(r[('distinct_gradients', False)])} | {'yes' if r[('all_equal_eager', False)] else 'no'} |"
+        for (objective, m, n), r in wide.iterrows()
+    ]
+    return generated(
+        "trace_determinism",
+        source,
+        [f"| objective | M | N | distinct gradients in {traces} traces, Grappler on | Grappler off | off = eager |",
+         "|---|---|---|---|---|---|", *rows],
+    )

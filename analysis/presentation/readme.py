@@ -43,6 +43,7 @@ from analysis.presentation.docs_blocks import (
     scaling_block,
     scaling_line_block,
     seq_ei_cost_block,
+    trace_determinism_block,
     ts_profile_block,
     ts_starts_block,
     verify_rerun_block,
@@ -226,6 +227,11 @@ SECTIONS = {
     ),
     "sampler_modes": (
         sampler_modes_block, {"target", "defer", "defer-is"}, "python tests/test_sampler_modes.py"
+    ),
+    "trace_determinism": (
+        trace_determinism_block,
+        {"objective", "num_inducing", "n", "grappler", "traces", "distinct_gradients", "all_equal_eager"},
+        "python tests/benchmarks/trace_determinism.py",
     ),
     **{
         check: (build, CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
