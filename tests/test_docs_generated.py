@@ -1,6 +1,6 @@
 """README.md and docs/*.md as committed: every generated section is what `python -m analysis.presentation.readme
 --published` writes from the committed tables, every relative link leads to a file (and heading) that exists, and the
-pages describe the package, not the story of its making."""
+pages describe the package, not the story of its making; and the paper-horizon sentence says what its table says."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import shutil
 import unicodedata
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from analysis.data import published
 from analysis.presentation import readme
+from analysis.presentation.readme_blocks import large_batch_block
+from analysis.statistics import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -81,3 +84,28 @@ def test_the_pages_describe_the_package_not_its_history(page):
     """Outside the generated sections (a claim's own wording and a table's date come from the committed tables)."""
     prose = SECTION.sub("", page.read_text())
     assert HISTORY.findall(prose) == []
+
+
+def test_the_paper_horizon_sentence_names_each_headline_variant_s_verdict_and_its_advantage_along_the_horizon():
+    """README's sentence per problem of the paper-horizon run (done-when of the large-batch study): at the last decided
+    checkpoint, whether B3O-LogEI-c and B3O-UCB-c beat TS with the look's interval and seeds, and the advantage at the
+    first checkpoint and the last; other variants and undecided iterations are not named."""
+    def row(label, t, mean, verdict, look=(None, None, None, None)):
+        look_mean, lo, hi, seeds = look
+        return {"problem": "hartmann6", "label": label, "iteration": t, "mean": mean, "verdict": verdict,
+                "look_mean": look_mean, "look_lo": lo, "look_hi": hi, "seeds_at_look": seeds}
+
+    table = pd.DataFrame([
+        row("B3O-LogEI-c", 6, 0.2, verdicts.HOLDS, (0.2, 0.1, 0.3, 10)),
+        row("B3O-LogEI-c", 7, 0.9, None),
+        row("B3O-LogEI-c", 50, 0.05, verdicts.HOLDS, (0.06, 0.01, 0.11, 20)),
+        row("B3O-UCB-c", 6, 0.1, verdicts.INCONCLUSIVE, (0.1, -0.1, 0.3, 10)),
+        row("B3O-UCB-c", 50, -0.1, verdicts.FAILS, (-0.1, -0.2, -0.05, 20)),
+        row("B3O-LogEI-s", 50, 0.3, verdicts.HOLDS, (0.3, 0.2, 0.4, 20)),
+    ])
+    text = large_batch_block(table, "horizon_along.csv")
+    assert "at t = 50: B3O-LogEI-c beats TS (+0.06 [0.01, 0.11], 20 seeds; its advantage +0.2 at t = 6 → +0.05 at " \
+           "t = 50); B3O-UCB-c is worse than TS (" in text
+    assert "B3O-LogEI-s" not in text and "+0.9" not in text
+    empty = large_batch_block(table.assign(verdict=None), "horizon_along.csv")
+    assert "No checkpoint of the paper-horizon run is decided yet." in empty
