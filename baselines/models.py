@@ -109,13 +109,7 @@ class CollapsedFit(Optimizer):
         if not isinstance(model, gpflow.models.SVGP) or not isinstance(model.likelihood, gpflow.likelihoods.Gaussian):
             raise TypeError("the collapsed fit needs an SVGP with a Gaussian likelihood")
         data = (tf.convert_to_tensor(dataset.query_points), tf.convert_to_tensor(dataset.observations))
-        collapsed = gpflow.models.SGPR(
-            data,
-            kernel=model.kernel,
-            inducing_variable=model.inducing_variable,
-            mean_function=model.mean_function,
-            likelihood=model.likelihood,
-        )  # shares the SVGP's parameter objects: fitting it fits them
+        collapsed = collapsed_bound(model, data)
         grappler_was_off = tf.config.optimizer.get_experimental_options().get("disable_meta_optimizer", False)
         tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
         try:
@@ -128,6 +122,17 @@ class CollapsedFit(Optimizer):
         model.q_mu.assign(q_mu)
         model.q_sqrt.assign(q_sqrt[None])
         return loss
+
+
+def collapsed_bound(model: gpflow.models.SVGP, data: tuple[tf.Tensor, tf.Tensor]) -> gpflow.models.SGPR:
+    """The SVGP's collapsed (SGPR) bound on `data`, sharing the SVGP's parameter objects: fitting it fits them."""
+    return gpflow.models.SGPR(
+        data,
+        kernel=model.kernel,
+        inducing_variable=model.inducing_variable,
+        mean_function=model.mean_function,
+        likelihood=model.likelihood,
+    )
 
 
 def optimal_q(model: gpflow.models.SVGP, x: tf.Tensor, y: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
