@@ -97,35 +97,67 @@ class CollapsedFit(Optimizer):
     For a Gaussian likelihood the SVGP's ELBO is maximised over q(u) in closed form, and that maximum is the SGPR
     (collapsed) bound: so L-BFGS-B runs over the few kernel and mean parameters only, on the bound, instead of over
     them and q(u)'s M + M(M+1)/2 variables on the ELBO, and then q(u) is set to the optimum for the fitted
-    hyperparameters. The model, its priors and its fixed inducing points and noise are the SVGP's own; the fit ends
-    at a point whose ELBO is at least as high as any q(u) gives for those hyperparameters.
+    hyperparameters (`optimal_q`). The model, its priors and its fixed inducing points and noise are the SVGP's own;
+    the fit ends at a point whose ELBO is at least as high as any q(u) gives for those hyperparameters.
+
+    The bound's graph is run without TensorFlow's graph optimiser (Grappler): with it, the traced gradient at M = 500
+    and several thousand points depends on which functions the process traced before (docs/reproducibility.md), so a
+    trial's fits would not be a function of its seed alone.
     """
 
     def optimize(self, model: tf.Module, dataset: Dataset) -> Any:
         if not isinstance(model, gpflow.models.SVGP) or not isinstance(model.likelihood, gpflow.likelihoods.Gaussian):
             raise TypeError("the collapsed fit needs an SVGP with a Gaussian likelihood")
         data = (tf.convert_to_tensor(dataset.query_points), tf.convert_to_tensor(dataset.observations))
-        collapsed = gpflow.models.SGPR(
-            data,
-            kernel=model.kernel,
-            inducing_variable=model.inducing_variable,
-            mean_function=model.mean_function,
-            likelihood=model.likelihood,
-        )  # shares the SVGP's parameter objects: fitting it fits them
-        loss = gpflow.optimizers.Scipy().minimize(
-            collapsed.training_loss, collapsed.trainable_variables, compile=self.compile, **self.minimize_args
-        )
-        mean, cov = collapsed.compute_qu()
-        if model.whiten:  # q(v) with u = L v, L = chol(Kuu)
-            chol = tf.linalg.cholesky(
-                gpflow.covariances.Kuu(model.inducing_variable, model.kernel, jitter=gpflow.config.default_jitter())
+        collapsed = collapsed_bound(model, data)
+        grappler_was_off = tf.config.optimizer.get_experimental_options().get("disable_meta_optimizer", False)
+        tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+        try:
+            loss = gpflow.optimizers.Scipy().minimize(
+                collapsed.training_loss, collapsed.trainable_variables, compile=self.compile, **self.minimize_args
             )
-            mean = tf.linalg.triangular_solve(chol, mean)
-            cov = tf.linalg.triangular_solve(chol, tf.transpose(tf.linalg.triangular_solve(chol, cov)))
-        model.q_mu.assign(mean)
-        jitter = gpflow.config.default_jitter() * tf.eye(cov.shape[0], dtype=cov.dtype)
-        model.q_sqrt.assign(tf.linalg.cholesky(cov + jitter)[None])
+        finally:
+            tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": grappler_was_off})
+        q_mu, q_sqrt = optimal_q(model, *data)
+        model.q_mu.assign(q_mu)
+        model.q_sqrt.assign(q_sqrt[None])
         return loss
+
+
+def collapsed_bound(model: gpflow.models.SVGP, data: tuple[tf.Tensor, tf.Tensor]) -> gpflow.models.SGPR:
+    """The SVGP's collapsed (SGPR) bound on `data`, sharing the SVGP's parameter objects: fitting it fits them."""
+    return gpflow.models.SGPR(
+        data,
+        kernel=model.kernel,
+        inducing_variable=model.inducing_variable,
+        mean_function=model.mean_function,
+        likelihood=model.likelihood,
+    )
+
+
+def optimal_q(model: gpflow.models.SVGP, x: tf.Tensor, y: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
+    """The ELBO-optimal q(u) of an SVGP with a Gaussian likelihood, as (q_mu, lower-triangular q_sqrt) in the model's
+    own parametrisation (whitened or not).
+
+    Computed in the whitened frame v = L⁻¹u (Kuu = L Lᵀ), where the optimum is q(v) = N(B⁻¹ A r / σ, B⁻¹) with
+    A = L⁻¹ Kuf / σ, B = I + A Aᵀ and r the residual from the mean function: B's eigenvalues are at least 1 whatever
+    the kernel, so the Cholesky factors stay accurate where Kuu is ill-conditioned (a kernel variance in the thousands
+    with lengthscales beyond the box), where un-whitening SGPR's q(u) gives NaN. The covariance's lower-triangular
+    factor is exact: with P the order-reversing permutation and P B P = C Cᵀ, B⁻¹ = (P C⁻ᵀ P)(P C⁻ᵀ P)ᵀ.
+    """
+    sigma = tf.sqrt(model.likelihood.variance)
+    kuu = gpflow.covariances.Kuu(model.inducing_variable, model.kernel, jitter=gpflow.config.default_jitter())
+    chol = tf.linalg.cholesky(kuu)
+    a = tf.linalg.triangular_solve(chol, gpflow.covariances.Kuf(model.inducing_variable, model.kernel, x)) / sigma
+    eye = tf.eye(tf.shape(a)[0], dtype=a.dtype)
+    b = eye + tf.matmul(a, a, transpose_b=True)
+    residual = y - model.mean_function(x)
+    mean = tf.linalg.cholesky_solve(tf.linalg.cholesky(b), tf.matmul(a, residual) / sigma)
+    c = tf.linalg.cholesky(tf.reverse(b, axis=[0, 1]))  # P B P = C Cᵀ
+    factor = tf.reverse(tf.transpose(tf.linalg.triangular_solve(c, eye)), axis=[0, 1])  # P C⁻ᵀ P: lower-triangular
+    if model.whiten:
+        return mean, factor
+    return tf.matmul(chol, mean), tf.matmul(chol, factor)
 
 
 def _deep_ensemble(spec: ModelSpec, data: Dataset, encoder) -> TrainableProbabilisticModel:

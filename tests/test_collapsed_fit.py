@@ -11,7 +11,7 @@ from test_runner import TINY
 
 import problems
 from baselines.design import initial_design, model_dataset
-from baselines.models import ModelSpec, build_model, training_objective
+from baselines.models import ModelSpec, build_model, optimal_q, training_objective
 from baselines.runner import run_trial
 
 
@@ -93,3 +93,50 @@ def test_a_trainable_likelihood_is_fitted_and_a_fixed_one_is_not(kind):
 def test_trainable_likelihood_must_be_a_boolean():
     with pytest.raises(ValueError, match="trainable_likelihood must be true or false"):
         ModelSpec.from_dict({"trainable_likelihood": "yes"})
+
+
+def _model_on(n: int, num_inducing: int, maxiter: int = 2):
+    problem = problems.get("hartmann6")
+    x = initial_design(problem, n, 0)
+    data, _ = model_dataset(problem, x, problem.evaluate(x))
+    tf.random.set_seed(0)
+    return build_model(ModelSpec(num_inducing=num_inducing, maxiter=maxiter, fit="collapsed"), problem.search_space,
+                       data), data
+
+
+def test_the_fit_does_not_depend_on_what_the_process_traced_before():
+    """At M = 500 and N = 4,100 the bound's gradient, traced with TensorFlow's graph optimiser, depended on the
+    functions traced before it (tests/benchmarks/trace_determinism.py): fits from one state, each after a different
+    history, must end at the same hyperparameters bit for bit."""
+    model, data = _model_on(4100, 500)
+    start = gpflow.utilities.parameter_dict(model.model)
+    start = {k: v.numpy() for k, v in start.items()}
+    ends = set()
+    for history in range(4):
+        for k, v in gpflow.utilities.parameter_dict(model.model).items():
+            v.assign(start[k])
+        for _ in range(history):
+            tf.function(lambda: tf.reduce_sum(tf.ones(3)) * 2.0)()
+        model.optimize(data)
+        ends.add(np.concatenate([model.model.kernel.lengthscales.numpy(), model.model.q_mu.numpy().ravel()]).tobytes())
+    assert len(ends) == 1
+
+
+def test_q_u_stays_finite_and_optimal_where_kuu_is_ill_conditioned():
+    """A fit that runs away (kernel variance in the thousands, lengthscales beyond the box, as a cold collapsed fit on
+    4,100 Hartmann-6 points did) leaves Kuu ill-conditioned; q(u) is still finite and the ELBO is the collapsed
+    bound."""
+    model, data = _model_on(600, 200)
+    svgp = model.model
+    svgp.kernel.variance.assign(6352.5)
+    svgp.kernel.lengthscales.assign([3.3, 4.1, 15.4, 3.7, 4.9, 3.2])
+    svgp.mean_function.c.assign(280.2)
+    q_mu, q_sqrt = optimal_q(svgp, tf.convert_to_tensor(data.query_points), tf.convert_to_tensor(data.observations))
+    assert np.isfinite(q_mu.numpy()).all() and np.isfinite(q_sqrt.numpy()).all()
+    svgp.q_mu.assign(q_mu)
+    svgp.q_sqrt.assign(q_sqrt[None])
+    bound = gpflow.models.SGPR(
+        (data.query_points, data.observations), kernel=svgp.kernel, inducing_variable=svgp.inducing_variable,
+        mean_function=svgp.mean_function, likelihood=svgp.likelihood,
+    ).elbo()
+    assert float(svgp.elbo((data.query_points, data.observations))) == pytest.approx(float(bound), rel=1e-6)

@@ -103,9 +103,7 @@ NOTES = (
         "mean and q(u) together on the ELBO (gpflow's Scipy optimiser), capped at the steps above, each fit starting "
         "from the last. The collapsed fit (`fit: collapsed`: the kernel and mean on the collapsed bound, q(u) set to "
         "its optimum), far cheaper at the paper's scale, is an option that only the runs checking it use; config/paper.yaml "
-        "adopts it only if config/collapsed_fit_m500.yaml's pre-registered check at M = 500 holds (docs/performance.md). "
-        "As it stands, its traced gradient at M = 500 and several thousand points depends on the process's history, "
-        "so its paper-scale records reproduce statistically, not bit for bit (docs/reproducibility.md).",
+        "adopts it only if config/collapsed_fit_m500.yaml's pre-registered check at M = 500 holds (docs/performance.md).",
     ),
     (
         "B3O-EHVI samples log EHVI",

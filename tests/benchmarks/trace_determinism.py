@@ -38,7 +38,7 @@ import tensorflow as tf
 from check_shapes import disable_check_shapes
 
 from baselines.design import model_dataset
-from baselines.models import build_models
+from baselines.models import build_models, collapsed_bound
 from baselines.spec import TrialSpec, validate
 from harness.seeding import Purpose, seed_tensorflow
 
@@ -57,10 +57,7 @@ def _loss(model: gpflow.models.SVGP, data: tuple[tf.Tensor, tf.Tensor], objectiv
     """The objective's loss closure and the variables it is minimised over, as the two fits build them."""
     if objective == "elbo":
         return model.training_loss_closure(data, compile=False), model.trainable_variables
-    collapsed = gpflow.models.SGPR(
-        data, kernel=model.kernel, inducing_variable=model.inducing_variable,
-        mean_function=model.mean_function, likelihood=model.likelihood,
-    )  # as baselines.models.CollapsedFit builds it
+    collapsed = collapsed_bound(model, data)  # as baselines.models.CollapsedFit builds it
     return collapsed.training_loss, collapsed.trainable_variables
 
 
