@@ -7,6 +7,10 @@ The archive (default `records/`) is append-only: each `b3o archive` adds a chunk
 `index.csv` (trial id, chunk, SHA-256 of the record's bytes), so a commit never rewrites an earlier chunk. A record
 is archived once; one that differs from its archived bytes is named, not packed again. Restoring never overwrites a
 record that is already there. Checkpoints of unfinished trials are not archived: such a trial starts again.
+
+A record recomputed after a fix keeps its trial id (the id hashes the spec, not the code). `b3o archive --supersede`
+packs such records too and appends their rows to the index, whose last row per trial wins: `b3o restore` then puts
+back the recomputed record, and the earlier chunk and row stay as they were, as the history.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ INDEX_COLUMNS = ("trial_id", "chunk", "sha256")
 
 
 def read_index(archive: Path) -> dict[str, dict[str, str]]:
-    """trial id -> its index row."""
+    """trial id -> its index row (the last one, where a record was superseded)."""
     path = archive / INDEX
     if not path.is_file():
         return {}
@@ -47,9 +51,9 @@ def finished_records(trials: Path) -> dict[str, bytes]:
     return found
 
 
-def pack(results: Path, archive: Path = ARCHIVE) -> tuple[Path | None, list[str]]:
+def pack(results: Path, archive: Path = ARCHIVE, supersede: bool = False) -> tuple[Path | None, list[str]]:
     """Archive the finished records of `results` that `archive` lacks: (the new chunk or None, ids whose record
-    differs from the archived one)."""
+    differs from the archived one). With `supersede` those are packed too, replacing the archived ones."""
     trials = _trials(results)
     index = read_index(archive)
     new, changed = {}, []
@@ -58,10 +62,13 @@ def pack(results: Path, archive: Path = ARCHIVE) -> tuple[Path | None, list[str]
             new[trial_id] = data
         elif index[trial_id]["sha256"] != _sha(data):
             changed.append(trial_id)
+            if supersede:
+                new[trial_id] = data
     if not new:
         return None, changed
     archive.mkdir(parents=True, exist_ok=True)
-    ids = _sha("\n".join(sorted(new)).encode())[:8]  # two packs in one second still get their own chunk
+    # two packs in one second still get their own chunk, even of one trial's record and its superseding one
+    ids = _sha("\n".join(f"{t} {_sha(d)}" for t, d in sorted(new.items())).encode())[:8]
     chunk = archive / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{ids}.tar.xz"
 
     def write(handle) -> None:
@@ -128,6 +135,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     packing = subparsers.add_parser("archive", help="pack a run's finished records into the repository's archive")
     packing.add_argument("--results", required=True, type=Path, help="a run's results directory (its trials/)")
     packing.add_argument("--archive", default=ARCHIVE, type=Path, help="the archive directory (default: records)")
+    packing.add_argument("--supersede", action="store_true",
+                         help="also pack records that differ from their archived copy (recomputed after a fix): "
+                              "restore then gives the new ones")
     packing.set_defaults(func=_pack)
     restoring = subparsers.add_parser("restore", help="put archived records back into a results directory")
     restoring.add_argument("--results", required=True, type=Path, help="a run's results directory")
@@ -137,16 +147,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _pack(args: argparse.Namespace) -> int:
     try:
-        chunk, changed = pack(args.results, args.archive)
+        chunk, changed = pack(args.results, args.archive, args.supersede)
     except (OSError, ValueError) as err:
         print(f"b3o archive: error: {err}", file=sys.stderr)
         return 2
     total = len(read_index(args.archive))
     print(f"packed into {chunk} ({chunk.stat().st_size / 1e6:.1f} MB); {total} records archived" if chunk
           else f"nothing new to pack; {total} records archived")
-    if changed:
-        print(f"{len(changed)} record(s) differ from their archived copy and were not packed, e.g. {changed[0]}",
-              file=sys.stderr)
+    if changed and args.supersede:
+        print(f"{len(changed)} record(s) superseded their archived copy, e.g. {changed[0]}")
+    elif changed:
+        print(f"{len(changed)} record(s) differ from their archived copy and were not packed (--supersede packs "
+              f"them), e.g. {changed[0]}", file=sys.stderr)
         return 1
     return 0
 

@@ -51,6 +51,23 @@ def test_restore_overwrites_nothing_and_a_changed_record_is_named(tmp_path, caps
     assert (run / "trials" / "a.json").read_bytes() == mine
 
 
+def test_a_superseding_pack_restores_the_recomputed_record_and_keeps_the_old_chunk(tmp_path, capsys):
+    run, store = tmp_path / "run", tmp_path / "records"
+    old = _record(run, "a")
+    first, _ = archive.pack(run, store)
+    first_bytes = first.read_bytes()
+    new = _record(run, "a", value=2.0)  # recomputed after a fix: same trial id, other bytes
+    assert main(["archive", "--results", str(run), "--archive", str(store), "--supersede"]) == 0
+    assert "1 record(s) superseded" in capsys.readouterr().out
+    assert first.read_bytes() == first_bytes  # the earlier chunk is never rewritten
+    rows = (store / archive.INDEX).read_text().splitlines()[1:]
+    assert [row.split(",")[0] for row in rows] == ["a", "a"]  # its history stays in the index
+    fresh = tmp_path / "fresh"
+    assert archive.restore(fresh, store) == (1, 0)
+    assert (fresh / "trials" / "a.json").read_bytes() == new != old
+    assert archive.pack(run, store) == (None, [])  # now the archived copy is the new one
+
+
 def test_a_damaged_chunk_or_a_missing_results_dir_is_one_clear_error(tmp_path, capsys):
     run, store = tmp_path / "run", tmp_path / "records"
     _record(run, "a")
