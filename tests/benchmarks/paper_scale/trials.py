@@ -2,13 +2,13 @@
 costs with each fit.
 
 The trials are the paper config's setting (B = 100, T = 50, 100 initial points, so N up to 5,100; SVGP M = 500,
-L-BFGS-B capped at 500 steps; DEFER; Table 2's λ; one thread), each run on its own as
+L-BFGS-B capped at 500 steps; DEFER; Table 2's λ; one thread), run one after another on one core as
 
     /usr/bin/time -v b3o run-trial --spec tests/benchmarks/paper_scale/SPEC.json --out SPEC.record.json
 
-and committed beside its spec. The cost model's collapsed fit is fitted to those run with the machine otherwise
-idle (`b3o cost-model --extend paper/tables/cost_model.csv --also ...`, named here with `--fitted`) and checked on
-the others, run beside other jobs, which it never saw (`--holdout`):
+and committed beside its spec. The cost model's collapsed fit is fitted to two of them (`b3o cost-model --extend
+paper/tables/cost_model.csv --also ...`, named here with `--fitted`) and checked on the others, which it never saw
+(`--holdout`):
 
     P=tests/benchmarks/paper_scale
     python $P/trials.py $P/*collapsed*.record.json \\
