@@ -43,6 +43,8 @@ TEMPERATURES = {
     "auto-tail": "automatic (tail ratio)",
 }
 SAMPLERS = titles()  # sampler name -> display title, from the samplers' registry
+#: SVGP fit id (`baselines.spec.FITS`) -> its name
+FITS = {"lbfgs": "default (ELBO, q(u) fitted)", "collapsed": "collapsed"}
 #: sampler id -> its short name, in a method's name or a table cell
 SAMPLER_NAMES = {
     "defer": "DEFER",

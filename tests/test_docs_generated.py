@@ -14,6 +14,7 @@ import pytest
 
 from analysis.data import published
 from analysis.presentation import readme
+from analysis.presentation.docs_blocks import paper_scale_bound_block
 from analysis.presentation.readme_blocks import large_batch_block
 from analysis.statistics import verdicts
 
@@ -109,3 +110,16 @@ def test_the_paper_horizon_sentence_names_each_headline_variant_s_verdict_and_it
     assert "B3O-LogEI-s" not in text and "+0.9" not in text
     empty = large_batch_block(table.assign(verdict=None), "horizon_along.csv")
     assert "No checkpoint of the paper-horizon run is decided yet." in empty
+
+
+def test_the_bound_check_sentence_counts_every_iteration_where_the_replayed_fit_falls_below():
+    """The paper-scale bound check (the collapsed fit's done-when: a bound at least the default's at every iteration)
+    says so only where no replayed fit is below the recorded one, and otherwise counts them."""
+    table = pd.DataFrame({"problem": "hartmann6", "recorded_fit": "lbfgs", "replayed_fit": "collapsed",
+                          "n": [200, 300, 400], "difference": [12.5, 0.0, 3.0], "cpu_s": [6.0, 6.0, 6.0]})
+    text = paper_scale_bound_block(table, "bound.csv")
+    assert "| Hartmann (6D) | default (ELBO, q(u) fitted) | collapsed | 3 (200–400) | 3 of 3 | +0 / +3 / +12.5 | 0.3 |" in text
+    assert "At every iteration, the replayed fit's ELBO is at least the recorded one." in text
+    below = paper_scale_bound_block(table.assign(difference=[12.5, -0.5, 3.0]), "bound.csv")
+    assert "2 of 3" in below and "below the recorded one at 1 iteration(s)" in below
+    assert "at every iteration" not in below

@@ -10,7 +10,7 @@ import math
 import pandas as pd
 
 from analysis.formatting import number, signed
-from analysis.naming import ACQUISITIONS, problem_title
+from analysis.naming import ACQUISITIONS, FITS, problem_title
 from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
 from analysis.tables.auto_choice import CONSTANTS, PROBLEM
@@ -171,6 +171,30 @@ def paper_scale_trials_block(table: pd.DataFrame, source: str) -> str:
          "|---|---|---|---|---|---|---|---|---|---|---|", *rows, "",
          f"Slowest trial: {number(table['cpu_min'].max())} CPU minutes. The model predicts "
          f"the {len(held)} trials it was not fitted to within {worst:.0%}."],
+    )
+
+
+def paper_scale_bound_block(table: pd.DataFrame, source: str) -> str:
+    """A measured trial's fits replayed with another fit on the same data (`bound_check.py`): whether the replayed
+    fit's ELBO is at least the recorded one at every iteration, and what the replayed fits cost."""
+    rows = []
+    for (problem, recorded, replayed), fits in table.groupby(["problem", "recorded_fit", "replayed_fit"], sort=False):
+        gap = fits["difference"]
+        rows.append(
+            f"| {problem_title(problem)} | {FITS.get(recorded, recorded)} | {FITS.get(replayed, replayed)} | "
+            f"{len(fits)} ({fits['n'].min():,}–"
+            f"{fits['n'].max():,}) | {int((gap >= 0).sum())} of {len(fits)} | {signed(gap.min())} / "
+            f"{signed(gap.median())} / {signed(gap.max())} | {number(fits['cpu_s'].sum() / 60)} |"
+        )
+    below = int((table["difference"] < 0).sum())
+    verdict = ("at every iteration, the replayed fit's ELBO is at least the recorded one" if below == 0 else
+               f"the replayed fit's ELBO is below the recorded one at {below} iteration(s)")
+    return generated(
+        "paper_scale_bound",
+        source,
+        ["| problem | trial's fit | replayed with | fits (N) | replayed ≥ recorded | ELBO difference, nats (min / "
+         "median / max) | replayed fits' CPU min |",
+         "|---|---|---|---|---|---|---|", *rows, "", f"{verdict[0].upper()}{verdict[1:]}."],
     )
 
 

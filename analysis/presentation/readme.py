@@ -34,6 +34,7 @@ from analysis.presentation.docs_blocks import (
     collapsed_fit_block,
     fit_diagnosis_block,
     paper_grid_block,
+    paper_scale_bound_block,
     paper_scale_cost_block,
     paper_scale_trials_block,
     pinning_cost_block,
@@ -208,6 +209,11 @@ SECTIONS = {
         {"problem", "acquisition", "temperature", "seed", "cpu_min", "fit_cpu_min", "predicted_min", "error", "sample",
          "median_steps", "converged", "fits", "final_regret", "peak_rss_mb"},
         "python tests/benchmarks/paper_scale/trials.py",
+    ),
+    "paper_scale_bound": (
+        paper_scale_bound_block,
+        {"problem", "recorded_fit", "replayed_fit", "n", "difference", "cpu_s"},
+        "python tests/benchmarks/paper_scale/bound_check.py",
     ),
     "paper_grid": (
         paper_grid_block, {"fit", "trials", "core_hours", "longest_min", "not_predicted"},
