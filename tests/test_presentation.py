@@ -322,3 +322,22 @@ def test_the_provenance_table_describes_each_platform_from_its_records():
         "trieste 4.6.1; BLAS: OpenBLAS 0.3.30 (Haswell kernels, 1 thread)"
     )
     assert "platform p2" not in items  # its records hold nothing to describe it by
+
+
+@pytest.mark.parametrize(("rows", "shrunk"), [(3, True), (6, False)])
+def test_a_figure_too_tall_for_the_page_loses_panel_height_not_text_size(rows, shrunk):
+    """Three rows of 2.8-inch panels are too tall for the report's figure height: their panels shrink until the figure
+    fits, its text unchanged; six rows would need panels under 2 inches and are left as drawn (the site's)."""
+    fig, axes = common.grid(range(rows), range(2), height=2.8)
+    for ax in axes.values():
+        ax.set_title("Problem\nexperiment")
+        ax.set_xlabel("Evaluations")
+    common.suptitle(fig, "A title")
+    drawn = fig.get_size_inches()[1]
+    common.within_printed_height(fig, rows)
+    fig.canvas.draw()
+    tall = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1).height
+    cap = printed.FIGURE_HEIGHT * printed.TEXT_HEIGHT_IN
+    assert bool(tall <= cap + 0.05) is shrunk
+    assert bool(fig.get_size_inches()[1] < drawn) is shrunk
+    assert min(t.get_fontsize() for t in _texts(fig)) >= common.FONTS["small"]

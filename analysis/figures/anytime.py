@@ -45,6 +45,7 @@ from analysis.figures.common import (
     publish,
     suptitle,
     titled,
+    within_printed_height,
     wrap,
 )
 from analysis.naming import experiment_title
@@ -109,7 +110,7 @@ def draw_metric(curves: pd.DataFrame, regret: str) -> Figure:
             ax.set_xlabel(x_label)
             ax.set_ylabel(METRIC_TITLES.get(metric, metric))
     title = f"{REGRETS[regret][1]} (mean, 95 % bootstrap CI over seeds)"
-    return titled(fig, title, [axes[key, x] for key in keys for x in AXES])
+    return within_printed_height(titled(fig, title, [axes[key, x] for key in keys for x in AXES]), len(keys))
 
 
 def draw_ecdf(curves: pd.DataFrame) -> Figure:

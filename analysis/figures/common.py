@@ -251,6 +251,22 @@ def titled(fig: Figure, title: str, axes: Iterable[Axes]) -> Figure:
     return fig
 
 
+def within_printed_height(fig: Figure, rows: int, smallest_row: float = 2.0) -> Figure:
+    """The figure made no taller than the report sets a figure (`printed.FIGURE_HEIGHT` of the text height), by
+    shrinking its `rows` rows of panels, not its text: a taller one is scaled down whole and its text prints below its
+    drawn size. One that would need rows under `smallest_row` inches is left as drawn (too many rows for a page)."""
+    cap = printed.FIGURE_HEIGHT * printed.TEXT_HEIGHT_IN
+    for _ in range(3):  # constrained layout redistributes the panels at each new height
+        fig.canvas.draw()
+        tall = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1).height  # as savefig's bbox_inches="tight"
+        width, height = fig.get_size_inches()
+        target = height - (tall - cap) - 0.02
+        if tall <= cap or target < rows * smallest_row:
+            break
+        fig.set_size_inches(width, target)
+    return fig
+
+
 def empty_panel(ax: Axes, message: str) -> None:
     ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, transform=ax.transAxes)
     ax.set_xticks([])
