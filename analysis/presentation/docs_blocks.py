@@ -179,12 +179,11 @@ def paper_scale_bound_block(table: pd.DataFrame, source: str) -> str:
     fit's ELBO is at least the recorded one at every iteration, and what the replayed fits cost."""
     rows = []
     for (problem, recorded, replayed), fits in table.groupby(["problem", "recorded_fit", "replayed_fit"], sort=False):
-        gap = fits["difference"]
+        gap, n = fits["difference"], fits["n"]
         rows.append(
             f"| {problem_title(problem)} | {FITS.get(recorded, recorded)} | {FITS.get(replayed, replayed)} | "
-            f"{len(fits)} ({fits['n'].min():,}–"
-            f"{fits['n'].max():,}) | {int((gap >= 0).sum())} of {len(fits)} | {signed(gap.min())} / "
-            f"{signed(gap.median())} / {signed(gap.max())} | {number(fits['cpu_s'].sum() / 60)} |"
+            f"{len(fits)} ({n.min():,}–{n.max():,}) | {int((gap >= 0).sum())} of {len(fits)} | "
+            f"{signed(gap.min())} / {signed(gap.median())} / {signed(gap.max())} | {number(fits['cpu_s'].sum() / 60)} |"
         )
     below = int((table["difference"] < 0).sum())
     verdict = ("at every iteration, the replayed fit's ELBO is at least the recorded one" if below == 0 else
