@@ -14,7 +14,7 @@ import pytest
 
 from analysis.data import published
 from analysis.presentation import readme
-from analysis.presentation.docs_blocks import paper_scale_bound_block
+from analysis.presentation.fit_blocks import paper_scale_bound_block
 from analysis.presentation.readme_blocks import large_batch_block
 from analysis.statistics import verdicts
 
@@ -122,4 +122,9 @@ def test_the_bound_check_sentence_counts_every_iteration_where_the_replayed_fit_
     assert "At every iteration, the replayed fit's ELBO is at least the recorded one." in text
     below = paper_scale_bound_block(table.assign(difference=[12.5, -0.5, 3.0]), "bound.csv")
     assert "2 of 3" in below and "below the recorded one at 1 iteration(s)" in below
-    assert "at every iteration" not in below
+    assert "at every iteration" not in below and "fresh start" not in below
+    fresh = table.assign(recorded_kernel_variance=[0.5, 0.4, 0.3], kernel_variance=[0.6, 0.2, 0.3],
+                         fresh_elbo=0.0, fresh_difference=[-1.0, 40.0, 2.0], fresh_kernel_variance=[0.7, 9000.0, 20.0])
+    assert ("the bound is at least the recorded ELBO at 2 of 3 iterations (-1 to +40 nats), at kernel variance "
+            "0.7–9000; the recorded fit's was 0.3–0.5 and the warm-started fit's 0.2–0.6.") in \
+        paper_scale_bound_block(fresh, "bound.csv")

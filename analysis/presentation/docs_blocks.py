@@ -10,7 +10,7 @@ import math
 import pandas as pd
 
 from analysis.formatting import number, signed
-from analysis.naming import ACQUISITIONS, FITS, problem_title
+from analysis.naming import ACQUISITIONS, problem_title
 from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
 from analysis.tables.auto_choice import CONSTANTS, PROBLEM
@@ -125,89 +125,6 @@ def same_fit_block(table: pd.DataFrame, source: str) -> str:
         source,
         [f"The same first fit (same problem, N₀, M and L-BFGS steps) took up to {worst['vs_fastest']:.2f} times as "
          f"long (median over trials) in one experiment as in another: {worst['problem']} in {worst['experiment']}."],
-    )
-
-
-def paper_scale_cost_block(table: pd.DataFrame, source: str) -> str:
-    """The measured pieces of a paper-scale B3O trial per N, and the trial's estimate from them."""
-    measured = table[pd.to_numeric(table["N"], errors="coerce").notna()]
-    estimate = table[pd.to_numeric(table["N"], errors="coerce").isna()].iloc[0]
-    rows = [
-        f"| {int(float(r['N'])):,} | {number(r['update_s'])} | {number(r['lbfgs_iteration_s'])} | "
-        f"{number(r['acquire_s'])} | {int(r['density_calls'])} |"
-        for _, r in measured.iterrows()
-    ]
-    binds = "runs to its iteration cap" if bool(estimate["maxiter_binds"]) else "stops before its iteration cap"
-    return generated(
-        "paper_scale_cost",
-        source,
-        ["| N | inducing-point update (s) | one L-BFGS iteration (s) | one B3O batch (s) | density calls |",
-         "|---|---|---|---|---|", *rows, "",
-         f"Summed over t = 1..50 by linear interpolation in N (a warm-started fit {binds}): "
-         f"{number(estimate['total_min'])} min on a core of its own, {number(estimate['fit_s'] / 60)} min of it in "
-         f"the fits and {number(estimate['acquire_s'])} s in the batches."],
-    )
-
-
-def paper_scale_trials_block(table: pd.DataFrame, source: str) -> str:
-    """Measured paper-scale B3O trials with the collapsed fit: CPU minutes against the cost model's prediction (fitted
-    with some of them, checked on the others), how their fits stopped, and their regret."""
-    rows = [
-        f"| {problem_title(r['problem'])} | B3O-{ACQUISITIONS.get(r['acquisition'], r['acquisition'])}-"
-        f"{str(r['temperature'])[0]} | {int(r['seed'])} | {number(r['cpu_min'])} ({number(r['fit_cpu_min'])}) | "
-        f"{number(r['predicted_min'])} | {r['error']:+.0%} | {r['sample']}"
-        f"{f' ({wall} fitted to wall seconds)' if isinstance(wall := r.get('wall_parts'), str) and wall else ''} | "
-        f"{number(r['median_steps'])} | {int(r['converged'])} of {int(r['fits'])} | {number(r['final_regret'])} | "
-        f"{number(r['peak_rss_mb'] / 1024)} |"
-        for _, r in table.iterrows()
-    ]
-    held = table[table["sample"] == "held out"]
-    worst = held["error"].abs().max() if len(held) else math.nan
-    return generated(
-        "paper_scale_trials",
-        source,
-        ["| problem | method | seed | CPU min (fits) | predicted | error | sample | L-BFGS-B steps (median) | "
-         "converged | final regret | peak GiB |",
-         "|---|---|---|---|---|---|---|---|---|---|---|", *rows, "",
-         f"Slowest trial: {number(table['cpu_min'].max())} CPU minutes. The model predicts "
-         f"the {len(held)} trials it was not fitted to within {worst:.0%}."],
-    )
-
-
-def paper_scale_bound_block(table: pd.DataFrame, source: str) -> str:
-    """A measured trial's fits replayed with another fit on the same data (`bound_check.py`): whether the replayed
-    fit's ELBO is at least the recorded one at every iteration, and what the replayed fits cost."""
-    rows = []
-    for (problem, recorded, replayed), fits in table.groupby(["problem", "recorded_fit", "replayed_fit"], sort=False):
-        gap, n = fits["difference"], fits["n"]
-        rows.append(
-            f"| {problem_title(problem)} | {FITS.get(recorded, recorded)} | {FITS.get(replayed, replayed)} | "
-            f"{len(fits)} ({n.min():,}–{n.max():,}) | {int((gap >= 0).sum())} of {len(fits)} | "
-            f"{signed(gap.min())} / {signed(gap.median())} / {signed(gap.max())} | {number(fits['cpu_s'].sum() / 60)} |"
-        )
-    below = int((table["difference"] < 0).sum())
-    verdict = ("at every iteration, the replayed fit's ELBO is at least the recorded one" if below == 0 else
-               f"the replayed fit's ELBO is below the recorded one at {below} iteration(s)")
-    return generated(
-        "paper_scale_bound",
-        source,
-        ["| problem | trial's fit | replayed with | fits (N) | replayed ≥ recorded | ELBO difference, nats (min / "
-         "median / max) | replayed fits' CPU min |",
-         "|---|---|---|---|---|---|---|", *rows, "", f"{verdict[0].upper()}{verdict[1:]}."],
-    )
-
-
-def paper_grid_block(table: pd.DataFrame, source: str) -> str:
-    """config/paper.yaml's predicted cost, as configured and with every SVGP fitted the collapsed way."""
-    rows = [
-        f"| {r['fit']} | {int(r['trials']):,} | {r['core_hours']:,.0f} | {r['longest_min']:,.0f} | "
-        f"{int(r['not_predicted'])} |"
-        for _, r in table.iterrows()
-    ]
-    return generated(
-        "paper_grid",
-        source,
-        ["| SVGP fit | trials | core-hours | longest trial (min) | not predicted |", "|---|---|---|---|---|", *rows],
     )
 
 
@@ -341,56 +258,4 @@ def sampler_modes_line_block(table: pd.DataFrame, source: str) -> str:
         source,
         [f"`defer-is` has the smaller worst mode-share error on {better} of the {len(errors)} exact targets, "
          f"`defer` on {worse}, and both are within the tolerance on {int(both.sum())}."],
-    )
-
-
-def fit_diagnosis_block(table: pd.DataFrame, source: str) -> str:
-    """Why the collapsed fit's regret is worse on Ackley-5 UCB (`tests/benchmarks/fit_diagnosis.py`): per fit, the
-    final regrets, the seeds whose kernel variance ran away and what their model and batches looked like."""
-    rows = [
-        f"| {r.fit} | {int(r.seeds)} | {number(r.mean_final_regret)} | {number(r.median_final_regret)} | "
-        f"{number(r.worst_final_regret)} | {number(r.median_kernel_variance)} | "
-        f"{number(r.median_likelihood_variance)} | {r.fits_converged:.0%} | {int(r.runaway_seeds)} |"
-        for r in table.itertuples()
-    ]
-    lines = [
-        "| fit | seeds | mean final regret | median | worst | kernel variance at t = T (median) | noise variance "
-        "| fits converged | seeds run away |",
-        "|---|---|---|---|---|---|---|---|---|",
-        *rows,
-    ]
-    for r in table[table["runaway_seeds"] > 0].itertuples():
-        lines += [
-            "",
-            f"With the {r.fit} fit, {int(r.runaway_seeds)} of {int(r.seeds)} seeds ran away: the kernel variance "
-            f"reached {number(r.runaway_max_kernel_variance)} (the observations' scale is 1) and the lengthscales' "
-            f"geometric mean {number(r.runaway_max_geomean_lengthscale)} times the box, a smooth trend of huge "
-            f"amplitude; their batches were {number(r.runaway_mean_relative_diversity)} as diverse as a uniform "
-            f"batch's (the other seeds' {number(r.others_mean_relative_diversity)}) and their mean final regret "
-            f"{number(r.runaway_mean_final_regret)}. On the other seeds its median final regret is "
-            f"{number(r.others_median_final_regret)}.",
-        ]
-    return generated("fit_diagnosis", source, lines)
-
-
-#: how the trace-determinism table names its objectives
-FIT_OBJECTIVES = {"elbo": "SVGP ELBO (the default fit)", "collapsed": "collapsed bound (`fit: collapsed`)"}
-
-
-def trace_determinism_block(table: pd.DataFrame, source: str) -> str:
-    """Per objective, M and N: how many distinct gradients K fresh traces of the same loss gave, with TensorFlow's graph
-    optimiser (Grappler) on and off (`tests/benchmarks/trace_determinism.py`)."""
-    traces = int(table["traces"].max())
-    wide = table.pivot_table(index=["objective", "num_inducing", "n"], columns="grappler",
-                             values=["distinct_gradients", "all_equal_eager"], aggfunc="first")
-    rows = [
-        f"| {FIT_OBJECTIVES.get(objective, objective)} | {m} | {n:,} | {int(r[('distinct_gradients', True)])} | "
-        f"{int(r[('distinct_gradients', False)])} | {'yes' if r[('all_equal_eager', False)] else 'no'} |"
-        for (objective, m, n), r in wide.iterrows()
-    ]
-    return generated(
-        "trace_determinism",
-        source,
-        [f"| objective | M | N | distinct gradients in {traces} traces, Grappler on | Grappler off | off = eager |",
-         "|---|---|---|---|---|---|", *rows],
     )

@@ -32,11 +32,6 @@ from analysis.naming import display_labels
 from analysis.presentation.docs_blocks import (
     auto_choice_block,
     collapsed_fit_block,
-    fit_diagnosis_block,
-    paper_grid_block,
-    paper_scale_bound_block,
-    paper_scale_cost_block,
-    paper_scale_trials_block,
     pinning_cost_block,
     same_fit_block,
     sampler_modes_block,
@@ -44,10 +39,17 @@ from analysis.presentation.docs_blocks import (
     scaling_block,
     scaling_line_block,
     seq_ei_cost_block,
-    trace_determinism_block,
     ts_profile_block,
     ts_starts_block,
     verify_rerun_block,
+)
+from analysis.presentation.fit_blocks import (
+    fit_diagnosis_block,
+    paper_grid_block,
+    paper_scale_bound_block,
+    paper_scale_cost_block,
+    paper_scale_trials_block,
+    trace_determinism_block,
 )
 from analysis.presentation.readme_blocks import (
     automatic_block,
