@@ -98,6 +98,19 @@ def sequential_experiments(config: dict[str, Any]) -> dict[str, tuple[int, ...]]
     }
 
 
+def horizon_arguments(config: dict[str, Any]) -> list[str]:
+    """The plan options of `analysis.tables.horizon` and `analysis.figures.horizon` for a config's `horizon` (its
+    experiment, checkpoints and planned looks, α spent as the claims engine spends it), or none without one: the
+    workflow's rule `horizon_along` and `analysis.presentation.redecide` both read the run along its horizon so."""
+    horizon = config.get("horizon")
+    if not horizon:
+        return []
+    experiment = horizon["experiment"]
+    looks = sequential_experiments(config).get(experiment) or (len(seed_numbers(config["experiments"][experiment]["seeds"])),)
+    return ["--experiment", experiment, "--checkpoints", ",".join(map(str, horizon["checkpoints"])),
+            "--looks", ",".join(map(str, looks)), "--spending", "pocock"]
+
+
 def trial_grid(config: dict[str, Any]) -> list[GridRow]:
     """Every (experiment, trial) of a validated workflow config, in config order."""
     defaults = config.get("defaults", {})

@@ -50,6 +50,12 @@ CAPTIONS = {
         "B3O is better), mean and 95% BCa bootstrap CI over seeds; dotted lines mark the iterations t = 6, 12 and 25 "
         "at which the claims are decided. Bottom: batch diversity per iteration for every method."
     ),
+    "horizon_along": (
+        "B3O against TS along a run's horizon (its setting in the title). Top: per-seed advantage of each B3O variant "
+        "over TS (TS's simple regret minus B3O's, same initial design; above zero, B3O is better), mean and 95% BCa "
+        "bootstrap CI over seeds; dotted lines mark the checkpoints at which claims 1 and 7 are decided along the "
+        "horizon (the config's `horizon`). Bottom: batch diversity per iteration for every method."
+    ),
     "regret_b5": (
         "Simple regret against function evaluations at B = 5, where B3O meets the batch methods that scale "
         "poorly in B (q-EI, local penalisation): mean and 95% CI over seeds."

@@ -5,9 +5,9 @@ keep open a comparison that was closed then, whose later seeds were never run. C
 re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
 still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
 spends no error rate). This writes the grid of the trials that exist (those the config runs, up to each plan's
-`until`), the tidy, per-trial and per-iteration tables, the claims tables and the tables the run's experiments declare
-(`analysis.tables.declared`: e.g. the horizon table, whose verdicts follow the same rules), as the workflow's rules
-would:
+`until`), the tidy, per-trial and per-iteration tables, the claims tables, the tables the run's experiments declare
+(`analysis.tables.declared`: e.g. the horizon table, whose verdicts follow the same rules) and, for a config read along
+its horizon (`horizon`), that table, as the workflow's rules would:
 
     python -m analysis.presentation.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
@@ -29,7 +29,7 @@ import yaml
 
 from analysis.data import per_iteration, per_trial, tidy
 from analysis.tables import claims_table
-from baselines.grid import seed_numbers, sequential_experiments, trial_grid
+from baselines.grid import horizon_arguments, seed_numbers, sequential_experiments, trial_grid
 
 
 def existing_grid(config: dict, records: Path) -> tuple[pd.DataFrame, int]:
@@ -74,7 +74,15 @@ def table_commands(config: dict, work: Path) -> list[list[str]]:
         ["python", "-m", f"analysis.tables.{table.script}", "--table", str(work / "tidy.parquet"),
          "--out", str(paper / "tables" / name)]
         for name, table in declared().items() if table.experiment in (None, *config["experiments"])
-    ]
+    ] + _along_horizon(config, work, "tables")
+
+
+def _along_horizon(config: dict, work: Path, kind: str) -> list[list[str]]:
+    """The rule `horizon_along`'s table or figure, for a config read along its horizon (its `horizon`)."""
+    plan = horizon_arguments(config)
+    out = Path(config["paper"]) / kind / "horizon_along"
+    return [["python", "-m", f"analysis.{kind}.horizon", "--table", str(work / "tidy.parquet"), *plan,
+             "--out", str(out)]] if plan else []
 
 
 def report(config: dict, configfile: str, work: Path, scaling: str | None) -> int:
@@ -89,6 +97,7 @@ def report(config: dict, configfile: str, work: Path, scaling: str | None) -> in
          "--pareto", str(work / "pareto.parquet"), "--out", str(paper / "figures" / name)]
         for name, figure in declared().items() if _runs(grid, figure.experiment, figure.when)
     ]
+    commands += _along_horizon(config, work, "figures")
     commands += [["python", "-m", f"analysis.figures.{m}", "--seed", "0", "--out", str(paper / "figures" / n)]
                  for n, m in ILLUSTRATIONS.items()]
     commands += [["python", "-m", "analysis.figures.anytime", *ANYTIME_VIEWS[view].split(), "--table",

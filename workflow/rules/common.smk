@@ -21,7 +21,7 @@ from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizo
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, Declared, declared
 from analysis.tables import declared as declared_tables
-from baselines.grid import looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import horizon_arguments, looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -144,12 +144,8 @@ def horizon_source(run_config):
 
 
 def horizon_args():
-    """`analysis.tables.horizon`'s plan options for the config's `horizon`: its experiment, checkpoints and the
-    experiment's own planned looks (Pocock, as the claims engine spends them), or its fixed seed count."""
-    experiment = HORIZON["experiment"]
-    looks = LOOKS.get(experiment) or (len(seed_numbers(config["experiments"][experiment]["seeds"])),)
-    return (f"--experiment {experiment} --checkpoints {','.join(map(str, HORIZON['checkpoints']))} "
-            f"--looks {','.join(map(str, looks))} --spending pocock")
+    """`analysis.tables.horizon`'s plan options for the config's `horizon` (`baselines.grid.horizon_arguments`)."""
+    return shlex.join(horizon_arguments(config))
 
 
 def _setting(trial_id):
