@@ -92,6 +92,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="fit CPU seconds (the default; a record without them counts its wall seconds, and the parts fitted only "
         "to those are named) or wall seconds",
     )
+    model.add_argument(
+        "--per-setting", action="store_true",
+        help="with --model: check it per method, problem and size as well as per experiment (where a run's cost "
+        "went against where the model put it)",
+    )
     model.set_defaults(func=_cost_model)
 
 
@@ -242,6 +247,11 @@ def _cost_model(args: argparse.Namespace) -> int:
     experiment_of = {**dict(zip(first["trial_id"], first["experiment"])), **{r["trial_id"]: "slices" for r in also}}
     if committed is not None:
         checked = validate(committed, records + also, experiment_of).assign(sample="out of sample")
+        if args.per_setting:
+            settings = {r["trial_id"]: _size(r["spec"]) for r in records + also}
+            per_setting = validate(committed, records + also, settings).assign(sample="out of sample")
+            checked = pd.concat([checked, per_setting[per_setting["experiment"] != "all experiments"]],
+                                ignore_index=True)
         kept = pd.read_csv(args.validation) if Path(args.validation).is_file() else checked.iloc[:0]
         Path(args.validation).parent.mkdir(parents=True, exist_ok=True)
         pd.concat([kept[kept["sample"] != "out of sample"], checked], ignore_index=True).to_csv(args.validation,

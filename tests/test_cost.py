@@ -263,6 +263,12 @@ def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refit
     outside = checked[checked["sample"] == "out of sample"].set_index("experiment")["error"]
     assert np.allclose(outside, checked[checked["sample"] == "fitted"].set_index("experiment")["error"])  # same model
     assert out.read_text() == fitted
+    per = subprocess.run(base + ["--model", str(out), "--per-setting"], capture_output=True, text=True, timeout=300)
+    assert per.returncode == 0, per.stderr
+    outside = pd.read_csv(validation).query("sample == 'out of sample'").set_index("experiment")
+    settings = outside[outside.index.str.startswith("b3o on ")]  # one row per method, problem and size
+    assert len(settings) == 4 and settings["trials"].sum() == outside.loc["all experiments", "trials"] == 4
+    assert np.isclose(settings["measured_s"].sum(), outside.loc["e", "measured_s"])
     bad = subprocess.run(base + ["--model", str(tmp_path / "none.csv")], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "b3o cost-model: error:" in bad.stderr
 

@@ -15,7 +15,7 @@ import pytest
 from analysis.data import published
 from analysis.presentation import readme
 from analysis.presentation.fit_blocks import paper_scale_bound_block
-from analysis.presentation.readme_blocks import large_batch_block
+from analysis.presentation.readme_blocks import large_batch_block, large_batch_cost_block
 from analysis.statistics import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,3 +128,17 @@ def test_the_bound_check_sentence_counts_every_iteration_where_the_replayed_fit_
     assert ("the bound is at least the recorded ELBO at 2 of 3 iterations (-1 to +40 nats), at kernel variance "
             "0.7–9000; the recorded fit's was 0.3–0.5 and the warm-started fit's 0.2–0.6.") in \
         paper_scale_bound_block(fresh, "bound.csv")
+
+
+def test_the_paper_horizon_cost_check_lists_each_setting_the_model_was_checked_on_with_its_error():
+    """`b3o cost-model --model --per-setting` on the paper-horizon run: per experiment and setting, measured against
+    predicted core-minutes; a setting without a checked trial is left out."""
+    table = pd.DataFrame({
+        "experiment": ["synthetic_b100", "all experiments", "ts on ackley5, B = 100, T = 50", "qei on ackley5, B = 5"],
+        "trials": [3, 3, 3, 0], "measured_s": [600.0, 600.0, 600.0, 0.0], "predicted_s": [300.0, 300.0, 300.0, 0.0],
+        "left_out": 0, "clock": "cpu", "sample": "out of sample"})
+    table["error"] = table["predicted_s"] / table["measured_s"] - 1
+    text = large_batch_cost_block(table, "cost_check.csv")
+    assert text.startswith("<!-- large_batch_cost:begin -->")
+    assert "| out of sample | cpu | ts on ackley5, B = 100, T = 50 | 3 | 10 | 5 | -50% |" in text
+    assert "qei" not in text

@@ -40,6 +40,7 @@ TABLES = {
     "automatic": "paper/auto_temperature/tables/automatic.csv",
     "auto_choice": "paper/auto_temperature/tables/auto_choice.csv",
     "cost_model": "paper/tables/cost_validation.csv",
+    "large_batch_cost": "paper/large_batch/tables/cost_check.csv",
     "scaling": "paper/tables/scaling.csv",
     "pinning_cost": "paper/tables/pinning_cost.csv",
     "same_fit": "paper/tables/same_fit_timings.csv",

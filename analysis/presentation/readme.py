@@ -61,6 +61,7 @@ from analysis.presentation.readme_blocks import (
     generated,
     horizon_block,
     large_batch_block,
+    large_batch_cost_block,
     markers,
     run_cost_block,
     run_costs_block,
@@ -185,6 +186,10 @@ SECTIONS = {
     ),
     "cost_model": (
         cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
+    ),
+    "large_batch_cost": (
+        large_batch_cost_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"},
+        "b3o cost-model --model paper/tables/cost_model.csv --per-setting",
     ),
     "auto_choice": (
         auto_choice_block,
