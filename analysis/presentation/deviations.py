@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import yaml
 
-from analysis.formatting import number
+from analysis.formatting import number, with_ci
 
 CONFIGS = {"default": "config/config.yaml", "extended": "config/extended.yaml", "paper.yaml": "config/paper.yaml"}
 OUT = "docs/deviations.md"
@@ -178,8 +179,27 @@ def _cell(value: Any, paper: Any) -> str:
     return text if value == paper or paper == NOT_STATED else f"**{text}**"
 
 
+#: the outcome of config/large_batch_m500.yaml's check (`analysis.tables.m_check`), once it has run
+M_CHECK = "paper/large_batch_m500/tables/m_check.csv"
+
+
+def m_check_outcome(root: Path) -> str:
+    """What the check of M decided, in a sentence for the large-batch bullet; empty before it has run."""
+    path = root / M_CHECK
+    if not path.is_file():
+        return ""
+    shift, at_500 = (r for _, r in pd.read_csv(path).iterrows())
+    verdict = ("M changes the answer, so the large-batch run's verdicts are those of M = 64 only"
+               if shift["m_changes_the_answer"] == "yes" else "M was not shown to change the answer")
+    return (f" Its outcome (`{M_CHECK}`): {verdict}. Over {int(shift['n'])} seeds the advantage over TS moved by "
+            f"{with_ci(shift['mean'], shift['lo'], shift['hi'])} from M = 64 to M = 500 ({shift['verdict']}), and "
+            f"B3O-LogEI-c against TS at M = 500 is {at_500['verdict']} where the M = 64 run's verdict is "
+            f"{at_500['reference']}.")
+
+
 def page(root: Path = Path(".")) -> str:
     configs = {name: yaml.safe_load((root / path).read_text()) for name, path in CONFIGS.items()}
+    outcome = {"The large-batch study's inducing points": m_check_outcome(root)}
     header = "| experiment | setting | paper (where) | " + " | ".join(CONFIGS) + " | why ours differ |"
     rows = []
     for s in SETTINGS:
@@ -203,7 +223,7 @@ def page(root: Path = Path(".")) -> str:
         "",
         "## Choices the configs do not show",
         "",
-        *[f"- **{title}.** {text}" for title, text in NOTES],
+        *[f"- **{title}.** {text}{outcome.get(title, '')}" for title, text in NOTES],
         "",
     ]
     return "\n".join(lines)
