@@ -3,8 +3,8 @@
 A trial's time is its share of a process's start-up plus, at every BO iteration t = 1..T, a fit of the surrogate, an
 acquire step and the evaluations. Each part has a form with a few non-negative constants:
 
-    fit_t      = k (f0 + maxiter (f1 + f2 N_t m² + f3 m³))   N_t = n_init + B (t − 1) points, m = M (trieste keeps
-                                                             all M inducing points while N_t < M, the rest placed in
+    fit_t      = k (f0 + maxiter (f1 + f2 N_t m² + f3 m³    N_t = n_init + B (t − 1) points, m = M (trieste keeps
+                     + f4 N_t m + f5 m²))                    all M inducing points while N_t < M, the rest placed in
                                                              the space: `inducing_points`),
                                                              k = the problem's number of objectives (one model each)
     fit_t      = k (c0 + c2 N_t m² + c3 m³)                  the collapsed fit (`fit: collapsed`)
@@ -13,16 +13,18 @@ acquire step and the evaluations. Each part has a form with a few non-negative c
     start-up   = s                                           per method, the mean over a run's trials (a job's later
                                                              trials share its first one's)
 
-The default fit's form is SVGP L-BFGS over the hyperparameters and q(u): each step costs O(N m² + m³), and it runs to
-its step cap (`maxiter`); f0 and f1 are the per-fit and per-step overheads that dominate at small sizes. The collapsed
+The default fit's form is SVGP L-BFGS over the hyperparameters and q(u): each step costs O(N m² + m³) in its matrix
+products, O(N m) in the kernel's N × m evaluations and their gradients (which at M = 64 cost more than the products),
+and O(m²) in L-BFGS-B's own work on q(u)'s M(M + 1)/2 variables; it runs to its step cap (`maxiter`); f0 and f1 are the
+per-fit and per-step overheads that dominate at small sizes. The collapsed
 fit (`baselines.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
 `maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The
 constants are fitted by non-negative least squares, each source of observations weighing alike (`_nnls`), to the
 per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
-reach, to the committed benchmarks at the paper's scale:
-`paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000) and `paper/tables/scaling.csv`
-(batch time against B at M = 500). A method, sampler or problem without observations has no constants: its trials
-are "not predicted", never guessed.
+reach, to the committed benchmarks: `paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000),
+`paper/tables/fit_scaling.csv` (a trial's fit at M = 64 to 500 and N up to 5,000), both CPU seconds on one thread as
+trials run, and `paper/tables/scaling.csv` (batch time against B at M = 500). A method, sampler or problem without
+observations has no constants: its trials are "not predicted", never guessed.
 
 A model counts one of two clocks (`CLOCKS`). "cpu", the default: the process's CPU seconds of each part
 (`fit_cpu_s`, `acquire_cpu_s`, the rest of `cpu_s`, and `startup_cpu_s`), which is the time a trial takes on a core
@@ -49,7 +51,7 @@ import pandas as pd
 from scipy.optimize import nnls
 
 #: the form of each part: its terms, and for the fit, which also enter one L-BFGS step of the benchmark
-FIT_TERMS = ("f0", "f1", "f2", "f3")
+FIT_TERMS = ("f0", "f1", "f2", "f3", "f4", "f5")
 COLLAPSED_TERMS = ("c0", "c2", "c3")
 ACQUIRE_TERMS = ("a0", "a1", "a2")
 EVALUATE_TERMS = ("e0", "e1")
@@ -83,7 +85,7 @@ def fit_key(model: Mapping[str, Any]) -> str:
 
 
 def _fit_features(maxiter: float, n: float, m: float) -> list[float]:
-    return [1.0, maxiter, maxiter * n * m * m, maxiter * m**3]
+    return [1.0, maxiter, maxiter * n * m * m, maxiter * m**3, maxiter * n * m, maxiter * m * m]
 
 
 def _collapsed_features(maxiter: float, n: float, m: float) -> list[float]:
@@ -137,8 +139,9 @@ class CostModel:
     def read(cls, path: str | Path) -> CostModel:
         return cls(pd.read_csv(path, float_precision="round_trip"))  # constants read back bit for bit
 
-    def _terms(self, part: str, key: str, terms: Iterable[str]) -> np.ndarray | None:
-        values = [self._values.get((part, key, term)) for term in terms]
+    def _terms(self, part: str, key: str, terms: Iterable[str], default: float | None = None) -> np.ndarray | None:
+        """The part's constants in `terms`' order; a term the table lacks is `default` (None: the whole part is)."""
+        values = [self._values.get((part, key, term), default) for term in terms]
         return None if any(v is None for v in values) else np.asarray(values)
 
     def needs(self, spec: Mapping[str, Any]) -> list[str]:
@@ -172,7 +175,8 @@ class CostModel:
             m, maxiter = inducing_points(model), float(model.get("maxiter", 500))
             features = np.array([form(maxiter, ni, m) for ni in n])
             k = self._values[("objectives", problem, "k")]
-            fit_s = float(k * (features @ self._terms("fit", fit_key(model), terms)).sum())
+            constants = self._terms("fit", fit_key(model), terms, default=0.0)  # a model from before f4, f5: none
+            fit_s = float(k * (features @ constants).sum())
         acquire_s = float((np.array([_acquire_features(b, ni) for ni in n]) @ acquire).sum())
         evaluate_s = float(iterations * (evaluate[0] + evaluate[1] * b))
         return TrialCost(self._values[("startup", method, "s")], fit_s, acquire_s, evaluate_s)
@@ -272,10 +276,16 @@ def observations(records: Iterable[Mapping[str, Any]], clock: str = "cpu") -> pd
     return pd.DataFrame(rows)
 
 
-def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.DataFrame | None = None) -> CostModel:
+def fit(
+    obs: pd.DataFrame,
+    lbfgs_steps: pd.DataFrame | None = None,
+    batches: pd.DataFrame | None = None,
+    fits: pd.DataFrame | None = None,
+) -> CostModel:
     """Constants of every part from per-iteration observations (`observations`), one L-BFGS step at the paper's
-    scale (`paper_scale_cost.csv`: N, lbfgs_iteration_s; M = 500) and batch times against B (`scaling.csv`:
-    method, sampler, batch_size, seconds_median; N = M = 500)."""
+    scale (`paper_scale_cost.csv`: N, lbfgs_iteration_s; M = 500), batch times against B (`scaling.csv`:
+    method, sampler, batch_size, seconds_median; N = M = 500) and whole default fits (`fit_scaling.csv`: m, n, steps,
+    cpu_s)."""
     rows: list[tuple[str, str, str, float]] = []
     cpu = bool(len(obs)) and (obs["clock"] == "cpu").any()
     wall_fitted: list[str] = []
@@ -297,9 +307,14 @@ def fit(obs: pd.DataFrame, lbfgs_steps: pd.DataFrame | None = None, batches: pd.
         if key == "svgp" and lbfgs_steps is not None:  # the benchmark times one L-BFGS step of the default fit
             steps = lbfgs_steps.assign(N=pd.to_numeric(lbfgs_steps["N"], errors="coerce"))  # its last row is a total
             for r in steps.dropna(subset=["N", "lbfgs_iteration_s"]).itertuples():
-                features.append(np.array([0.0, 1.0, r.N * 500.0**2, 500.0**3]))
+                features.append(np.array(form(1.0, r.N, 500.0)) - np.eye(len(terms))[0])  # one step, no per-fit term
                 seconds.append(r.lbfgs_iteration_s)
                 source.append("lbfgs")
+        if key == "svgp" and fits is not None:  # the benchmark times a trial's fit at several M and N
+            for r in fits.itertuples():
+                features.append(np.array(form(float(r.steps), float(r.n), float(r.m))))
+                seconds.append(r.cpu_s)
+                source.append("fits")
         if features:
             constants = _nnls(np.array(features), np.array(seconds), np.array(source))
             rows += [("fit", key, t, v) for t, v in zip(terms, constants)]

@@ -62,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "--extend")
     model.add_argument("--lbfgs", default="paper/tables/paper_scale_cost.csv", help="L-BFGS steps at M = 500")
     model.add_argument("--scaling", default="paper/tables/scaling.csv", help="batch time against B at M = 500")
+    model.add_argument("--fits", default="paper/tables/fit_scaling.csv",
+                       help="a trial's default fit timed at several M and N (tests/benchmarks/fit_scaling.py)")
     model.add_argument("--out", default=str(COST_MODEL), help="where to write the model (CSV)")
     model.add_argument("--validation", default=str(COST_VALIDATION), help="where to write its error per experiment")
     model.add_argument(
@@ -238,8 +240,8 @@ def _cost_model(args: argparse.Namespace) -> int:
                 held += _records(item, pd.read_csv(item / "grid.csv"))
             else:
                 held += [r for r in [load_record(item)[0]] if r is not None]
-        optional = {name: pd.read_csv(p) if Path(p).is_file() else None for name, p in (("lbfgs", args.lbfgs),
-                                                                                          ("scaling", args.scaling))}
+        optional = {name: pd.read_csv(p) if Path(p).is_file() else None
+                    for name, p in (("lbfgs", args.lbfgs), ("scaling", args.scaling), ("fits", args.fits))}
     except (OSError, ValueError) as error:
         print(f"b3o cost-model: error: {error}", file=sys.stderr)
         return 2
@@ -259,7 +261,8 @@ def _cost_model(args: argparse.Namespace) -> int:
         print(checked.to_string(index=False, float_format=lambda v: f"{v:,.3g}"))
         print(f"wrote {args.validation}: {args.model} against {len(records)} records it was not fitted to")
         return 0
-    model = fit(observations(records + also + filling, args.clock), optional["lbfgs"], optional["scaling"])
+    model = fit(observations(records + also + filling, args.clock), optional["lbfgs"], optional["scaling"],
+                optional["fits"])
     if base is not None:
         try:
             model = extended(base, model)

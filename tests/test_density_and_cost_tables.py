@@ -235,3 +235,5 @@ def test_the_cost_model_line_gives_the_worst_experiment_in_and_out_of_sample_on_
     text = cost_model_line_block(table, "v.csv")
     assert "CPU time within 12% on the run it was fitted to and within 25% on a later run's trials." in text
     assert "wall time" in cost_model_line_block(table.drop(columns="clock"), "v.csv")
+    fitted_only = cost_model_line_block(table[table["sample"] == "fitted"], "v.csv")  # a model just refitted
+    assert "fitted to and has not yet been checked on a later run's trials." in fitted_only

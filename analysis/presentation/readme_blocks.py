@@ -232,11 +232,13 @@ def cost_model_line_block(table: pd.DataFrame, source: str) -> str:
         errors = compared.loc[compared["sample"] == sample, "error"].abs()
         return f"{errors.max():.0%}" if len(errors) else "–"
 
+    later = (f"within {worst('out of sample')} on a later run's trials" if (compared["sample"] == "out of sample").any()
+             else "has not yet been checked on a later run's trials")
     return generated(
         "cost_model_line",
         source,
         [f"`b3o estimate`'s cost model predicts each experiment's {clock} time within {worst('fitted')} on the run it "
-         f"was fitted to and within {worst('out of sample')} on a later run's trials."],
+         f"was fitted to and {later}."],
     )
 
 
