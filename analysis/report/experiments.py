@@ -132,7 +132,9 @@ def horizon(run: Run) -> Section | None:
         rf"B3O against TS at t = {ts}: mean advantage [95\,\% BCa CI] over seeds, Holm-adjusted p and "
         "verdict; the last row of each t is the claim's.", "horizon",
     )
-    return Section("A longer horizon", [*paragraphs, *[figure(n) for n in figures], block], "horizon")
+    # on a page of its own, the figures after the first paragraph: they go on its page before the long table starts
+    parts = [paragraphs[0], *[figure(n) for n in figures], *paragraphs[1:], block]
+    return Section("A longer horizon", parts, "horizon", new_page=True)
 
 
 def _normalised(run: Run, experiment: str) -> str:

@@ -30,9 +30,11 @@ class Section:
     parts: list[str]
     label: str = ""
     appendix: bool = False  # the first appendix section starts the appendices
+    new_page: bool = False  # starts on a page of its own: its figures then go on its first page, before a long table
 
     def render(self) -> str:
-        head = rf"\section{{{self.title}}}" + (rf"\label{{sec:{self.label}}}" if self.label else "")
+        head = (r"\clearpage" + "\n" if self.new_page else "") + rf"\section{{{self.title}}}" + (
+            rf"\label{{sec:{self.label}}}" if self.label else "")
         # \FloatBarrier: every float of this section is placed before the next section begins
         return "\n\n".join([head, *(p for p in self.parts if p), r"\FloatBarrier"]) + "\n"
 
