@@ -6,7 +6,14 @@ then counts them as done.
 The archive (default `records/`) is append-only: each `b3o archive` adds a chunk `<UTC time>-<id>.tar.xz` and its rows in
 `index.csv` (trial id, chunk, SHA-256 of the record's bytes), so a commit never rewrites an earlier chunk. A record
 is archived once; one that differs from its archived bytes is named, not packed again. Restoring never overwrites a
-record that is already there. Checkpoints of unfinished trials are not archived: such a trial starts again.
+record that is already there.
+
+A trial longer than a sitting would never finish if it started again each time: `b3o archive --unfinished` also
+copies the checkpoints of the unfinished trials to `unfinished/` (each replaced by the later one at the next pack, and
+dropped once the trial's record is archived), and `b3o restore` puts one back where its trial has neither a record nor
+a checkpoint, so the trial resumes where it stopped. Each checkpoint carries the integrity digest and the code and
+platform that made each of its iterations (`baselines.records.Checkpoint`): a trial resumed on another machine has a
+record that names both (`provenance.segments`).
 
 A record recomputed after a fix keeps its trial id (the id hashes the spec, not the code). `b3o archive --supersede`
 packs such records too and appends their rows to the index, whose last row per trial wins: `b3o restore` then puts
@@ -24,11 +31,12 @@ import tarfile
 import time
 from pathlib import Path
 
-from baselines.records import atomic_write, finished_copy, load_record
+from baselines.records import CHECKPOINT_SUFFIX, atomic_write, checkpoint_path, finished_copy, load_record
 
 ARCHIVE = Path("records")
 INDEX = "index.csv"
 INDEX_COLUMNS = ("trial_id", "chunk", "sha256")
+UNFINISHED = "unfinished"
 
 
 def read_index(archive: Path) -> dict[str, dict[str, str]]:
@@ -87,7 +95,27 @@ def pack(results: Path, archive: Path = ARCHIVE, supersede: bool = False) -> tup
         if fresh:
             out.writeheader()
         out.writerows(rows)
+    for trial_id in new:  # its record is archived now: its checkpoint is not needed
+        (archive / UNFINISHED / f"{trial_id}{CHECKPOINT_SUFFIX}").unlink(missing_ok=True)
     return chunk, changed
+
+
+def pack_unfinished(results: Path, archive: Path = ARCHIVE) -> list[str]:
+    """Copy the checkpoint of every trial of `results` that has no finished or archived record into
+    `archive/unfinished/` (replacing an earlier one of the same trial); the ids copied."""
+    trials = _trials(results)
+    done = set(finished_records(trials)) | set(read_index(archive))
+    copied = []
+    for path in sorted(trials.glob(f"*.json{CHECKPOINT_SUFFIX}")):
+        trial_id = path.name.removesuffix(f".json{CHECKPOINT_SUFFIX}")
+        target = archive / UNFINISHED / f"{trial_id}{CHECKPOINT_SUFFIX}"
+        data = path.read_bytes()  # the runner replaces it atomically: these are one whole checkpoint
+        if trial_id in done or (target.is_file() and target.read_bytes() == data):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, lambda handle, data=data: handle.write(data))
+        copied.append(trial_id)
+    return copied
 
 
 def restore(results: Path, archive: Path = ARCHIVE) -> tuple[int, int]:
@@ -120,6 +148,22 @@ def restore(results: Path, archive: Path = ARCHIVE) -> tuple[int, int]:
     return restored, present
 
 
+def restore_unfinished(results: Path, archive: Path = ARCHIVE) -> int:
+    """Put each archived checkpoint back where its trial has neither a record nor a checkpoint (an archived record
+    wins: `restore` gives it); how many."""
+    trials, index, restored = results / "trials", read_index(archive), 0
+    for path in sorted((archive / UNFINISHED).glob(f"*{CHECKPOINT_SUFFIX}")):
+        trial_id = path.name.removesuffix(CHECKPOINT_SUFFIX)
+        out = trials / f"{trial_id}.json"
+        if trial_id in index or out.exists() or checkpoint_path(out).exists():
+            continue
+        trials.mkdir(parents=True, exist_ok=True)
+        data = path.read_bytes()
+        atomic_write(checkpoint_path(out), lambda handle, data=data: handle.write(data))
+        restored += 1
+    return restored
+
+
 def _trials(results: Path) -> Path:
     trials = results / "trials"
     if not trials.is_dir():
@@ -138,6 +182,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     packing.add_argument("--supersede", action="store_true",
                          help="also pack records that differ from their archived copy (recomputed after a fix): "
                               "restore then gives the new ones")
+    packing.add_argument("--unfinished", action="store_true",
+                         help="also copy the checkpoints of unfinished trials (to unfinished/), so that a trial longer "
+                              "than a sitting resumes on the next machine instead of starting again")
     packing.set_defaults(func=_pack)
     restoring = subparsers.add_parser("restore", help="put archived records back into a results directory")
     restoring.add_argument("--results", required=True, type=Path, help="a run's results directory")
@@ -148,12 +195,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _pack(args: argparse.Namespace) -> int:
     try:
         chunk, changed = pack(args.results, args.archive, args.supersede)
+        unfinished = pack_unfinished(args.results, args.archive) if args.unfinished else []
     except (OSError, ValueError) as err:
         print(f"b3o archive: error: {err}", file=sys.stderr)
         return 2
     total = len(read_index(args.archive))
     print(f"packed into {chunk} ({chunk.stat().st_size / 1e6:.1f} MB); {total} records archived" if chunk
           else f"nothing new to pack; {total} records archived")
+    if args.unfinished:
+        print(f"{len(unfinished)} unfinished trial(s)' checkpoints copied to {args.archive / UNFINISHED}")
     if changed and args.supersede:
         print(f"{len(changed)} record(s) superseded their archived copy, e.g. {changed[0]}")
     elif changed:
@@ -166,8 +216,11 @@ def _pack(args: argparse.Namespace) -> int:
 def _restore(args: argparse.Namespace) -> int:
     try:
         restored, present = restore(args.results, args.archive)
+        resumable = restore_unfinished(args.results, args.archive)
     except (OSError, ValueError, tarfile.TarError) as err:
         print(f"b3o restore: error: {err}", file=sys.stderr)
         return 2
     print(f"restored {restored} record(s) into {args.results / 'trials'}; {present} were already there")
+    if resumable:
+        print(f"{resumable} unfinished trial(s) will resume from their archived checkpoints")
     return 0

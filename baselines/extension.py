@@ -57,8 +57,8 @@ def continue_from_longest(checkpoint: Path, out: Path, spec: TrialSpec, platform
     for iterations, path in reversed(found):
         shorter = TrialSpec.from_dict({**spec.to_dict(), "iterations": iterations})
         loaded = read_checkpoint(path, shorter.trial_id, iterations)  # a damaged one is moved aside
-        if loaded is not None and len(loaded[0]) == iterations + 1:
-            trace, model_vars = loaded
-            save_checkpoint(checkpoint, spec.trial_id, trace, {k: np.asarray(v) for k, v in model_vars.items()})
+        if loaded is not None and len(loaded.trace) == iterations + 1:
+            model_vars = {k: np.asarray(v) for k, v in loaded.model_vars.items()}
+            save_checkpoint(checkpoint, spec.trial_id, loaded.trace, model_vars, loaded.segments)
             return {"iterations": iterations, "trial_id": shorter.trial_id}
     return None

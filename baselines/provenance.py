@@ -57,6 +57,15 @@ def provenance() -> dict[str, Any]:
     }
 
 
+#: what names the code and platform that computed an iteration (a checkpoint's segments, `baselines.records`)
+WRITER_KEYS = ("platform_id", "git_sha", "git_dirty")
+
+
+def writer(record_provenance: dict[str, Any]) -> dict[str, Any]:
+    """The part of a provenance that says which code on which numerical platform computed something."""
+    return {key: record_provenance.get(key) for key in WRITER_KEYS}
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     platform_cmd = subparsers.add_parser(
         "platform", help="print the numerical platform trials run on here (pinned unless B3O_NUMERICS=native), its id"

@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -82,6 +82,10 @@ SCALING_COLUMNS = (
 
 class OutputError(ValueError):
     """The output path cannot hold this trial's record: not writable, a directory, or another trial's files."""
+
+
+#: a checkpoint's file name is its record's plus this
+CHECKPOINT_SUFFIX = ".checkpoint.npz"
 
 
 def check_output(out: Path) -> None:
@@ -191,6 +195,21 @@ def read_record(out: Path, trial_id: str) -> dict[str, Any] | None:
     return record
 
 
+def record_platform(record: dict[str, Any]) -> str:
+    """The numerical platform of a record's numbers: its platform id, or the ids of every platform that computed
+    some of its iterations joined by '+' (a trial resumed on another machine), which no single platform reproduces."""
+    prov = record.get("provenance") or {}
+    segments = prov.get("segments")
+    if not segments:
+        return prov.get("platform_id") or ""
+    return "+".join(dict.fromkeys(str(s.get("platform_id") or "unknown") for s in segments))
+
+
+def checkpoint_path(out: Path) -> Path:
+    """Where the runner keeps the checkpoint of the trial whose record goes to `out` (until the record is written)."""
+    return out.with_name(out.name + CHECKPOINT_SUFFIX)
+
+
 def finished_copy(out: Path) -> Path:
     """Where the runner keeps a second copy of each finished record, beside the records but outside any workflow
     output: Snakemake deletes all outputs of a failed job, and of a job it reruns, so a job of several trials would
@@ -209,18 +228,30 @@ def hypervolume(values: np.ndarray, problem: Problem) -> float:
     return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
 
 
-def save_checkpoint(path: Path, trial_id: str, trace: list[dict], model_vars: dict[str, np.ndarray]) -> None:
-    """Trace and model variables in one .npz, with a SHA-256 digest of both so that any change is detected."""
-    payload = json.dumps({"trial_id": trial_id, "trace": trace})
+class Checkpoint(NamedTuple):
+    """A trial part-way: its trace, the model's variables, and which code on which platform made which iterations
+    (`segments`, each `{from_iteration, platform_id, git_sha, git_dirty}`; a trial resumed on another machine or
+    revision has more than one)."""
+
+    trace: list[dict]
+    model_vars: dict[str, np.ndarray]
+    segments: list[dict]
+
+
+def save_checkpoint(path: Path, trial_id: str, trace: list[dict], model_vars: dict[str, np.ndarray],
+                    segments: list[dict]) -> None:
+    """Trace, segments and model variables in one .npz, with a SHA-256 digest of all so that any change is detected."""
+    payload = json.dumps({"trial_id": trial_id, "trace": trace, "segments": segments})
     arrays = {f"model_{k}": np.asarray(v) for k, v in model_vars.items()}
     buffer = io.BytesIO()  # built in memory: a failed disk write then meets one plain write call, not a zip writer
     np.savez(buffer, trace=np.array(payload), digest=np.array(_digest(payload, arrays)), **arrays)
     atomic_write(path, lambda handle: handle.write(buffer.getvalue()))
 
 
-def read_checkpoint(path: Path, trial_id: str, iterations: int) -> tuple[list[dict], dict[str, np.ndarray]] | None:
-    """(trace, model variables) saved at `path` for trial `trial_id`; None if there is none or it cannot be trusted
-    (then it is moved aside). A readable checkpoint of another trial is an `OutputError`."""
+def read_checkpoint(path: Path, trial_id: str, iterations: int) -> Checkpoint | None:
+    """The checkpoint saved at `path` for trial `trial_id`; None if there is none or it cannot be trusted (then it is
+    moved aside). A readable checkpoint of another trial is an `OutputError`. One written before checkpoints kept
+    their segments gets a single segment whose writer is unknown."""
     if not path.exists():
         return None
     try:
@@ -242,7 +273,8 @@ def read_checkpoint(path: Path, trial_id: str, iterations: int) -> tuple[list[di
     if problem is not None:
         quarantine(path, f"checkpoint {problem}")
         return None
-    return trace, {k[len("model_") :]: v for k, v in arrays.items()}
+    unknown = [{"from_iteration": 0, "platform_id": None, "git_sha": None, "git_dirty": None}]
+    return Checkpoint(trace, {k[len("model_") :]: v for k, v in arrays.items()}, saved_trial.get("segments", unknown))
 
 
 def _digest(payload: str, arrays: dict[str, np.ndarray]) -> str:

@@ -32,10 +32,11 @@ from baselines import numerics
 from baselines.design import model_dataset, trial_design
 from baselines.extension import continue_from_longest, keep_final_state
 from baselines.models import build_models, fit_and_report, model_state, restore_model_state
-from baselines.provenance import provenance
+from baselines.provenance import provenance, writer
 from baselines.records import (
     atomic_write_text,
     check_output,
+    checkpoint_path,
     finished_copy,
     hypervolume,
     load_record,
@@ -117,17 +118,20 @@ class _Runner:
         self.spec = trial.spec
         self.problem: Problem = trial.problem
         self.out = out
-        self.checkpoint = out.with_name(out.name + ".checkpoint.npz")
+        self.checkpoint = checkpoint_path(out)
         self.sign = np.full(self.problem.num_objectives, self.problem.minimisation_sign)
         self._history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (points, values, observations)
         self._warned = False
+        self.writer: dict[str, Any] = {}  # this process's code and platform (`baselines.provenance.writer`)
+        self.segments: list[dict[str, Any]] = []  # which writer made which iterations (`baselines.records.Checkpoint`)
 
     def run(self) -> dict[str, Any]:
         started = time.perf_counter()
         startup_s = _startup_seconds()
         startup_cpu_s = time.process_time() if startup_s else 0.0  # this process's CPU seconds since it started
         method = self.trial.method
-        platform = provenance()["platform_id"]  # picks a final state to continue from; the record's is at the finish
+        self.writer = writer(provenance())
+        platform = self.writer["platform_id"]  # picks a final state to continue from; the record's is at the finish
         continued = None
         if method.horizon_free and not self.checkpoint.exists():
             continued = continue_from_longest(self.checkpoint, self.out, self.spec, platform)
@@ -195,6 +199,8 @@ class _Runner:
         }
         if continued is not None:  # its first iterations are that trial's
             record["continued_from"] = continued
+        if len(self.segments) > 1:  # resumed on another platform or revision: say which made which iterations
+            record["provenance"]["segments"] = self.segments
         text = json.dumps(record)
         atomic_write_text(finished_copy(self.out), text)
         atomic_write_text(self.out, text)
@@ -296,13 +302,18 @@ class _Runner:
     # --- checkpoints ----------------------------------------------------------------------------------------
 
     def _save_checkpoint(self, trace: list[dict], model_vars: dict[str, np.ndarray] | None) -> None:
-        save_checkpoint(self.checkpoint, self.spec.trial_id, trace, model_vars or {})
+        save_checkpoint(self.checkpoint, self.spec.trial_id, trace, model_vars or {}, self.segments)
 
     def _load_checkpoint(self) -> tuple[list[dict], dict[str, np.ndarray] | None]:
+        """The trace so far and the model's variables; `self.segments` gains this process's writer if it differs
+        from the one that wrote the last iterations (the record then names both)."""
         loaded = read_checkpoint(self.checkpoint, self.spec.trial_id, self.spec.iterations)
         if loaded is None:  # none, or unreadable and moved aside: start from the initial design
+            self.segments = [{"from_iteration": 0, **self.writer}]
             return [], None
-        trace, model_vars = loaded
+        trace, model_vars, self.segments = loaded
+        if {k: self.segments[-1].get(k) for k in self.writer} != self.writer:
+            self.segments = [*self.segments, {"from_iteration": len(trace), **self.writer}]
         self._history = [
             (np.array(r["points"]), np.array(r["values"]), np.array(r["observations"])) for r in trace
         ]

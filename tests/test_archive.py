@@ -6,9 +6,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from baselines import archive
 from baselines.cli import main
-from baselines.records import TRACE_KEYS, finished_copy
+from baselines.records import (
+    CHECKPOINT_SUFFIX,
+    TRACE_KEYS,
+    checkpoint_path,
+    finished_copy,
+    read_checkpoint,
+    save_checkpoint,
+)
 
 
 def _record(results: Path, trial_id: str, value: float = 1.0) -> bytes:
@@ -94,3 +103,47 @@ def test_the_committed_archive_restores_whole_and_every_record_is_complete(tmp_p
     for trial_id in index:
         record, problem = load_record(tmp_path / "trials" / f"{trial_id}.json")
         assert problem is None and record["trial_id"] == trial_id
+
+
+def _checkpoint(results: Path, trial_id: str, rows: int) -> bytes:
+    trace = [{**{key: None for key in TRACE_KEYS}, "iteration": t, "best_value": 1.0} for t in range(rows)]
+    out = results / "trials" / f"{trial_id}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_checkpoint(checkpoint_path(out), trial_id, trace, {}, [{"from_iteration": 0, "platform_id": "p"}])
+    return checkpoint_path(out).read_bytes()
+
+
+def test_an_unfinished_trial_survives_the_wipe_as_its_latest_checkpoint_until_its_record_is_archived(tmp_path, capsys):
+    run, store = tmp_path / "run", tmp_path / "records"
+    _record(run, "a")
+    _checkpoint(run, "long", rows=2)
+    assert main(["archive", "--results", str(run), "--archive", str(store)]) == 0
+    assert not (store / archive.UNFINISHED).exists()  # only when asked: checkpoints are large and change
+    assert main(["archive", "--results", str(run), "--archive", str(store), "--unfinished"]) == 0
+    assert "1 unfinished" in capsys.readouterr().out
+    later = _checkpoint(run, "long", rows=3)  # the trial went on: the next pack replaces its checkpoint
+    assert archive.pack_unfinished(run, store) == ["long"]
+    assert archive.pack_unfinished(run, store) == []  # unchanged: nothing copied
+
+    fresh = tmp_path / "fresh"
+    assert main(["restore", "--results", str(fresh), "--archive", str(store)]) == 0
+    assert "1 unfinished trial(s) will resume" in capsys.readouterr().out
+    back = checkpoint_path(fresh / "trials" / "long.json")
+    assert back.read_bytes() == later
+    assert len(read_checkpoint(back, "long", iterations=5).trace) == 3
+    assert archive.restore_unfinished(fresh, store) == 0  # never over a checkpoint that is there
+
+    _record(run, "long")  # it finished: packing its record drops its checkpoint from the archive
+    archive.pack(run, store)
+    assert not list((store / archive.UNFINISHED).iterdir())
+    assert archive.restore_unfinished(tmp_path / "other", store) == 0
+
+
+def test_every_committed_unfinished_checkpoint_is_readable_and_has_no_archived_record():
+    committed = Path(__file__).resolve().parents[1] / "records"
+    index = archive.read_index(committed)
+    for path in sorted((committed / archive.UNFINISHED).glob("*.npz")):
+        trial_id = path.name.removesuffix(CHECKPOINT_SUFFIX)
+        assert trial_id not in index
+        with np.load(path) as saved:
+            assert json.loads(str(saved["trace"]))["trial_id"] == trial_id

@@ -11,7 +11,16 @@ import pytest
 
 import baselines
 from baselines.design import initial_design
-from baselines.records import ADDED_KEYS, RECORD_KEYS, TIMING_KEYS, TRACE_KEYS, TRACE_SCALARS, same_run, stable
+from baselines.records import (
+    ADDED_KEYS,
+    RECORD_KEYS,
+    TIMING_KEYS,
+    TRACE_KEYS,
+    TRACE_SCALARS,
+    record_platform,
+    same_run,
+    stable,
+)
 from baselines.runner import run_trial
 from baselines.spec import TrialSpec, validate
 
@@ -140,10 +149,37 @@ def test_resume_after_a_crash_gives_the_uninterrupted_record(tmp_path, monkeypat
     monkeypatch.setattr(method_cls, "ask", original)
     resumed = run_trial(TINY, tmp_path / "resumed.json")  # a fresh method and model, restored from the checkpoint
     assert stable(resumed) == stable(reference)
+    assert "segments" not in resumed["provenance"]  # resumed by the same code on the same platform
     # a complete record is returned at once, and a different spec cannot overwrite it
     assert run_trial(TINY, tmp_path / "resumed.json") == resumed
     with pytest.raises(ValueError, match="holds trial"):
         run_trial({**TINY, "seed": 1}, tmp_path / "resumed.json")
+
+
+def test_a_trial_resumed_on_another_platform_names_both_in_its_record(tmp_path, monkeypatch):
+    """A checkpoint carried to another machine (`b3o archive --unfinished`) resumes there; the record says which
+    platform made which iterations, and its tables' platform is neither one alone (no single platform reproduces it)."""
+    import baselines.runner as runner
+
+    method_cls = baselines.method_class("b3o")
+    original = method_cls.ask
+
+    def crash_at_2(self, models, dataset, t):
+        if t == 2:
+            raise KeyboardInterrupt("the sitting ended")
+        return original(self, models, dataset, t)
+
+    monkeypatch.setattr(method_cls, "ask", crash_at_2)
+    with pytest.raises(KeyboardInterrupt):
+        run_trial(TINY, tmp_path / "r.json")
+    monkeypatch.setattr(method_cls, "ask", original)
+    here = runner.provenance()
+    monkeypatch.setattr(runner, "provenance", lambda: {**here, "platform_id": "elsewhere"})
+    record = run_trial(TINY, tmp_path / "r.json")
+    segments = record["provenance"]["segments"]
+    assert [(s["from_iteration"], s["platform_id"]) for s in segments] == [(0, here["platform_id"]), (2, "elsewhere")]
+    assert segments[0]["git_sha"] == here["git_sha"]
+    assert record_platform(record) == f"{here['platform_id']}+elsewhere"
 
 
 def test_initial_design_is_space_filling_and_seeded():

@@ -22,7 +22,7 @@ import pandas as pd
 
 from analysis.naming import display_labels
 from b3o.degeneracy import density_lambda
-from baselines.records import TRACE_SCALARS, load_record, quarantine
+from baselines.records import TRACE_SCALARS, load_record, quarantine, record_platform
 
 #: columns of the workflow's grid table (one row per experiment and trial)
 GRID_COLUMNS = (
@@ -212,7 +212,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
                                            sort_keys=True),
             sense=record["problem"]["sense"],
             git_sha=(record.get("provenance") or {}).get("git_sha"),
-            platform_id=(record.get("provenance") or {}).get("platform_id"),
+            platform_id=record_platform(record) or None,
             platform_detail=platform_detail(record.get("provenance") or {}),
             finished_utc=(record.get("provenance") or {}).get("finished_utc"),
             startup_s=_number(record.get("startup_s")),

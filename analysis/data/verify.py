@@ -32,7 +32,7 @@ from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.data.per_trial import load as load_per_trial
 from analysis.statistics.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
 from baselines.grid import trial_grid
-from baselines.records import same_run
+from baselines.records import record_platform, same_run
 from baselines.spec import TrialSpec
 from problems.margins import margin
 
@@ -102,7 +102,7 @@ def _from_results(results: Path) -> list[Published]:
         metric = _metric(record)
         trials.append(Published(
             TrialSpec.from_dict(record["spec"]), row["experiment"], row["label"], metric,
-            record["trace"][-1][metric], (record.get("provenance") or {}).get("platform_id") or "", record,
+            record["trace"][-1][metric], record_platform(record), record,
         ))
     return trials
 
