@@ -14,7 +14,7 @@ import pytest
 
 from analysis.data import published
 from analysis.presentation import readme
-from analysis.presentation.fit_blocks import paper_scale_bound_block
+from analysis.presentation.fit_blocks import fit_memory_block, fit_memory_trials_block, paper_scale_bound_block
 from analysis.presentation.readme_blocks import large_batch_block, large_batch_cost_block
 from analysis.statistics import verdicts
 
@@ -128,6 +128,24 @@ def test_the_bound_check_sentence_counts_every_iteration_where_the_replayed_fit_
     assert ("the bound is at least the recorded ELBO at 2 of 3 iterations (-1 to +40 nats), at kernel variance "
             "0.7–9000; the recorded fit's was 0.3–0.5 and the warm-started fit's 0.2–0.6.") in \
         paper_scale_bound_block(fresh, "bound.csv")
+
+
+def test_the_fit_memory_section_reads_growth_per_fit_and_says_whether_the_collapsed_ways_agree():
+    """What each fit leaves in memory: the growth per fit from the first to the last fit, what 50 fits add, and
+    'same losses' only where the traced collapsed fit's losses equal the eager one's at every fit."""
+    rows = [{"fit": fit, "m": 500, "n": 1000, "fit_number": k, "rss_mb": 900.0 + grow * (k - 1), "cpu_s": 10.0,
+             "loss": 100.0 - k} for fit, grow in (("collapsed", 0.0), ("collapsed, traced", 20.0), ("default", 5.0))
+            for k in (1, 2, 3)]
+    table = pd.DataFrame(rows)
+    text = fit_memory_block(table, "fit_memory.csv")
+    assert "| 500 | 1,000 | collapsed, traced | 3 | 900 | 940 | +20 | 10 | yes |" in text
+    assert "kept up to 20 MB per fit, 0.977 GiB over a trial's 50 fits" in text
+    differs = table.assign(loss=[1.0, 2.0, 3.0, 1.0, 2.5, 3.0, 0.0, 0.0, 0.0])
+    assert "| collapsed, traced | 3 | 900 | 940 | +20 | 10 | no |" in fit_memory_block(differs, "fit_memory.csv")
+    trials = pd.DataFrame({"record": ["t", "e"], "cpu_min": [8.9, 8.6], "fit_cpu_min": [7.8, 7.7],
+                           "peak_gib": [2.27, 1.24], "same_as_first": [True, False]})
+    assert "a different record, 8.6 CPU minutes computed eagerly against 8.9 traced" in \
+        fit_memory_trials_block(trials, "fit_memory_trials.csv")
 
 
 def test_the_paper_horizon_cost_check_lists_each_setting_the_model_was_checked_on_with_its_error():

@@ -51,6 +51,8 @@ TABLES = {
     "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
     "ts_profile": "paper/tables/ts_profile.csv",
     "trace_determinism": "paper/tables/trace_determinism.csv",
+    "fit_memory": "paper/tables/fit_memory.csv",
+    "fit_memory_trials": "paper/tables/fit_memory_trials.csv",
     "sampler_modes": "paper/tables/sampler_modes.csv",
     "collapsed_fit": "paper/collapsed_fit/tables/comparisons.csv",
     "ts_starts": "paper/ts_starts/tables/comparisons.csv",

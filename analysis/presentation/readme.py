@@ -45,6 +45,8 @@ from analysis.presentation.docs_blocks import (
 )
 from analysis.presentation.fit_blocks import (
     fit_diagnosis_block,
+    fit_memory_block,
+    fit_memory_trials_block,
     paper_grid_block,
     paper_scale_bound_block,
     paper_scale_cost_block,
@@ -240,6 +242,14 @@ SECTIONS = {
     ),
     "sampler_modes": (
         sampler_modes_block, {"target", "defer", "defer-is"}, "python tests/test_sampler_modes.py"
+    ),
+    "fit_memory": (
+        fit_memory_block, {"fit", "m", "n", "fit_number", "rss_mb", "cpu_s", "loss"},
+        "python tests/benchmarks/fit_memory.py",
+    ),
+    "fit_memory_trials": (
+        fit_memory_trials_block, {"record", "cpu_min", "fit_cpu_min", "peak_gib", "same_as_first"},
+        "python tests/benchmarks/fit_memory.py --trials",
     ),
     "trace_determinism": (
         trace_determinism_block,
