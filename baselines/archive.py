@@ -122,7 +122,7 @@ def restore(results: Path, archive: Path = ARCHIVE) -> tuple[int, int]:
     """Put every archived record that `results` lacks back (with the runner's kept copy): (restored, already there).
     A chunk whose record does not match its index entry is an error, before anything is written from it."""
     index = read_index(archive)
-    if not index:
+    if not index and not (archive / UNFINISHED).is_dir():
         raise FileNotFoundError(f"no archive index at {archive / INDEX}")
     trials = results / "trials"
     trials.mkdir(parents=True, exist_ok=True)

@@ -138,6 +138,12 @@ def test_an_unfinished_trial_survives_the_wipe_as_its_latest_checkpoint_until_it
     assert not list((store / archive.UNFINISHED).iterdir())
     assert archive.restore_unfinished(tmp_path / "other", store) == 0
 
+    only = tmp_path / "only-unfinished"  # an archive that holds nothing but a running trial's checkpoint
+    _checkpoint(tmp_path / "run2", "first", rows=2)
+    assert archive.pack_unfinished(tmp_path / "run2", only) == ["first"]
+    assert main(["restore", "--results", str(tmp_path / "r2"), "--archive", str(only)]) == 0
+    assert checkpoint_path(tmp_path / "r2" / "trials" / "first.json").is_file()
+
 
 def test_every_committed_unfinished_checkpoint_is_readable_and_has_no_archived_record():
     committed = Path(__file__).resolve().parents[1] / "records"
