@@ -40,8 +40,10 @@ for entry in "${RUN_LIST[@]}"; do
   else
     id=$(PYTHONPATH="$code" python -c "import json, sys; from baselines.spec import TrialSpec; \
 print(TrialSpec.from_dict(json.load(open(sys.argv[1]))).trial_id)" "$what")
-    PYTHONPATH="$code" setsid nice -n 5 /usr/bin/time -v b3o run-trial --spec "$what" \
-      --out "$results/trials/$id.json" >> "$RUNS/$name.log" 2>&1 &
+    # the trial, then its fits replayed from fresh starts and with the collapsed fit (docs/performance.md's bound check)
+    PYTHONPATH="$code" setsid nice -n 5 bash -c "/usr/bin/time -v b3o run-trial --spec $what \
+      --out $results/trials/$id.json && python tests/benchmarks/paper_scale/bound_check.py $results/trials/$id.json \
+      --fit collapsed --fresh --out $results/bound.csv" >> "$RUNS/$name.log" 2>&1 &
   fi
   echo $! > "$RUNS/$name.pgid"
   echo "$name: running from $commit (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
