@@ -15,18 +15,21 @@ if [ "${1:-}" = "--archive" ]; then ARCHIVE_ONLY=1; shift; fi
 RUNS=${1:-/work/runs}
 mkdir -p "$RUNS"
 
-# name | frozen commit | how it runs (a config for snakemake, or a trial spec for b3o run-trial)
+# name | frozen commit | how it runs (a config for snakemake, or a trial spec for b3o run-trial) | carry unfinished
+# trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an older
+# runner resuming elsewhere would write a record that names only the last platform)
 RUN_LIST=(
-  "large_batch|f37a79f|config/large_batch.yaml"
-  "paper_scale|daafd1d|tests/benchmarks/paper_scale/b3o-logei-c.json"
-  "collapsed_fit_m500|0bd3955|config/collapsed_fit_m500.yaml"
+  "large_batch|f37a79f|config/large_batch.yaml|no"
+  "paper_scale|daafd1d|tests/benchmarks/paper_scale/b3o-logei-c.json|yes"
+  "collapsed_fit_m500|0bd3955|config/collapsed_fit_m500.yaml|yes"
 )
 
 for entry in "${RUN_LIST[@]}"; do
-  IFS='|' read -r name commit what <<< "$entry"
+  IFS='|' read -r name commit what carry <<< "$entry"
   results="$RUNS/$name"
   if [ "$ARCHIVE_ONLY" = 1 ]; then
-    [ -d "$results/trials" ] && b3o archive --results "$results" --unfinished
+    unfinished=$([ "$carry" = yes ] && echo --unfinished || true)
+    [ -d "$results/trials" ] && b3o archive --results "$results" $unfinished
     continue
   fi
   code="$RUNS/code-$commit"
