@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Republish a run from its trial records, without running a trial: after one of a long run's looks has finished, or
+# after the verdict rules changed. Re-decides the run (analysis.presentation.redecide), recomputes its site tables and
+# figures (the site's per-run rules, workflow/rules/site.smk), rebuilds its report (which shows them), the site and the
+# README's and docs' generated blocks. Run from anywhere; writes into this checkout.
+#
+#   tools/republish.sh CONFIG RECORDS WORK
+#   tools/republish.sh config/large_batch.yaml /work/runs/large_batch/trials /work/runs/redecide-large_batch
+#
+# RECORDS is a directory of trial records (a run's trials/, or `b3o restore`'s); WORK takes the grid and tidy tables.
+# The run must be listed in workflow/site.yaml. Commit paper/, site/, README.md and docs/ afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -ne 3 ]; then sed -n 2,11p "$0" >&2; exit 2; fi
+config=$1 records=$2 work=$3
+paper=$(python -c "import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))['paper'])" "$config")
+papers=$(python -c "import yaml; print(' '.join(f'--paper {r}' for r in yaml.safe_load(open('workflow/site.yaml'))['runs']))")
+case " $papers " in *" --paper $paper "*) ;; *) echo "error: $paper is not a run of workflow/site.yaml" >&2; exit 2 ;; esac
+
+python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work"
+# The site's rules for this run only, from its committed tables. The smoke config's paper directory is not this run's,
+# so the workflow treats the run's tables as sources and never plans its trials; targets go before --configfile,
+# whose list a target would otherwise join.
+snakemake "$paper/tables/scores.csv" "$paper/figures/score_profiles.png" "$paper/figures/anytime_verdicts.png" \
+  --cores 1 --configfile config/smoke.yaml
+# the report shows those tables and figures, so it is rebuilt after them
+python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work" --report
+# shellcheck disable=SC2086  # one word per option
+python -m analysis.site $papers --out site
+python -m analysis.presentation.readme --published
