@@ -215,8 +215,8 @@ SECTIONS = {
     ),
     "paper_scale_trials": (
         paper_scale_trials_block,
-        {"problem", "acquisition", "temperature", "seed", "cpu_min", "fit_cpu_min", "predicted_min", "error", "sample",
-         "median_steps", "converged", "fits", "final_regret", "peak_rss_mb"},
+        {"problem", "acquisition", "temperature", "seed", "fit", "cpu", "cpu_min", "fit_cpu_min", "predicted_min", "error",
+         "sample", "median_steps", "converged", "fits", "final_regret", "peak_rss_mb"},
         "python tests/benchmarks/paper_scale/trials.py",
     ),
     "paper_scale_bound": (

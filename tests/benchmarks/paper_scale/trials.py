@@ -1,5 +1,4 @@
-"""Paper-scale B3O trials with the collapsed fit, measured, against the cost model; and what config/paper.yaml's grid
-costs with each fit.
+"""Paper-scale B3O trials, measured, against the cost model; and what config/paper.yaml's grid costs with each fit.
 
 The trials are the paper config's setting (B = 100, T = 50, 100 initial points, so N up to 5,100; SVGP M = 500,
 L-BFGS-B capped at 500 steps; DEFER; Table 2's λ; one thread), run one after another on one core as
@@ -8,14 +7,15 @@ L-BFGS-B capped at 500 steps; DEFER; Table 2's λ; one thread), run one after an
 
 and committed beside its spec. The cost model's collapsed fit is fitted to two of them (`b3o cost-model --extend
 paper/tables/cost_model.csv --also ...`, named here with `--fitted`) and checked on the others, which it never saw
-(`--holdout`):
+(`--holdout`); the trial with the default fit (b3o-logei-c) checks the default fit's terms at M = 500, which come
+from step benchmarks (paper/tables/paper_scale_cost.csv, fit_scaling.csv), not from whole trials:
 
     P=tests/benchmarks/paper_scale
-    python $P/trials.py $P/*collapsed*.record.json \\
+    python $P/trials.py $P/*collapsed*.record.json $P/b3o-logei-c.record.json \\
         --fitted $P/b3o-logei-c-collapsed.record.json $P/b3o-ucb-c-collapsed-ackley5.record.json \\
         --out paper/tables/paper_scale_trials.csv --grid-out paper/tables/paper_grid_estimate.csv
 
-One row per trial: its CPU minutes (the process's CPU seconds: another job on the machine inflates them far less
+One row per trial: the CPU it ran on, its CPU minutes (the process's CPU seconds: another job on the machine inflates them far less
 than wall seconds, as it shares the core's caches, not its time) in all and in the fits, the model's prediction and its
 error, the fits' L-BFGS-B steps and how many stopped by converging, the final regret and the peak memory. The grid table
 has one row per fit: config/paper.yaml as configured, and with every SVGP fitted the collapsed way (`b3o estimate --fit
@@ -53,6 +53,7 @@ def trial_row(record: dict, model: CostModel, fitted: bool) -> dict:
         "lam": params.get("lam"),
         "seed": spec["seed"],
         "fit": fit_key(spec.get("model") or {}),
+        "cpu": record["provenance"]["numerics"]["cpu"]["model"],  # CPU minutes are one machine's
         "sample": "fitted" if fitted else "held out",
         "wall_parts": "; ".join(sorted(set(model.needs(spec)) & set(model.wall_fitted))),  # upper bounds in it
         "cpu_min": measured / 60,
