@@ -7,47 +7,41 @@
 #   tools/resume-runs.sh --archive [RUNS]  # b3o archive --unfinished for every run; commit records/
 #
 # Pause a run: kill -STOP -- -$(cat RUNS/NAME.pgid); resume with -CONT; stop with -TERM (its trials keep their
-# checkpoints). One core per run; the list below is the campaign as it stands, edited as runs start and finish.
+# checkpoints). The list below is the campaign as it stands, in order of priority, edited as runs start and finish:
+# each run gets its cores while the machine's (CORES, default nproc) last; the rest wait for a later sitting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ARCHIVE_ONLY=0
 if [ "${1:-}" = "--archive" ]; then ARCHIVE_ONLY=1; shift; fi
 RUNS=${1:-/work/runs}
 mkdir -p "$RUNS"
+left=${CORES:-$(nproc)}
 
-# name | frozen commit | how it runs (a config for snakemake, or a trial spec for b3o run-trial) | carry unfinished
+# name | frozen commit | its config | carry unfinished
 # trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an older
-# runner resuming elsewhere would write a record that names only the last platform)
+# runner resuming elsewhere would write a record that names only the last platform) | cores
 RUN_LIST=(
-  "large_batch|f37a79f|config/large_batch.yaml|no"
-  "paper_scale|daafd1d|tests/benchmarks/paper_scale/b3o-logei-c.json|yes"
-  "collapsed_fit_m500|0bd3955|config/collapsed_fit_m500.yaml|yes"
+  "collapsed_fit_m500|0bd3955|config/collapsed_fit_m500.yaml|yes|2"
+  "large_batch|f37a79f|config/large_batch.yaml|no|1"
 )
 
 for entry in "${RUN_LIST[@]}"; do
-  IFS='|' read -r name commit what carry <<< "$entry"
+  IFS='|' read -r name commit what carry cores <<< "$entry"
   results="$RUNS/$name"
   if [ "$ARCHIVE_ONLY" = 1 ]; then
     unfinished=$([ "$carry" = yes ] && echo --unfinished || true)
     [ -d "$results/trials" ] && b3o archive --results "$results" $unfinished
     continue
   fi
+  if [ "$cores" -gt "$left" ]; then echo "$name: waits (no core left)"; continue; fi
+  left=$((left - cores))
   code="$RUNS/code-$commit"
   [ -d "$code" ] || git worktree add --detach "$code" "$commit" > /dev/null
   [ -d "$results/trials" ] || b3o restore --results "$results"
   cd "$code"
-  if [[ "$what" == *.yaml ]]; then
-    PYTHONPATH="$code" snakemake --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
-    PYTHONPATH="$code" setsid nice -n 5 snakemake --cores 1 --keep-going --rerun-incomplete \
-      --configfile "$what" --config results="$results" >> "$RUNS/$name.log" 2>&1 &
-  else
-    id=$(PYTHONPATH="$code" python -c "import json, sys; from baselines.spec import TrialSpec; \
-print(TrialSpec.from_dict(json.load(open(sys.argv[1]))).trial_id)" "$what")
-    # the trial, then its fits replayed from fresh starts and with the collapsed fit (docs/performance.md's bound check)
-    PYTHONPATH="$code" setsid nice -n 5 bash -c "/usr/bin/time -v b3o run-trial --spec $what \
-      --out $results/trials/$id.json && python tests/benchmarks/paper_scale/bound_check.py $results/trials/$id.json \
-      --fit collapsed --fresh --out $results/bound.csv" >> "$RUNS/$name.log" 2>&1 &
-  fi
+  PYTHONPATH="$code" snakemake --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
+  PYTHONPATH="$code" setsid nice -n 5 snakemake --cores "$cores" --keep-going --rerun-incomplete \
+    --configfile "$what" --config results="$results" >> "$RUNS/$name.log" 2>&1 &
   echo $! > "$RUNS/$name.pgid"
   echo "$name: running from $commit (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
   cd - > /dev/null
