@@ -37,7 +37,7 @@ def paper_scale_cost_block(table: pd.DataFrame, source: str) -> str:
 def paper_scale_trials_block(table: pd.DataFrame, source: str) -> str:
     """Measured paper-scale B3O trials: CPU minutes against the cost model's prediction (fitted with some of them,
     checked on the others), how their fits stopped, and their regret; per fit, as the model prices each fit apart."""
-    fits = table["fit"].map(lambda key: FITS["collapsed" if key.endswith("collapsed") else "lbfgs"])
+    fits = table["fit"].map(FITS)
     rows = [
         f"| {problem_title(r['problem'])} | B3O-{ACQUISITIONS.get(r['acquisition'], r['acquisition'])}-"
         f"{str(r['temperature'])[0]} | {int(r['seed'])} | {fit} | {r['cpu']} | "

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from baselines.cost import CostModel, fit_key, measured_seconds
+from baselines.cost import CostModel, measured_seconds
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table
 from baselines.grid import trial_grid
 
@@ -52,7 +52,7 @@ def trial_row(record: dict, model: CostModel, fitted: bool) -> dict:
         "temperature": params.get("temperature"),
         "lam": params.get("lam"),
         "seed": spec["seed"],
-        "fit": fit_key(spec.get("model") or {}),
+        "fit": (spec.get("model") or {}).get("fit", "lbfgs"),  # analysis.naming.FITS's key
         "cpu": record["provenance"]["numerics"]["cpu"]["model"],  # CPU minutes are one machine's
         "sample": "fitted" if fitted else "held out",
         "wall_parts": "; ".join(sorted(set(model.needs(spec)) & set(model.wall_fitted))),  # upper bounds in it
