@@ -15,12 +15,16 @@ import argparse
 import math
 import sys
 from collections import defaultdict
+from collections.abc import Mapping
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import yaml
 
 from baselines.cost import CLOCKS, CostModel, fit, observations, validate
+from baselines.grid import seed_looks, trial_grid
 from baselines.spec import FITS
 
 COST_MODEL = Path("paper/tables/cost_model.csv")
@@ -99,12 +103,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --model: check it per method, problem and size as well as per experiment (where a run's cost "
         "went against where the model put it)",
     )
+    model.add_argument(
+        "--looks", metavar="CONFIG",
+        help="with --model: check it per planned look as well, for each experiment of CONFIG whose seeds run in looks "
+        "(what each look of a long run cost against what the model predicted for it)",
+    )
     model.set_defaults(func=_cost_model)
 
 
 def _estimate(args: argparse.Namespace) -> int:
-    from baselines.grid import trial_grid
-
     try:
         config = yaml.safe_load(Path(args.configfile).read_text())
         model = CostModel.read(args.cost_model)
@@ -214,12 +221,33 @@ def _size(spec: dict) -> str:
     return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
 
 
+def _look_of(config: Mapping[str, Any], records: list[dict], experiment_of: Mapping[str, str]) -> dict[str, str]:
+    """Trial id -> "EXPERIMENT, look K (seeds a–b)" for the trials of the config's experiments planned in looks (the
+    whole plan's boundaries, `baselines.grid.seed_looks`); other trials are left out."""
+    out = {}
+    for record in records:
+        experiment = experiment_of.get(record["trial_id"])
+        seeds = config.get("experiments", {}).get(experiment, {}).get("seeds")
+        if not isinstance(seeds, Mapping):
+            continue
+        first, bounds = seeds.get("first", 0), (0, *seed_looks(seeds))
+        offset = record["spec"]["seed"] - first
+        for k, (low, high) in enumerate(pairwise(bounds), start=1):
+            if low <= offset < high:
+                seeds_named = f"seeds {first + low}–{first + high - 1}" if high - low > 1 else f"seed {first + low}"
+                out[record["trial_id"]] = f"{experiment}, look {k} ({seeds_named})"
+    return out
+
+
 def _cost_model(args: argparse.Namespace) -> int:
     from baselines.records import load_record
 
     try:
         committed = CostModel.read(args.model) if args.model else None  # before the records: a bad path fails fast
         base = CostModel.read(args.extend) if args.extend else None
+        planned = yaml.safe_load(Path(args.looks).read_text()) if args.looks else None
+        if planned is not None and committed is None:
+            raise ValueError("--looks checks a committed model: give it with --model")
         if args.results is None and base is None:
             raise ValueError("--results is required unless --extend names a model to extend")
         grid = pd.read_csv(Path(args.results) / "grid.csv") if args.results else pd.DataFrame(
@@ -242,7 +270,7 @@ def _cost_model(args: argparse.Namespace) -> int:
                 held += [r for r in [load_record(item)[0]] if r is not None]
         optional = {name: pd.read_csv(p) if Path(p).is_file() else None
                     for name, p in (("lbfgs", args.lbfgs), ("scaling", args.scaling), ("fits", args.fits))}
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, yaml.YAMLError) as error:
         print(f"b3o cost-model: error: {error}", file=sys.stderr)
         return 2
     first = grid.drop_duplicates("trial_id")  # a trial listed by several experiments counts under the first
@@ -254,6 +282,11 @@ def _cost_model(args: argparse.Namespace) -> int:
             per_setting = validate(committed, records + also, settings).assign(sample="out of sample")
             checked = pd.concat([checked, per_setting[per_setting["experiment"] != "all experiments"]],
                                 ignore_index=True)
+        if planned is not None:
+            looks = _look_of(planned, records, experiment_of)
+            per_look = validate(committed, [r for r in records if r["trial_id"] in looks], looks)
+            checked = pd.concat([checked, per_look[per_look["experiment"] != "all experiments"].assign(
+                sample="out of sample")], ignore_index=True)
         kept = pd.read_csv(args.validation) if Path(args.validation).is_file() else checked.iloc[:0]
         Path(args.validation).parent.mkdir(parents=True, exist_ok=True)
         pd.concat([kept[kept["sample"] != "out of sample"], checked], ignore_index=True).to_csv(args.validation,

@@ -295,6 +295,17 @@ def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refit
     settings = outside[outside.index.str.startswith("b3o on ")]  # one row per method, problem and size
     assert len(settings) == 4 and settings["trials"].sum() == outside.loc["all experiments", "trials"] == 4
     assert np.isclose(settings["measured_s"].sum(), outside.loc["e", "measured_s"])
+    # --looks: the seeds 0-3 of a plan of looks at 2, 3 and 4 seeds, one row per look on the whole plan's boundaries
+    planned = tmp_path / "planned.yaml"
+    planned.write_text("experiments:\n  e:\n    seeds: {first: 0, start: 2, step: 1, max: 4}\n")
+    per = subprocess.run(base + ["--model", str(out), "--looks", str(planned)], capture_output=True, text=True,
+                         timeout=300)
+    assert per.returncode == 0, per.stderr
+    outside = pd.read_csv(validation).query("sample == 'out of sample'").set_index("experiment")
+    looks = outside.loc[outside.index.str.startswith("e, look"), "trials"]
+    assert looks.to_dict() == {"e, look 1 (seeds 0–1)": 2, "e, look 2 (seed 2)": 1, "e, look 3 (seed 3)": 1}
+    alone = subprocess.run(base + ["--looks", str(planned)], capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 2 and "give it with --model" in alone.stderr
     bad = subprocess.run(base + ["--model", str(tmp_path / "none.csv")], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "b3o cost-model: error:" in bad.stderr
 
