@@ -15,7 +15,7 @@ import pytest
 from analysis.data import published
 from analysis.presentation import readme
 from analysis.presentation.fit_blocks import fit_memory_block, fit_memory_trials_block, paper_scale_bound_block
-from analysis.presentation.readme_blocks import large_batch_block, large_batch_cost_block
+from analysis.presentation.readme_blocks import cost_check_block, large_batch_block
 from analysis.statistics import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -156,7 +156,7 @@ def test_the_paper_horizon_cost_check_lists_each_setting_the_model_was_checked_o
         "trials": [3, 3, 3, 0], "measured_s": [600.0, 600.0, 600.0, 0.0], "predicted_s": [300.0, 300.0, 300.0, 0.0],
         "left_out": 0, "clock": "cpu", "sample": "out of sample"})
     table["error"] = table["predicted_s"] / table["measured_s"] - 1
-    text = large_batch_cost_block(table, "cost_check.csv")
+    text = cost_check_block("large_batch_cost")(table, "cost_check.csv")
     assert text.startswith("<!-- large_batch_cost:begin -->")
     assert "| out of sample | cpu | ts on ackley5, B = 100, T = 50 | 3 | 10 | 5 | -50% |" in text
     assert "qei" not in text

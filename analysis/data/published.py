@@ -55,6 +55,8 @@ TABLES = {
     "fit_memory_trials": "paper/tables/fit_memory_trials.csv",
     "sampler_modes": "paper/tables/sampler_modes.csv",
     "collapsed_fit": "paper/collapsed_fit/tables/comparisons.csv",
+    "collapsed_fit_m500": "paper/collapsed_fit_m500/tables/comparisons.csv",
+    "collapsed_fit_m500_cost": "paper/collapsed_fit_m500/tables/cost_check.csv",
     "ts_starts": "paper/ts_starts/tables/comparisons.csv",
     "fit_diagnosis": "paper/tables/fit_diagnosis_summary.csv",
     "verify_rerun": "paper/verify_rerun.csv",

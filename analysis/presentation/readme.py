@@ -31,7 +31,7 @@ from analysis.formatting import number, signed
 from analysis.naming import display_labels
 from analysis.presentation.docs_blocks import (
     auto_choice_block,
-    collapsed_fit_block,
+    check_block,
     pinning_cost_block,
     same_fit_block,
     sampler_modes_block,
@@ -40,7 +40,6 @@ from analysis.presentation.docs_blocks import (
     scaling_line_block,
     seq_ei_cost_block,
     ts_profile_block,
-    ts_starts_block,
     verify_rerun_block,
 )
 from analysis.presentation.fit_blocks import (
@@ -57,13 +56,13 @@ from analysis.presentation.readme_blocks import (
     automatic_block,
     automatic_goal_block,
     cost_block,
+    cost_check_block,
     cost_model_block,
     cost_model_line_block,
     density_block,
     generated,
     horizon_block,
     large_batch_block,
-    large_batch_cost_block,
     markers,
     run_cost_block,
     run_costs_block,
@@ -189,10 +188,11 @@ SECTIONS = {
     "cost_model": (
         cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
     ),
-    "large_batch_cost": (
-        large_batch_cost_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"},
-        "b3o cost-model --model paper/tables/cost_model.csv --per-setting",
-    ),
+    **{  # the committed model against a long run's records, per setting and look
+        name: (cost_check_block(name), {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"},
+               "b3o cost-model --model paper/tables/cost_model.csv --per-setting --looks CONFIG")
+        for name in ("large_batch_cost", "collapsed_fit_m500_cost")
+    },
     "auto_choice": (
         auto_choice_block,
         {"temperature", "constant", "summed", "seeds", "tied", "chosen_constant", "chosen_candidate"},
@@ -257,8 +257,8 @@ SECTIONS = {
         "python tests/benchmarks/trace_determinism.py",
     ),
     **{
-        check: (build, CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
-        for check, build in (("collapsed_fit", collapsed_fit_block), ("ts_starts", ts_starts_block))
+        check: (check_block(check), CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
+        for check in ("collapsed_fit", "collapsed_fit_m500", "ts_starts")
     },
     "fit_diagnosis": (
         fit_diagnosis_block,

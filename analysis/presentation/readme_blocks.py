@@ -5,6 +5,7 @@ markup."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -204,10 +205,11 @@ def cost_model_block(table: pd.DataFrame, source: str) -> str:
     return generated("cost_model", source, _cost_check(table))
 
 
-def large_batch_cost_block(table: pd.DataFrame, source: str) -> str:
-    """The committed cost model, unchanged, against the paper-horizon run's records (`b3o cost-model --model
-    --per-setting`): what `b3o estimate` predicted for its trials against what they cost, per experiment and setting."""
-    return generated("large_batch_cost", source, _cost_check(table))
+def cost_check_block(name: str) -> Callable[[pd.DataFrame, str], str]:
+    """The builder of section NAME: the committed cost model, unchanged, against a long run's records (`b3o cost-model
+    --model --per-setting --looks`): what `b3o estimate` predicted for its trials against what they cost, per
+    experiment, setting and look."""
+    return lambda table, source: generated(name, source, _cost_check(table))
 
 
 def _cost_check(table: pd.DataFrame) -> list[str]:
