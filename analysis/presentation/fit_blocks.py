@@ -5,6 +5,7 @@ and what a fit leaves in memory; one builder per section, from the committed tab
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -121,21 +122,33 @@ def paper_grid_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
-def fit_diagnosis_block(table: pd.DataFrame, source: str) -> str:
-    """Why the collapsed fit's regret is worse on Ackley-5 UCB (`tests/benchmarks/fit_diagnosis.py`): per fit, the
-    final regrets, the seeds whose kernel variance ran away and what their model and batches looked like."""
+def fit_diagnosis_block(name: str) -> Callable[[pd.DataFrame, str], str]:
+    """The builder of section NAME from `tests/benchmarks/fit_diagnosis.py`'s summary: per fit (per problem,
+    acquisition and fit, for a run's), the final regrets, the seeds whose kernel variance ran away and what their model
+    and batches looked like."""
+    return lambda table, source: generated(name, source, _fit_diagnosis(table))
+
+
+def _fit_diagnosis(table: pd.DataFrame) -> list[str]:
+    per_setting = "problem" in table
     rows = [
-        f"| {r.fit} | {int(r.seeds)} | {number(r.mean_final_regret)} | {number(r.median_final_regret)} | "
-        f"{number(r.worst_final_regret)} | {number(r.median_kernel_variance)} | "
-        f"{number(r.median_likelihood_variance)} | {r.fits_converged:.0%} | {int(r.runaway_seeds)} |"
+        ("| " + (f"{problem_title(r.problem)} | {ACQUISITIONS.get(r.acquisition, r.acquisition)} | "
+                 if per_setting else "")
+         + f"{r.fit} | {int(r.seeds)} | {number(r.mean_final_regret)} | {number(r.median_final_regret)} | "
+         f"{number(r.worst_final_regret)} | {number(r.median_kernel_variance)} | "
+         f"{number(r.median_likelihood_variance)} | {r.fits_converged:.0%} | {int(r.runaway_seeds)} |")
         for r in table.itertuples()
     ]
     lines = [
-        "| fit | seeds | mean final regret | median | worst | kernel variance at t = T (median) | noise variance "
+        ("| problem | acquisition " if per_setting else "")
+        + "| fit | seeds | mean final regret | median | worst | kernel variance at t = T (median) | noise variance "
         "| fits converged | seeds run away |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if per_setting else ""),
         *rows,
     ]
+    if "max_kernel_variance" in table and not table["runaway_seeds"].any():
+        lines += ["", f"No seed's kernel variance passed {number(table['runaway_above'].max())} (a run away) at any "
+                  f"iteration, with any fit; the largest was {number(table['max_kernel_variance'].max())}."]
     for r in table[table["runaway_seeds"] > 0].itertuples():
         lines += [
             "",
@@ -147,7 +160,7 @@ def fit_diagnosis_block(table: pd.DataFrame, source: str) -> str:
             f"{number(r.runaway_mean_final_regret)}. On the other seeds its median final regret is "
             f"{number(r.others_median_final_regret)}.",
         ]
-    return generated("fit_diagnosis", source, lines)
+    return lines
 
 
 #: how the trace-determinism table names its objectives

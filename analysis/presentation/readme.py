@@ -260,14 +260,14 @@ SECTIONS = {
         check: (check_block(check), CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
         for check in ("collapsed_fit", "collapsed_fit_m500", "ts_starts")
     },
-    "fit_diagnosis": (
-        fit_diagnosis_block,
-        {"fit", "seeds", "mean_final_regret", "median_final_regret", "worst_final_regret", "median_kernel_variance",
-         "median_likelihood_variance", "fits_converged", "runaway_seeds", "runaway_max_kernel_variance",
-         "runaway_max_geomean_lengthscale", "runaway_mean_relative_diversity", "others_mean_relative_diversity",
-         "runaway_mean_final_regret", "others_median_final_regret"},
-        "python tests/benchmarks/fit_diagnosis.py",
-    ),
+    **{
+        name: (fit_diagnosis_block(name), {
+            "fit", "seeds", "mean_final_regret", "median_final_regret", "worst_final_regret", "median_kernel_variance",
+            "median_likelihood_variance", "fits_converged", "runaway_seeds", "runaway_max_kernel_variance",
+            "runaway_max_geomean_lengthscale", "runaway_mean_relative_diversity", "others_mean_relative_diversity",
+            "runaway_mean_final_regret", "others_median_final_regret"}, "python tests/benchmarks/fit_diagnosis.py")
+        for name in ("fit_diagnosis", "fit_diagnosis_m500")
+    },
     "verify_rerun": (
         verify_rerun_block, {"trial_id", "result", "same_platform", "rerun_platform"}, "b3o verify --exact-only"
     ),

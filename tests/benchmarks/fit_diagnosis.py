@@ -9,6 +9,12 @@ the records keep each fit's outcome, with three fits:
 
     python tests/benchmarks/fit_diagnosis.py --records DIR --out paper/tables/fit_diagnosis.csv
 
+`--run DIR` reads a finished run's records instead (a results directory's `trials/`, or `b3o restore`'s), one row
+group per problem, acquisition and fit: the M = 500 check's, whether its fits run away as the M = 64 ones did,
+
+    python tests/benchmarks/fit_diagnosis.py --run RUNS/collapsed_fit_m500/trials \
+        --out paper/collapsed_fit_m500/tables/fit_diagnosis.csv
+
 One row per fit, seed and iteration: the fitted hyperparameters, the steps L-BFGS-B took, the spread of α and the
 Boltzmann density's effective sample size and batch diversity, and the regret. `--summary` (default: beside `--out`,
 `_summary` added) has one row per fit. Trials run pinned, as the workflow's do; a finished record is reused.
@@ -17,6 +23,7 @@ Boltzmann density's effective sample size and batch diversity, and the regret. `
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from baselines.numerics import pin_process
@@ -49,13 +56,14 @@ TRIAL = {
 TRIAL["params"]["lam"] = table_2_lam(TRIAL["problem"], TRIAL["params"])
 
 
-def rows(fit: str, seed: int, record: dict) -> list[dict]:
+def rows(fit: str, seed: int, record: dict, **setting: str) -> list[dict]:
     out = []
     for step in record["trace"][1:]:
         outcome, density = step["fit"], step["diagnostics"]
         lengthscales = np.asarray(outcome["lengthscales"])
         out.append(
             {
+                **setting,
                 "fit": fit,
                 "seed": seed,
                 "iteration": step["iteration"],
@@ -83,19 +91,20 @@ def rows(fit: str, seed: int, record: dict) -> list[dict]:
 RUNAWAY_VARIANCE = 10.0
 
 
-def summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Per fit: the final regrets, the hyperparameters and density at the last iteration, how the smallest
-    lengthscale ranks with the final regret across seeds (Spearman), and the seeds whose kernel variance ran away."""
+def summary(table: pd.DataFrame, by: tuple[str, ...] = ("fit",)) -> pd.DataFrame:
+    """Per fit (per `by`: a run's problem, acquisition and fit): the final regrets, the hyperparameters and density at
+    the last iteration, how the smallest lengthscale ranks with the final regret across seeds (Spearman), and the
+    seeds whose kernel variance ran away."""
     last = table[table["iteration"] == table["iteration"].max()]
     out = []
-    for fit, group in last.groupby("fit", sort=False):
+    for key, group in last.groupby(list(by), sort=False):
         rho, p = stats.spearmanr(group["min_lengthscale"], group["simple_regret"])
-        fits = table[table["fit"] == fit]
+        fits = table[(table[list(by)] == list(key)).all(axis=1)]
         runaway = fits.groupby("seed")["kernel_variance"].max() > RUNAWAY_VARIANCE
         away = group[group["seed"].isin(runaway[runaway].index)]
         out.append(
             {
-                "fit": fit,
+                **dict(zip(by, key)),
                 "seeds": len(group),
                 "mean_final_regret": group["simple_regret"].mean(),
                 "median_final_regret": group["simple_regret"].median(),
@@ -109,6 +118,8 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
                 "fits_converged": fits["converged"].mean(),
                 "spearman_min_lengthscale_regret": rho,
                 "spearman_p": p,
+                "max_kernel_variance": fits["kernel_variance"].max(),
+                "runaway_above": RUNAWAY_VARIANCE,
                 "runaway_seeds": len(away),
                 "runaway_max_kernel_variance": fits.loc[fits["seed"].isin(away["seed"]), "kernel_variance"].max(),
                 "runaway_max_geomean_lengthscale": np.exp(
@@ -130,20 +141,33 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=Path, required=True, help="directory for the trials' records (resumable)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--records", type=Path, help="directory for the trials' records (resumable)")
+    source.add_argument("--run", type=Path, help="a finished run's records (JSON files) to read instead of running")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--summary", type=Path)
     args = parser.parse_args()
-    args.records.mkdir(parents=True, exist_ok=True)
-    table = []
-    for fit, model in FITS.items():
-        for seed in SEEDS:
-            path = args.records / f"{fit.replace(', ', '-').replace(' ', '-')}-{seed}.json"
-            table += rows(fit, seed, run_trial({**TRIAL, "seed": seed, "model": model}, path))
-    frame = pd.DataFrame(table)
+    table, by = [], ("fit",)
+    if args.run:
+        by = ("problem", "acquisition", "fit")
+        for path in sorted(args.run.glob("*.json")):
+            record = json.loads(path.read_text())
+            spec = record["spec"]
+            fit = "collapsed" if spec["model"].get("fit") == "collapsed" else "default"
+            table += rows(fit, spec["seed"], record, problem=spec["problem"], acquisition=spec["params"]["acquisition"])
+        if not table:
+            parser.error(f"no trial records in {args.run}")
+    else:
+        args.records.mkdir(parents=True, exist_ok=True)
+        for fit, model in FITS.items():
+            for seed in SEEDS:
+                path = args.records / f"{fit.replace(', ', '-').replace(' ', '-')}-{seed}.json"
+                table += rows(fit, seed, run_trial({**TRIAL, "seed": seed, "model": model}, path))
+    frame = pd.DataFrame(table).sort_values([*by, "seed", "iteration"], kind="stable") if args.run else pd.DataFrame(table)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(args.out, index=False, float_format="%.6g")
     out = args.summary or args.out.with_name(args.out.stem + "_summary.csv")
-    summary(frame).to_csv(out, index=False, float_format="%.4g")
+    summary(frame, by).to_csv(out, index=False, float_format="%.4g")
     print(pd.read_csv(out).T.to_string())
 
 
