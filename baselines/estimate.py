@@ -218,7 +218,9 @@ def extended(base: CostModel, new: CostModel) -> CostModel:
 
 
 def _size(spec: dict) -> str:
-    return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
+    fit = (spec.get("model") or {}).get("fit", "lbfgs")
+    named = "" if fit == "lbfgs" else f", {fit} fit"
+    return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}{named}"
 
 
 def _look_of(config: Mapping[str, Any], records: list[dict], experiment_of: Mapping[str, str]) -> dict[str, str]:

@@ -21,8 +21,7 @@ left=${CORES:-$(nproc)}
 # trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an older
 # runner resuming elsewhere would write a record that names only the last platform) | cores
 RUN_LIST=(
-  "collapsed_fit_m500|0bd3955|config/collapsed_fit_m500.yaml|yes|2"
-  "large_batch|f37a79f|config/large_batch.yaml|no|1"
+  "large_batch|f37a79f|config/large_batch.yaml|no|2"
 )
 
 for entry in "${RUN_LIST[@]}"; do
