@@ -22,6 +22,7 @@ left=${CORES:-$(nproc)}
 # runner resuming elsewhere would write a record that names only the last platform) | cores
 RUN_LIST=(
   "large_batch|f37a79f|config/large_batch.yaml|no|2"
+  "collapsed_fit_m500_confirm|45e802b|config/collapsed_fit_m500_confirm.yaml|yes|2"
 )
 
 for entry in "${RUN_LIST[@]}"; do
