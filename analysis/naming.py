@@ -83,6 +83,8 @@ EXPERIMENTS = {
     "ts_starts": "TS with shared random starts",
     "collapsed_fit": "the collapsed SVGP fit",
     "collapsed_fit_large": "the collapsed SVGP fit at a larger N",
+    "collapsed_fit_m500": "the collapsed SVGP fit at M = 500",
+    "collapsed_fit_m500_confirm": "the collapsed SVGP fit at M = 500, second check",
     "m_check": "the inducing-point check (M = 500)",
 }
 

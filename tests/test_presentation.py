@@ -279,6 +279,22 @@ def test_a_label_made_from_grid_ids_reads_as_the_method_s_name():
     assert naming.display_labels(frame)["label"].tolist() == ["B3O-ucb-constant", "B3O-UCB-c"]
 
 
+@pytest.mark.parametrize("configfile", sorted(p.name for p in (ROOT / "config").glob("*.yaml")))
+def test_every_experiment_a_shipped_config_runs_has_a_reader_s_name(configfile):
+    """Figure titles and tables name an experiment as `analysis.naming.EXPERIMENTS` does, never by its config key."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config" / configfile).read_text())
+    assert set(config.get("experiments", {})) <= set(naming.EXPERIMENTS)
+
+
+def test_an_experiment_s_progress_figure_is_captioned_by_its_name_and_a_user_s_by_its_id():
+    from analysis.presentation.captions import caption
+
+    assert caption("progress_collapsed_fit_m500").startswith("The collapsed SVGP fit at M = 500: each problem's")
+    assert caption("progress_my_study").startswith("Experiment my_study: each problem's")
+
+
 def test_every_method_has_a_colour_and_line_style_of_its_own():
     """One palette owns every method's look: no two baselines, and no two B3O variants, draw alike."""
     looks = [(colour, str(style)) for colour, style in common.METHOD_STYLES.values()]

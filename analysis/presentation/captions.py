@@ -4,6 +4,8 @@ escapes it for its own format. Numbers of a run are never here; the report's tex
 
 from __future__ import annotations
 
+from analysis.naming import experiment_title
+
 CAPTIONS = {
     "illustration_1d": (
         "Thompson sampling against B3O on a one-dimensional problem (Forrester) sharing one GP posterior. Top: "
@@ -125,8 +127,11 @@ def caption(figure: str) -> str:
 
     `progress_<experiment>` is the generic figure of an experiment a user named (workflow/rules/common.smk)."""
     if figure.startswith("progress_"):
+        experiment = figure.removeprefix("progress_")
+        title = experiment_title(experiment)
+        named = title[:1].upper() + title[1:] if title != experiment else f"Experiment {experiment}"
         return (
-            f"Experiment {figure.removeprefix('progress_')}: each problem's simple regret (else hypervolume or best "
-            "value) against evaluations, mean and 95% CI over seeds."
+            f"{named}: each problem's simple regret (else hypervolume or best value) against evaluations, mean and 95% "
+            "CI over seeds."
         )
     return CAPTIONS[figure]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from analysis.presentation.captions import caption  # plain text, imports nothing
+from analysis.presentation.captions import caption  # plain text; TensorFlow-free (analysis.naming)
 from analysis.data import published as published_runs  # paths only, imports nothing
 from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizon run's plan: its experiment
 # reads the figure scripts' declarations without importing them
