@@ -87,12 +87,8 @@ CATALOGUE = (
         "logei_c_best_batch",
         "B3O-LogEI-c reaches the lowest final regret among batch methods on Ackley and Hartmann",
         "Fig. 3 caption (B = 100)", "synthetic_b100", "better",
-        (
-            (
-                Slot("B3O-LogEI-c", variant("LogEI-c")),
-                Slot("other batch methods", but(batch_method, variant("LogEI-c"))),
-            ),
-        ),
+        ((Slot("B3O-LogEI-c", variant("LogEI-c")),
+          Slot("other batch methods", but(batch_method, variant("LogEI-c")))),),
         SMOOTH,
         paper=(
             "constant-λ LogEI has the lowest regret among the batch methods on Ackley and Hartmann (Fig. 3's "
@@ -148,12 +144,8 @@ CATALOGUE = (
         "lp_second_on_shekel_b5",
         "At B = 5 on Shekel, LP is the next best after B3O-UCB-s",
         "Sec. 6.1 (B = 5)", "synthetic_b5", "better",
-        (
-            (
-                Slot("LP", where(method="lp")),
-                Slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s"))),
-            ),
-        ),
+        ((Slot("LP", where(method="lp")),
+          Slot("others but B3O-UCB-s", but(everything, where(method="lp"), variant("UCB-s")))),),
         ("shekel4",),
         paper='at B = 5 on Shekel local penalisation is next best after scheduled UCB',
     ),
@@ -332,9 +324,7 @@ CATALOGUE = (
         "formula_e_b3o_beats_random",
         "Formula E: every B3O variant reaches a lower final objective than random search at equal evaluations",
         "Beyond the paper (a floor for Sec. 6.3)", "formula_e", "better",
-        against(VARIANT_SLOTS, (Slot("Random", where(method="random")),)),
-        ("formula-e",),
-        beyond_paper=True,
+        against(VARIANT_SLOTS, (Slot("Random", where(method="random")),)), ("formula-e",), beyond_paper=True,
     ),
     Claim(
         "collapsed_fit_matches_default",
@@ -347,15 +337,14 @@ CATALOGUE = (
         "collapsed_fit_matches_default_large_n",
         "The collapsed SVGP fit matches or beats the default fit at a larger N (20 batches of 50: up to 1,050 points)",
         "Beyond the paper: the package's cheaper fit (docs/performance.md)", "collapsed_fit_large", "matches_or_beats",
-        COLLAPSED_PAIRS,
-        ("hartmann6",), beyond_paper=True,
+        COLLAPSED_PAIRS, ("hartmann6",), beyond_paper=True,
     ),
     Claim(
         "ts_shared_starts_matches_own",
         "TS scoring its random starts on one set shared by its B trajectories (far cheaper) matches or beats TS with "
         "each trajectory's own starts, on all three benchmarks at the default scale",
-        "Beyond the paper: a cheaper TS, adopted only if it is no weaker (config/ts_starts.yaml)",
-        "ts_starts", "matches_or_beats",
+        "Beyond the paper: a cheaper TS, adopted only if it is no weaker (config/ts_starts.yaml)", "ts_starts",
+        "matches_or_beats",
         ((Slot("TS, shared starts", where(label="TS-shared")), Slot("TS, own starts", where(label="TS"))),),
         SYNTHETIC, beyond_paper=True,
     ),
