@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.presentation.fit_blocks import fit_diagnosis_block
+from baselines.records import TRACE_KEYS
 
 SCRIPT = Path(__file__).parent / "benchmarks" / "fit_diagnosis.py"
 
@@ -23,8 +24,10 @@ def _record(seed: int, collapsed: bool, kernel_variances: list[float]) -> dict:
                  "loss": 100.0, "steps": 20, "stopped": "CONVERGENCE: REL_REDUCTION_OF_F_<=_FACTR*EPSMCH"}}
         for t, variance in enumerate(kernel_variances, start=1)
     ]
-    spec = {"problem": "ackley5", "method": "b3o", "seed": seed, "params": {"acquisition": "ucb"}, "model": model}
-    return {"trial_id": f"{seed}-{collapsed}", "spec": spec, "trace": [{"iteration": 0}, *steps]}
+    spec = {"problem": "ackley5", "method": "b3o", "seed": seed, "params": {"acquisition": "ucb"}, "model": model,
+            "iterations": len(steps)}
+    trace = [{key: 0 for key in TRACE_KEYS}, *({key: 0 for key in TRACE_KEYS} | step for step in steps)]
+    return {"trial_id": f"{seed}-{collapsed}", "spec": spec, "trace": trace}
 
 
 def _summary(tmp_path: Path, runaway: bool) -> pd.DataFrame:
@@ -58,3 +61,15 @@ def test_a_run_without_a_run_away_seed_says_so_with_its_largest_kernel_variance(
     assert (table["runaway_seeds"] == 0).all()
     text = fit_diagnosis_block("fit_diagnosis_m500")(table, "summary.csv")
     assert "No seed's kernel variance passed 10 (a run away) at any iteration, with any fit; the largest was 2." in text
+
+
+def test_an_incomplete_record_in_a_run_is_one_clear_error(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    record = _record(0, False, [1.0, 2.0])
+    record["trace"] = record["trace"][:2]  # a trial stopped after its first iteration
+    (run / "cut.json").write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, str(SCRIPT), "--run", str(run), "--out", str(tmp_path / "d.csv")],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 2 and "cut.json: trace has 2 of the spec's 2 + 1 iterations" in done.stderr
+    assert not (tmp_path / "d.csv").exists()

@@ -23,7 +23,6 @@ Boltzmann density's effective sample size and batch diversity, and the regret. `
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from baselines.numerics import pin_process
@@ -35,6 +34,7 @@ import pandas as pd
 from scipy import stats
 
 from baselines.paper import table_2_lam
+from baselines.records import load_record
 from baselines.runner import run_trial
 
 SEEDS = range(100, 110)
@@ -96,10 +96,11 @@ def summary(table: pd.DataFrame, by: tuple[str, ...] = ("fit",)) -> pd.DataFrame
     the last iteration, how the smallest lengthscale ranks with the final regret across seeds (Spearman), and the
     seeds whose kernel variance ran away."""
     last = table[table["iteration"] == table["iteration"].max()]
+    every = table.groupby(list(by), sort=False)
     out = []
     for key, group in last.groupby(list(by), sort=False):
         rho, p = stats.spearmanr(group["min_lengthscale"], group["simple_regret"])
-        fits = table[(table[list(by)] == list(key)).all(axis=1)]
+        fits = every.get_group(key)
         runaway = fits.groupby("seed")["kernel_variance"].max() > RUNAWAY_VARIANCE
         away = group[group["seed"].isin(runaway[runaway].index)]
         out.append(
@@ -151,7 +152,9 @@ def main() -> None:
     if args.run:
         by = ("problem", "acquisition", "fit")
         for path in sorted(args.run.glob("*.json")):
-            record = json.loads(path.read_text())
+            record, why = load_record(path)
+            if record is None:
+                parser.error(f"{path}: {why}")
             spec = record["spec"]
             fit = "collapsed" if spec["model"].get("fit") == "collapsed" else "default"
             table += rows(fit, spec["seed"], record, problem=spec["problem"], acquisition=spec["params"]["acquisition"])
