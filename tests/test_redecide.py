@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 from analysis.presentation.redecide import table_commands
@@ -39,3 +40,33 @@ def test_a_run_read_along_its_horizon_gets_its_horizon_table_and_figure_with_the
     assert figure[:3] == ["python", "-m", "analysis.figures.horizon"]
     assert figure[figure.index("--out") + 1] == "paper/large_batch/figures/horizon_along"
     assert not _along_horizon(yaml.safe_load((ROOT / "config" / "config.yaml").read_text()), Path("work"), "figures")
+
+
+def test_a_republished_run_keeps_to_the_seeds_its_looks_reach(monkeypatch) -> None:
+    """Records beyond the looks (a trial another config shares, or one an older rule kept open) are left out: every
+    setting gets its first look, and a later look's seeds go only to the settings still open at the look before."""
+    from analysis.presentation import redecide
+
+    config = {"experiments": {"e": {"seeds": {"first": 100, "start": 2, "step": 1, "max": 4}},
+                              "fixed": {"seeds": 3}}}
+    grid = pd.DataFrame(
+        [{"experiment": "e", "label": label, "problem": "p", "seed": seed, "trial_id": f"{label}-{seed}"}
+         for label in ("A", "B", "C") for seed in range(100, 104 if label != "C" else 106)]
+        + [{"experiment": "fixed", "label": "A", "problem": "p", "seed": 0, "trial_id": "fixed-A-0"}]
+    )
+    asked = []
+
+    def still_open(table, experiment, looks, look):
+        asked.append((look, sorted(table["trial_id"])))
+        return ([f"A-{s}" for s in range(100, 102 + look - 1)], 1, 1)  # A stays open; B and C were decided at look 1
+
+    monkeypatch.setattr(redecide, "open_trials", still_open)
+    kept = redecide.through_looks(config, grid, grid)
+    assert "fixed-A-0" in set(kept["trial_id"])
+    kept = kept[kept["experiment"] == "e"]
+    assert sorted(kept.loc[kept["label"] == "A", "seed"]) == [100, 101, 102, 103]
+    assert sorted(kept.loc[kept["label"] == "B", "seed"]) == [100, 101]
+    assert sorted(kept.loc[kept["label"] == "C", "seed"]) == [100, 101]  # 102..105 reached by no look of its own
+    # each look decides on what the looks before it reached, never on the records beyond
+    assert asked[0] == (1, ["A-100", "A-101", "B-100", "B-101", "C-100", "C-101"])
+    assert asked[1] == (2, ["A-100", "A-101", "A-102", "B-100", "B-101", "C-100", "C-101"])

@@ -4,8 +4,8 @@ A sequential run's looks chose which settings got more seeds under the rules of 
 keep open a comparison that was closed then, whose later seeds were never run. Continuing the design would run them;
 re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
 still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
-spends no error rate). This writes the grid of the trials that exist (those the config runs, up to each plan's
-`until`), the tidy, per-trial and per-iteration tables, the claims tables, the tables the run's experiments declare
+spends no error rate). This writes the grid of the trials that exist and that the looks reach under today's rules
+(`through_looks`; those the config runs, up to each plan's `until`), the tidy, per-trial and per-iteration tables, the claims tables, the tables the run's experiments declare
 (`analysis.tables.declared`: e.g. the horizon table, whose verdicts follow the same rules) and, for a config read along
 its horizon (`horizon`), that table, as the workflow's rules would:
 
@@ -28,6 +28,7 @@ import pandas as pd
 import yaml
 
 from analysis.data import per_iteration, per_trial, tidy
+from analysis.statistics.looks import open_trials
 from analysis.tables import claims_table
 from baselines.grid import horizon_arguments, seed_numbers, sequential_experiments, trial_grid
 
@@ -46,6 +47,30 @@ def existing_grid(config: dict, records: Path) -> tuple[pd.DataFrame, int]:
         else:
             absent += 1
     return pd.DataFrame(rows), absent
+
+
+def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of `grid` that the workflow's looks run under today's rules: of a sequential experiment, every
+    setting's (label and problem's) first look, then each later look's seeds only for the settings of comparisons
+    still open at the look before (`analysis.statistics.looks.open_trials` on `table`, the per-trial table of `grid`),
+    as far as their records go. Records the looks do not reach (a trial shared with another config's run, or run
+    because an older rule kept its comparison open) are left out: they would change the run's summaries and figures,
+    never its verdicts, and would leave its settings unequally seeded."""
+    keep = [grid[~grid["experiment"].isin(sequential_experiments(config))]]
+    for experiment, looks in sequential_experiments(config).items():
+        seeds = list(seed_numbers(config["experiments"][experiment]["seeds"]))
+        rows = grid[grid["experiment"] == experiment]
+        setting = pd.Series(list(zip(rows["label"], rows["problem"])), index=rows.index)
+        chosen = rows["seed"].isin(seeds[: looks[0]])
+        for k in range(1, len(looks)):
+            later = rows["seed"].isin(seeds[looks[k - 1] : looks[k]])
+            if not later.any():
+                break
+            still_open, _, _ = open_trials(table[table["trial_id"].isin(rows.loc[chosen, "trial_id"])], experiment,
+                                           looks, k)
+            chosen |= later & setting.isin(set(setting[rows["trial_id"].isin(still_open)]))
+        keep.append(rows[chosen])
+    return pd.concat(keep).sort_index()
 
 
 def looks_arguments(config: dict) -> list[str]:
@@ -133,6 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     if grid.empty:
         print(f"error: no record of {args.configfile}'s trials in {args.records}", file=sys.stderr)
         return 2
+    if sequential_experiments(config):
+        frame = tidy.grid_frame(grid)
+        table = per_trial.per_trial(tidy.tidy_table(frame, tidy.load_records(frame, Path("."))))
+        reached = through_looks(config, grid, table)
+        print(f"{len(grid) - len(reached)} record(s) of trials the looks do not reach are left out")
+        grid = reached
     work.mkdir(parents=True, exist_ok=True)
     grid.to_csv(work / "grid.csv", index=False)
     steps = [
