@@ -70,3 +70,15 @@ def test_a_republished_run_keeps_to_the_seeds_its_looks_reach(monkeypatch) -> No
     # each look decides on what the looks before it reached, never on the records beyond
     assert asked[0] == (1, ["A-100", "A-101", "B-100", "B-101", "C-100", "C-101"])
     assert asked[1] == (2, ["A-100", "A-101", "A-102", "B-100", "B-101", "C-100", "C-101"])
+
+
+def test_a_republished_run_draws_the_workflows_figures_a_progress_figure_for_an_undeclared_experiment() -> None:
+    """One owner for the figure list (`analysis.figures.run_figures`): the workflow's FIGURES and a republication's
+    report both take it, so a run's progress figures are redrawn when it is republished."""
+    from analysis.figures import declared, run_figures
+
+    figures = run_figures(["auto_formula_e", "synthetic_b100"])
+    assert figures["progress_auto_formula_e"].command == "regret --experiment auto_formula_e"
+    assert "progress_synthetic_b100" not in figures  # its declared figures draw it
+    assert set(declared()) < set(figures)
+    assert "FIGURES = run_figures(experiments())" in (ROOT / "workflow/rules/common.smk").read_text()

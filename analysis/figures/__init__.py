@@ -9,6 +9,7 @@ cluster job's re-parse) would pay. A literal may name a constant assigned above 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,3 +41,14 @@ class Declared:
 def declared(folder: Path = Path(__file__).parent) -> dict[str, Declared]:
     """Figure name -> its declaration, from every script in `folder` that has `FIGURES`."""
     return collect(folder, "FIGURES", lambda script, fields: Declared(script, *fields))
+
+
+def run_figures(experiments: Iterable[str]) -> dict[str, Declared]:
+    """The figures a run of `experiments` draws (the workflow's and a republication's): every declared one, and for
+    each experiment no declared figure draws (a user's own, named freely in a config) a progress figure of each
+    problem's headline metric against evaluations."""
+    figures = declared()
+    drawn = {figure.experiment for figure in figures.values()}
+    others = sorted(set(experiments) - drawn)
+    figures.update({f"progress_{e}": Declared("regret", e, f"--experiment {e}") for e in others})
+    return figures

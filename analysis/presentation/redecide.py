@@ -5,9 +5,10 @@ keep open a comparison that was closed then, whose later seeds were never run. C
 re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
 still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
 spends no error rate). This writes the grid of the trials that exist and that the looks reach under today's rules
-(`through_looks`; those the config runs, up to each plan's `until`), the tidy, per-trial and per-iteration tables, the claims tables, the tables the run's experiments declare
-(`analysis.tables.declared`: e.g. the horizon table, whose verdicts follow the same rules) and, for a config read along
-its horizon (`horizon`), that table, as the workflow's rules would:
+(`through_looks`; those the config runs, up to each plan's `until`), the tidy, per-trial and per-iteration tables,
+the claims tables, the tables the run's experiments declare (`analysis.tables.declared`: e.g. the horizon table, whose
+verdicts follow the same rules) and, for a config read along its horizon (`horizon`), that table, as the workflow's
+rules would:
 
     python -m analysis.presentation.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
@@ -111,16 +112,17 @@ def _along_horizon(config: dict, work: Path, kind: str) -> list[list[str]]:
 
 
 def report(config: dict, configfile: str, work: Path, scaling: str | None) -> int:
-    """Every declared figure of the run's experiments, the illustrations, the anytime views and the timing figure,
-    then the report."""
-    from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, declared
+    """Every figure of the run's experiments (`analysis.figures.run_figures`), the illustrations, the anytime views
+    and the timing figure, then the report."""
+    from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
 
     paper = Path(config["paper"])
     grid = pd.read_csv(work / "grid.csv")
     commands = [
         ["python", "-m", f"analysis.figures.{figure.script}", *figure.args.split(), "--table", str(work / "tidy.parquet"),
          "--pareto", str(work / "pareto.parquet"), "--out", str(paper / "figures" / name)]
-        for name, figure in declared().items() if _runs(grid, figure.experiment, figure.when)
+        for name, figure in run_figures(grid["experiment"].unique()).items()
+        if _runs(grid, figure.experiment, figure.when)
     ]
     commands += _along_horizon(config, work, "figures")
     commands += [["python", "-m", f"analysis.figures.{m}", "--seed", "0", "--out", str(paper / "figures" / n)]

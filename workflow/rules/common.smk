@@ -19,7 +19,7 @@ from analysis.presentation.captions import caption  # plain text; TensorFlow-fre
 from analysis.data import published as published_runs  # paths only, imports nothing
 from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizon run's plan: its experiment
 # reads the figure scripts' declarations without importing them
-from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, Declared, declared
+from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
 from analysis.tables import declared as declared_tables
 from baselines.grid import horizon_arguments, looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
@@ -252,15 +252,9 @@ def final_inputs(wildcards):
     return final_outputs()
 
 
-# figure name -> its script, the experiment it needs and its arguments, as each figure script declares it
-FIGURES = declared()
-# any other experiment (a user's own, named freely in the config): each problem's headline metric against evaluations
-FIGURES.update(
-    {
-        f"progress_{e}": Declared("regret", e, f"--experiment {e}")
-        for e in sorted(experiments() - {figure.experiment for figure in FIGURES.values()})
-    }
-)
+# figure name -> its script, the experiment it needs and its arguments, as each figure script declares it, and a
+# progress figure for any other experiment (a user's own, named freely in the config)
+FIGURES = run_figures(experiments())
 # table name -> its script and the experiment it needs, as each table script computed from the tidy table declares it
 TABLES = declared_tables()
 # illustrations computed from the method itself, not from trials
