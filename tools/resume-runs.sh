@@ -8,41 +8,97 @@
 #
 # Pause a run: kill -STOP -- -$(cat RUNS/NAME.pgid); resume with -CONT; stop with -TERM (its trials keep their
 # checkpoints). The list below is the campaign as it stands, in order of priority, edited as runs start and finish:
-# each run gets its cores while the machine's (CORES, default nproc) last; the rest wait for a later sitting.
+# each run gets its cores while the machine's (CORES, default nproc) last, and no two runs that share a results
+# directory go at once. The rest wait in a queue (`--queue`, started in the background, log RUNS/queue.log) that
+# starts each as soon as a run before it ends, so the cores do not idle until the next sitting; a run already going
+# is left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ARCHIVE_ONLY=0
-if [ "${1:-}" = "--archive" ]; then ARCHIVE_ONLY=1; shift; fi
+MODE=resume
+case "${1:-}" in --archive) MODE=archive; shift ;; --queue) MODE=queue; shift ;; esac
 RUNS=${1:-/work/runs}
 mkdir -p "$RUNS"
-left=${CORES:-$(nproc)}
+CORES=${CORES:-$(nproc)}
 
-# name | frozen commit | its config | carry unfinished
-# trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an older
-# runner resuming elsewhere would write a record that names only the last platform) | cores
+# name | frozen commit | its config | carry unfinished trials' checkpoints (only from code that records which platform
+# made which iterations, daafd1d on: an older runner resuming elsewhere would write a record that names only the last
+# platform) | cores | its results directory under RUNS (default: its name)
 RUN_LIST=(
   "large_batch|f37a79f|config/large_batch.yaml|no|2"
+  "large_batch_m500|f37a79f|config/large_batch_m500.yaml|no|2|large_batch"
   "collapsed_fit_m500_confirm|45e802b|config/collapsed_fit_m500_confirm.yaml|yes|2"
 )
 
-for entry in "${RUN_LIST[@]}"; do
-  IFS='|' read -r name commit what carry cores <<< "$entry"
-  results="$RUNS/$name"
-  if [ "$ARCHIVE_ONLY" = 1 ]; then
-    unfinished=$([ "$carry" = yes ] && echo --unfinished || true)
-    [ -d "$results/trials" ] && b3o archive --results "$results" $unfinished
-    continue
-  fi
-  if [ "$cores" -gt "$left" ]; then echo "$name: waits (no core left)"; continue; fi
-  left=$((left - cores))
-  code="$RUNS/code-$commit"
+field() {  # field NUMBER ENTRY: one field of a RUN_LIST entry (the results directory defaults to the name)
+  local name commit what carry cores results
+  IFS='|' read -r name commit what carry cores results <<< "$2"
+  local all=("$name" "$commit" "$what" "$carry" "$cores" "${results:-$name}")
+  echo "${all[$1]}"
+}
+
+running() {  # running NAME: whether the run's process group is alive
+  [ -f "$RUNS/$1.pgid" ] && kill -0 -- "-$(cat "$RUNS/$1.pgid")" 2> /dev/null
+}
+
+start() {  # start ENTRY: the run's snakemake in the background, in a process group of its own
+  local name commit what cores results code
+  name=$(field 0 "$1") commit=$(field 1 "$1") what=$(field 2 "$1") cores=$(field 4 "$1")
+  results="$RUNS/$(field 5 "$1")" code="$RUNS/code-$commit"
   [ -d "$code" ] || git worktree add --detach "$code" "$commit" > /dev/null
   [ -d "$results/trials" ] || b3o restore --results "$results"
-  cd "$code"
-  PYTHONPATH="$code" snakemake --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
-  PYTHONPATH="$code" setsid nice -n 5 snakemake --cores "$cores" --keep-going --rerun-incomplete \
-    --configfile "$what" --config results="$results" >> "$RUNS/$name.log" 2>&1 &
-  echo $! > "$RUNS/$name.pgid"
-  echo "$name: running from $commit (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
-  cd - > /dev/null
-done
+  (
+    cd "$code"
+    PYTHONPATH="$code" snakemake --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
+    PYTHONPATH="$code" setsid nice -n 5 snakemake --cores "$cores" --keep-going --rerun-incomplete \
+      --configfile "$what" --config results="$results" >> "$RUNS/$name.log" 2>&1 &
+    echo $! > "$RUNS/$name.pgid"
+  )
+  echo "$(date -u +%FT%TZ) $name: running from $commit on $cores core(s) (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
+}
+
+STARTED=" "
+schedule() {  # one pass down the list: start every run not yet started whose cores are free; 1 while some wait
+  local left=$CORES busy=" " entry name waiting=0
+  for entry in "${RUN_LIST[@]}"; do
+    name=$(field 0 "$entry")
+    if running "$name"; then
+      STARTED+="$name " busy+="$(field 5 "$entry") " left=$((left - $(field 4 "$entry")))
+    fi
+  done
+  for entry in "${RUN_LIST[@]}"; do
+    name=$(field 0 "$entry")
+    case "$STARTED" in *" $name "*) continue ;; esac
+    if [ "$(field 4 "$entry")" -gt "$left" ] || [[ "$busy" == *" $(field 5 "$entry") "* ]]; then
+      waiting=1
+      continue
+    fi
+    start "$entry"
+    STARTED+="$name " busy+="$(field 5 "$entry") " left=$((left - $(field 4 "$entry")))
+  done
+  return $waiting
+}
+
+case $MODE in
+  archive)
+    done_dirs=" "
+    for entry in "${RUN_LIST[@]}"; do
+      results="$RUNS/$(field 5 "$entry")"
+      if [[ "$done_dirs" == *" $results "* ]] || [ ! -d "$results/trials" ]; then continue; fi
+      done_dirs+="$results "
+      unfinished=$([ "$(field 3 "$entry")" = yes ] && echo --unfinished || true)
+      # shellcheck disable=SC2086  # no option or one
+      b3o archive --results "$results" $unfinished
+    done
+    ;;
+  queue)
+    until schedule; do sleep 60; done
+    ;;
+  resume)
+    if ! schedule; then
+      [ -f "$RUNS/queue.pgid" ] && kill -- "-$(cat "$RUNS/queue.pgid")" 2> /dev/null || true
+      setsid "$0" --queue "$RUNS" >> "$RUNS/queue.log" 2>&1 < /dev/null &
+      echo $! > "$RUNS/queue.pgid"
+      echo "the rest wait in a queue (pgid $(cat "$RUNS/queue.pgid")), log $RUNS/queue.log"
+    fi
+    ;;
+esac
