@@ -727,3 +727,18 @@ def test_the_automatic_temperature_figure_pairs_each_variant_with_its_own_consta
     csv = tmp_path / "per_trial.csv"
     table.to_csv(csv, index=False)
     _run_figure("automatic", ["--table", str(csv)], tmp_path / "automatic")
+
+
+def test_best_lambda_compares_each_cells_lambdas_on_the_seeds_they_all_have():
+    """A λ with extra seeds (trials another experiment shares) is summed over the cell's shared seeds only."""
+    from analysis.tables import best_lambda
+
+    rows = [
+        {"experiment": "lambda_ablation", "trial_id": f"{lam}-{seed}", "iteration": 6, "method": "b3o",
+         "acquisition": "ucb", "temperature": "constant", "problem": "hartmann6", "lam": lam, "seed": seed,
+         "simple_regret": (0.001 if seed >= 4 else 1.0 + seed / 10) * (1.2 if lam == 10.0 else 1.0)}
+        for lam, seeds in ((1.0, 4), (10.0, 8)) for seed in range(seeds)
+    ]
+    stats = best_lambda.candidates(pd.DataFrame(rows)).set_index("lam")
+    assert stats["n"].to_dict() == {1.0: 4, 10.0: 4}
+    assert stats.loc[1.0, "selected"] and not stats.loc[10.0, "selected"]

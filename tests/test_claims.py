@@ -480,6 +480,17 @@ def test_table_2_binds_on_a_cell_that_disagrees_with_the_paper():
     assert agreeing.verdict == "holds on 1 of 12"
 
 
+def test_table_2_picks_on_the_seeds_every_lambda_of_the_cell_has():
+    """A λ whose trials another experiment shares can have more seeds than the rest of its cell; the pick compares
+    means over the same initial designs. Here the paper's λ = 10 is best on the 8 shared seeds but has 4 more whose
+    designs were lucky: over all its seeds its mean would be the lowest, and the pick would agree with the paper."""
+    ts = 1 + 0.1 * LUCK
+    extra = np.append(1.2 * ts, [0.01, 0.01, 0.01, 0.01])
+    result = checking.table_2_reproduced(_lambda_cell("UCB-c", {1.0: ts, 10.0: extra}))
+    assert "selected λ=1 vs λ=10" in result.measured and "8 seeds" in result.measured
+    assert np.mean(extra) < np.mean(ts)  # all seeds' means would have picked the paper's λ
+
+
 # --- λ_1 = 0 ---------------------------------------------------------------------------------------------------------
 
 

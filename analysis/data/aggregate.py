@@ -84,6 +84,16 @@ def summarise(df: pd.DataFrame, by: Sequence[str], value: str, x: str | None = N
     return out
 
 
+def on_shared_seeds(rows: pd.DataFrame, across: str, within: Sequence[str] = ()) -> pd.DataFrame:
+    """The rows of the seeds that every value of `across` has (within each group of `within`): in a design paired by
+    seed (each seed one initial design), means compared across those values are then taken over the same designs, not
+    over whichever seeds each happens to have (a setting that shares its trials with another experiment can have
+    more)."""
+    have = rows.groupby([*within, "seed"])[across].transform("nunique")
+    need = rows.groupby(list(within))[across].transform("nunique") if within else rows[across].nunique()
+    return rows[have == need]
+
+
 def final(df: pd.DataFrame) -> pd.DataFrame:
     """The last iteration of every (experiment, trial): each trial's final values."""
     last = df.groupby(["experiment", "trial_id"])["iteration"].transform("max")

@@ -1,6 +1,7 @@
 """Table 2: the best inverse temperature λ per function and B3O variant, chosen from the λ-ablation runs.
 
-Selection rule (the paper's): the λ with the minimum mean final simple regret over seeds; ties go to the smaller λ.
+Selection rule (the paper's): the λ with the minimum mean final simple regret over seeds (those every λ of the cell
+has: the design is paired by seed); ties go to the smaller λ.
 The CSV lists every candidate with its mean final regret, 95% CI and whether it was selected, so the choice can be
 checked; the .tex shows the selected λ per function (rows) and variant (columns, in the paper's order).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.data.aggregate import final, summarise
+from analysis.data.aggregate import final, on_shared_seeds, summarise
 from analysis.naming import VARIANT_NAMES, VARIANTS, method_title, ordered_problems, problem_title
 from analysis.tables import common
 
@@ -22,7 +23,8 @@ def candidates(table: pd.DataFrame) -> pd.DataFrame:
     """Mean final regret with 95% CI per (problem, variant, λ), and `selected` marking the best λ of each cell."""
     last = final(table[(table["experiment"] == EXPERIMENT) & (table["method"] == "b3o")])
     last = last.assign(variant=[VARIANT_NAMES.get((a, t)) for a, t in zip(last["acquisition"], last["temperature"])])
-    stats = summarise(last[last["variant"].notna()], ["problem", "variant", "lam"], "simple_regret")
+    cells = on_shared_seeds(last[last["variant"].notna()], "lam", within=("problem", "variant"))
+    stats = summarise(cells, ["problem", "variant", "lam"], "simple_regret")
     if stats.empty:
         return stats.assign(selected=pd.Series(dtype=bool))
     stats = stats.sort_values(["problem", "variant", "mean", "lam"], ignore_index=True)
