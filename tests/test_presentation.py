@@ -357,3 +357,25 @@ def test_a_figure_too_tall_for_the_page_loses_panel_height_not_text_size(rows, s
     assert bool(tall <= cap + 0.05) is shrunk
     assert bool(fig.get_size_inches()[1] < drawn) is shrunk
     assert min(t.get_fontsize() for t in _texts(fig)) >= common.FONTS["small"]
+
+
+def test_a_density_section_names_the_variants_collapsed_at_most_of_their_iterations():
+    """The paper-horizon run's section (`density_large_batch`) and the default run's share one builder; its closing
+    sentence names, per experiment and problem, each variant whose density collapsed at more than half its iterations
+    (exactly half is not more), or says none did."""
+    from analysis.presentation.readme_blocks import density_block
+
+    row = {"experiment": "synthetic_b100", "problem": "ackley5", "lam": 1.0, "ess_fraction_min": 2.4e-4,
+           "ess_fraction_median": 3e-4, "ess_fraction_max": 0.02, "relative_diversity_median": 0.02, "uniform": 0}
+    table = pd.DataFrame([
+        {**row, "label": "B3O-LogEI-c", "iterations": 500, "collapsed": 425},
+        {**row, "label": "B3O-UCB-c", "lam": 10.0, "iterations": 500, "collapsed": 250},
+        {**row, "label": "B3O-UCB-s", "problem": "hartmann6", "iterations": 490, "collapsed": 0},
+    ])
+    text = density_block("density_large_batch")(table, "density.csv")
+    assert text.startswith("<!-- density_large_batch:begin -->")
+    assert text.splitlines()[-2] == (
+        "Collapsed at more than half of their iterations: the large-batch study on Ackley (5D): B3O-LogEI-c (λ 1)."
+    )
+    none = density_block("density")(table.assign(collapsed=0), "density.csv")
+    assert "Collapsed at more than half of their iterations: none." in none

@@ -31,6 +31,7 @@ COSTS = {
 #: yet committed (a run not yet published) leaves its section as it is
 TABLES = {
     "density": "paper/tables/density.csv",
+    "density_large_batch": "paper/large_batch/tables/density.csv",
     "verdict_size": "paper/tables/verdict_size.csv",
     "cost": "paper/tables/run_times.csv",
     "horizon": "paper/horizon/tables/horizon.csv",

@@ -156,7 +156,8 @@ CHECK_COLUMNS = {"number", "name", "problem", "left", "right", "budget", "n", "m
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
-    "density": (density_block, {"experiment", "problem", "label", "ess_fraction_min"}, "python -m analysis.tables.density"),
+    **{name: (density_block(name), {"experiment", "problem", "label", "ess_fraction_min", "collapsed", "iterations"},
+              "python -m analysis.tables.density") for name in ("density", "density_large_batch")},
     "verdict_size": (
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},

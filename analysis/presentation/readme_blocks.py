@@ -89,16 +89,28 @@ def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
-def density_block(table: pd.DataFrame, source: str) -> str:
-    """Per experiment and B3O variant: ESS/N range over iterations with lambda_t > 0, collapsed and uniform counts."""
+def density_block(name: str) -> Callable[[pd.DataFrame, str], str]:
+    """The builder of section NAME from a run's density table (`analysis.tables.density`): per experiment and B3O
+    variant, the ESS/N range over iterations with lambda_t > 0, the collapsed and uniform counts, and which variants
+    collapsed at more than half of their iterations (where a batch is as concentrated as a greedy one)."""
+    return lambda table, source: _density(table, source, name)
+
+
+def _density(table: pd.DataFrame, source: str, name: str) -> str:
     rows = [
         f"| {experiment_title(r.experiment)} | {problem_title(r.problem)} | {r.label} | {lam_text(r.lam, getattr(r, 'lambda_t_median', math.nan))} | {r.iterations} | {number(r.ess_fraction_min)} – {number(r.ess_fraction_max)} "
         f"(median {number(r.ess_fraction_median)}) | {number(r.relative_diversity_median)} | {r.collapsed} | "
         f"{r.uniform} |"
         for r in table.itertuples()
     ]
+    mostly = table[table["collapsed"] > table["iterations"] / 2]
+    named = "; ".join(
+        f"{experiment_title(experiment)} on {problem_title(problem)}: "
+        + ", ".join(f"{r.label} (λ {lam_text(r.lam, getattr(r, 'lambda_t_median', math.nan))})" for r in group.itertuples())
+        for (experiment, problem), group in mostly.groupby(["experiment", "problem"], sort=False)
+    )
     return generated(
-        "density",
+        name,
         source,
         [
             (
@@ -107,6 +119,8 @@ def density_block(table: pd.DataFrame, source: str) -> str:
             ),
             "|---|---|---|---|---|---|---|---|---|",
             *rows,
+            "",
+            f"Collapsed at more than half of their iterations: {named or 'none'}.",
         ],
     )
 
