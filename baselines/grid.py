@@ -133,7 +133,19 @@ def trial_grid(config: dict[str, Any]) -> list[GridRow]:
                             {"problem": problem, "method": entry["method"], "params": params, "seed": seed, **trial}
                         )
                         rows.append(GridRow(experiment, _label(entry["label"], params), spec))
+    _refuse_shared_settings(rows)
     return rows
+
+
+def _refuse_shared_settings(rows: list[GridRow]) -> None:
+    """Two labels of one experiment whose settings are identical would run the same trials: their records cannot
+    be told apart, so the tables, looks and figures could not say which curve a trial belongs to."""
+    labels: dict[tuple[str, str], str] = {}
+    for row in rows:
+        other = labels.setdefault((row.experiment, row.spec.trial_id), row.label)
+        if other != row.label:
+            raise ValueError(f"experiment {row.experiment!r}: methods {other!r} and {row.label!r} have identical "
+                             "settings, so they would run the same trials; give one label per setting")
 
 
 def trial_jobs(specs: Mapping[str, TrialSpec], size: int) -> dict[str, list[str]]:

@@ -383,6 +383,18 @@ def test_two_methods_with_one_label_in_an_experiment_are_refused():
         trial_grid(config)
 
 
+def test_two_labels_with_identical_settings_are_refused():
+    config = {
+        "experiments": {
+            "synthetic_b5": {"problems": ["forrester1"], "seeds": 1, "batch_size": 2, "iterations": 1, "n_init": 4,
+                             "methods": [{"label": "Random", "method": "random"},
+                                         {"label": "Random-again", "method": "random"}]}
+        }
+    }
+    with pytest.raises(ValueError, match="'Random' and 'Random-again' have identical settings"):
+        trial_grid(config)
+
+
 def test_output_errors_are_value_errors_for_library_callers(tmp_path):
     with pytest.raises(OutputError):
         run_trial(RANDOM, tmp_path)

@@ -3,6 +3,7 @@ would."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -81,4 +82,31 @@ def test_a_republished_run_draws_the_workflows_figures_a_progress_figure_for_an_
     assert figures["progress_auto_formula_e"].command == "regret --experiment auto_formula_e"
     assert "progress_synthetic_b100" not in figures  # its declared figures draw it
     assert set(declared()) < set(figures)
-    assert "FIGURES = run_figures(experiments())" in (ROOT / "workflow/rules/common.smk").read_text()
+    # (that the Snakefile plans them from it: tests/test_workflow_looks.py's plan of an experiment of a user's own)
+
+
+def test_a_republished_runs_tidy_tables_are_the_workflows_of_the_grid_it_keeps(tmp_path, monkeypatch) -> None:
+    """`write_tidy` reads each record once, chooses the trials the looks reach and writes the tidy and Pareto tables of
+    that grid: the same tables as the workflow's `tidy` step (`analysis.data.tidy`) writes from the grid it keeps."""
+    from analysis.data import tidy
+    from analysis.presentation import redecide
+    from baselines.grid import GridRow
+    from baselines.spec import TrialSpec
+
+    rows = []
+    for name, label in (("random", "Random"), ("ts", "TS"), ("battery-nsga2", "NSGA-II")):
+        path = ROOT / "tests/data/regression" / f"{name}.json"
+        spec = TrialSpec.from_dict(json.loads(path.read_text())["spec"])
+        rows.append({**GridRow("e", label, spec).as_row(), "record": str(path)})
+    config = {"experiments": {"e": {"seeds": {"start": 1, "step": 1, "max": 2}}}}  # sequential: the looks choose
+    monkeypatch.setattr(redecide, "through_looks", lambda config, grid, table: grid[grid["label"] != "TS"])
+    kept = redecide.write_tidy(config, pd.DataFrame(rows), tmp_path)
+    assert list(kept["label"]) == ["Random", "NSGA-II"]
+    assert tidy.main(["--grid", str(tmp_path / "grid.csv"), "--out", str(tmp_path / "again.parquet"),
+                      "--pareto", str(tmp_path / "again-pareto.parquet")]) == 0
+    written = pd.read_parquet(tmp_path / "tidy.parquet")
+    assert set(written["label"]) == {"Random", "NSGA-II"} and len(written) > 0
+    pd.testing.assert_frame_equal(written, pd.read_parquet(tmp_path / "again.parquet"))
+    pareto = pd.read_parquet(tmp_path / "pareto.parquet")
+    assert len(pareto) > 0
+    pd.testing.assert_frame_equal(pareto, pd.read_parquet(tmp_path / "again-pareto.parquet"))

@@ -31,6 +31,8 @@ def test_every_sequential_experiment_s_first_look_is_planned_at_once(workdir):
     assert plan.returncode == 0, plan.stderr[-4000:]
     for experiment in ("synthetic_b100", "my_second_study"):
         assert re.search(rf"looks/{experiment}/[0-9a-f]{{12}}/look1\.json", plan.stdout), experiment
+    # an experiment of a user's own gets its progress figure (`analysis.figures.run_figures`, as a republication's)
+    assert re.search(r"figures/progress_my_second_study\.png", plan.stdout), "no progress figure planned"
     # both experiments' first-look trials: 2 seeds x 2 methods each, one trial per job
     assert len(re.findall(r"rule trials_[0-9a-f]{16}:", plan.stdout)) == 8
 
@@ -68,10 +70,8 @@ def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdi
 
     # a second config on the same results directory whose synthetic_b100 has one more method keeps its own looks:
     # the first config's plan (which never heard of that method's trials) still builds, its look unchanged
-    config["experiments"]["synthetic_b100"]["methods"].append(
-        {"label": "B3O-UCB-s", "method": "b3o", "params": {"acquisition": "ucb", "temperature": "scheduled",
-                                                           "sampler": "defer"}, "lam": 1}
-    )
+    # (random search at half the batch size: a setting of its own whose trials are cheap)
+    config["experiments"]["synthetic_b100"]["methods"].append({"label": "Random-B4", "method": "random", "batch_size": 4})
     (workdir / "config/looks-wider.yaml").write_text(yaml.safe_dump(config))
     # (a flag after the config file ends --configfile's list, so the target is not read as a second config)
     wider = snakemake(workdir, "config/looks-wider.yaml", "--keep-going", "results/looks/grid.csv")

@@ -74,6 +74,26 @@ def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame) -> pd.D
     return pd.concat(keep).sort_index()
 
 
+def write_tidy(config: dict, grid: pd.DataFrame, work: Path) -> pd.DataFrame:
+    """Write to `work` the grid of the trials the looks reach (`through_looks`) and its tidy and Pareto tables, as the
+    workflow's rule `tidy` would from that grid, reading each record once; returns that grid."""
+    grid = grid.reset_index(drop=True)
+    grid.to_csv(work / "grid.csv", index=False)
+    frame = tidy.read_grid(work / "grid.csv")  # the grid's dtypes as the workflow's rule reads them
+    records = tidy.load_records(frame, Path("."))
+    table = tidy.tidy_table(frame, records)
+    if sequential_experiments(config):
+        reached = through_looks(config, grid, per_trial.per_trial(table))
+        print(f"{len(grid) - len(reached)} record(s) of trials the looks do not reach are left out")
+        grid, frame = reached, frame.loc[reached.index]
+        kept = pd.MultiIndex.from_frame(frame[["experiment", "trial_id"]])
+        table = table[pd.MultiIndex.from_frame(table[["experiment", "trial_id"]]).isin(kept)].reset_index(drop=True)
+        grid.to_csv(work / "grid.csv", index=False)
+    tidy.write_parquet(table, work / "tidy.parquet")
+    tidy.write_parquet(tidy.pareto_table(frame, records), work / "pareto.parquet")
+    return grid
+
+
 def looks_arguments(config: dict) -> list[str]:
     """The claims table's --looks: every sequential experiment's whole plan."""
     return [f"{e}={','.join(map(str, n))}" for e, n in sequential_experiments(config).items()]
@@ -160,17 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     if grid.empty:
         print(f"error: no record of {args.configfile}'s trials in {args.records}", file=sys.stderr)
         return 2
-    if sequential_experiments(config):
-        frame = tidy.grid_frame(grid)
-        table = per_trial.per_trial(tidy.tidy_table(frame, tidy.load_records(frame, Path("."))))
-        reached = through_looks(config, grid, table)
-        print(f"{len(grid) - len(reached)} record(s) of trials the looks do not reach are left out")
-        grid = reached
     work.mkdir(parents=True, exist_ok=True)
-    grid.to_csv(work / "grid.csv", index=False)
+    try:
+        grid = write_tidy(config, grid, work)
+    except (OSError, ValueError) as err:  # unreadable or incomplete records: named, no traceback
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     steps = [
-        (tidy.main, ["--grid", str(work / "grid.csv"), "--out", str(work / "tidy.parquet"),
-                     "--pareto", str(work / "pareto.parquet")]),
         (per_trial.main, ["--table", str(work / "tidy.parquet"), "--out", str(paper / "tables/per_trial.csv")]),
         (per_iteration.main, ["--table", str(work / "tidy.parquet"),
                               "--out", str(paper / "tables" / per_iteration.NAME)]),
