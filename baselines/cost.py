@@ -15,8 +15,10 @@ acquire step and the evaluations. Each part has a form with a few non-negative c
 
 The default fit's form is SVGP L-BFGS over the hyperparameters and q(u): each step costs O(N m² + m³) in its matrix
 products, O(N m) in the kernel's N × m evaluations and their gradients (which at M = 64 cost more than the products),
-and O(m²) in L-BFGS-B's own work on q(u)'s M(M + 1)/2 variables; it runs to its step cap (`maxiter`); f0 and f1 are the
-per-fit and per-step overheads that dominate at small sizes. The collapsed
+and O(m²) in L-BFGS-B's own work on q(u)'s M(M + 1)/2 variables; f0 and f1 are the per-fit and per-step overheads that
+dominate at small sizes. A prediction counts `maxiter` steps, the cap most fits reach (an upper bound for the first
+fits at small N, which may converge sooner); the constants are fitted to the steps each fit took where its record
+keeps them (`fit_steps`), so a fit that stopped early does not lower the cost of a step. The collapsed
 fit (`baselines.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
 `maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The
 constants are fitted by non-negative least squares, each source of observations weighing alike (`_nnls`), to the
@@ -225,6 +227,15 @@ def measured_seconds(record: Mapping[str, Any], clock: str) -> float:
     return float(startup + sum(step["cpu_s"] for step in trace) + sum(step.get("io_s") or 0.0 for step in trace))
 
 
+def fit_steps(step: Mapping[str, Any]) -> float:
+    """The L-BFGS-B steps an iteration's fit took (the mean over its objectives' models), from the fit's outcome that
+    records keep (`baselines.models.fit_outcome`); NaN where the record has none."""
+    outcome = step.get("fit")
+    outcomes = outcome if isinstance(outcome, list) else [outcome]
+    steps = [o.get("steps") for o in outcomes if isinstance(o, Mapping)]
+    return float(np.mean(steps)) if steps and None not in steps and len(steps) == len(outcomes) else math.nan
+
+
 def _parts(step: Mapping[str, Any], clock: str) -> tuple[float, float, float]:
     """(fit, acquire, evaluate with checkpoint I/O) seconds of one iteration on `clock`."""
     io = step.get("io_s") or 0.0
@@ -265,6 +276,7 @@ def observations(records: Iterable[Mapping[str, Any]], clock: str = "cpu") -> pd
                     "m": inducing_points(model),
                     "fit_key": fit_key(model),
                     "maxiter": model.get("maxiter", 500),
+                    "steps": fit_steps(step),
                     "fit_s": fit_s,
                     "acquire_s": acquire_s,
                     "evaluate_s": evaluate_s + rest,
@@ -301,7 +313,8 @@ def fit(
     for key, (terms, form) in FIT_FORMS.items():
         modelled = fitted[fitted["fit_key"] == key]
         modelled = preferred(modelled, f"fit {key}") if len(modelled) else modelled
-        features = [np.array(form(r.maxiter, r.n, r.m)) for r in modelled.itertuples()]
+        taken = modelled["steps"].fillna(modelled["maxiter"]) if "steps" in modelled else modelled["maxiter"]
+        features = [np.array(form(steps, r.n, r.m)) for steps, r in zip(taken, modelled.itertuples())]
         seconds = list(modelled["fit_s"] / modelled["objectives"])
         source = ["records"] * len(features)
         if key == "svgp" and lbfgs_steps is not None:  # the benchmark times one L-BFGS step of the default fit
@@ -344,6 +357,19 @@ def fit(
         rows.append(("clock", "cpu", "flag", 1.0))
         rows += [("clock", "wall", what, 1.0) for what in wall_fitted]
     return CostModel(pd.DataFrame(rows, columns=list(COLUMNS)))
+
+
+def with_fit_refitted(base: CostModel, obs: pd.DataFrame, key: str = "svgp") -> CostModel:
+    """`base` with fit `key`'s constants fitted anew to `obs` alone (no benchmark: e.g. one machine's whole trials,
+    whose fits keep their steps) and every other constant kept, for checking such a part before it replaces one."""
+    new = fit(obs)
+    if new.clock != base.clock:
+        raise ValueError(f"cannot refit a part of a model of {base.clock} seconds to {new.clock} seconds")
+    part = (new.table["part"] == "fit") & (new.table["key"] == key)
+    if not part.any():
+        raise ValueError(f"no fit {key!r} among the observations to refit it to")
+    kept = base.table[~((base.table["part"] == "fit") & (base.table["key"] == key))]
+    return CostModel(pd.concat([kept, new.table[part]], ignore_index=True))
 
 
 def validate(model: CostModel, records: Iterable[Mapping[str, Any]], experiments: Mapping[str, str]) -> pd.DataFrame:

@@ -23,9 +23,10 @@ TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03,
 
 
 def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: int, load: float | None = None,
-            fit: str = "lbfgs", true: dict = TRUE) -> dict:
+            fit: str = "lbfgs", true: dict = TRUE, steps: int | None = None) -> dict:
     """A record whose every part costs exactly what the forms say with the `true` constants (TRUE): in wall seconds,
-    or with a `load` in CPU seconds, its wall seconds that many times longer (the waits of a loaded machine)."""
+    or with a `load` in CPU seconds, its wall seconds that many times longer (the waits of a loaded machine); with
+    `steps`, its default fits stop there, short of `maxiter`, and the record keeps the steps taken."""
     model = {"kind": "svgp", "num_inducing": m, "maxiter": maxiter} | ({"fit": fit} if fit != "lbfgs" else {})
     spec = {"problem": "hartmann6", "method": method, "batch_size": b, "iterations": iterations, "n_init": 20,
             "seed": trial, "params": {"sampler": "defer"}, "model": model}
@@ -33,13 +34,15 @@ def _record(trial: int, method: str, b: int, iterations: int, maxiter: int, m: i
     trace, parts = [{"iteration": 0, **({"cpu_s": 0.0} if load else {})}], 0.0
     for t in range(1, iterations + 1):
         n = 20 + b * (t - 1)
-        fit_s = maxiter * (true["f1"] + true["f2"] * n * m**2 + true["f3"] * m**3  # trieste keeps all M points
+        fit_s = (steps or maxiter) * (true["f1"] + true["f2"] * n * m**2 + true["f3"] * m**3  # trieste keeps all M
                            + true.get("f4", 0.0) * n * m + true.get("f5", 0.0) * m * m)
         if fit == "collapsed":  # converges whatever its cap
             fit_s = TRUE["c0"] + TRUE["c2"] * n * m**2 + TRUE["c3"] * m**3
         acquire_s, evaluate_s = TRUE["a0"] + TRUE["a1"] * b, TRUE["e0"] + TRUE["e1"] * b
         step = {"iteration": t, "fit_s": stretch * fit_s, "acquire_s": stretch * acquire_s,
                 "evaluate_s": stretch * evaluate_s, "io_s": 0.0}
+        if steps:
+            step["fit"] = {"steps": steps}
         if load:
             step |= {"fit_cpu_s": fit_s, "acquire_cpu_s": acquire_s, "cpu_s": fit_s + acquire_s + evaluate_s}
         parts += fit_s + acquire_s + evaluate_s
@@ -378,3 +381,38 @@ def test_extending_a_model_fits_only_the_parts_it_lacks_and_keeps_its_constants_
     checked = pd.read_csv(validation)
     assert set(checked["sample"]) == {"fitted", "held out"} and "e" in set(checked["experiment"])
     assert checked.loc[checked["sample"] == "held out", "error"].abs().max() < 1e-3
+
+
+def test_fits_that_stop_short_of_their_cap_are_fitted_at_the_steps_they_took():
+    """A fit that converged in fewer steps than its cap costs fewer steps, not cheaper ones: counted at the steps its
+    record keeps, the constants come back exact, and a trial that runs to the cap is predicted right."""
+    from baselines.cost import fit_steps
+
+    records = [_record(i, "b3o", b, 4, maxiter, m, steps=maxiter // 2) for i, (b, maxiter, m) in enumerate(SIZES)]
+    assert fit_steps(records[0]["trace"][1]) == SIZES[0][1] // 2
+    assert fit_steps({"fit": [{"steps": 10}, {"steps": 30}]}) == 20.0  # one model per objective
+    assert math.isnan(fit_steps({"fit_s": 1.0}))  # a record from before fits kept their outcome
+    values = {(r.part, r.term): r.value for r in fit(observations(records)).table.itertuples()}
+    for term in ("f1", "f2", "f3"):
+        assert values["fit", term] == pytest.approx(TRUE[term], rel=1e-3)
+    at_cap = {(r.part, r.term): r.value for r in fit(observations(
+        [{**r, "trace": [{k: v for k, v in step.items() if k != "fit"} for step in r["trace"]]} for r in records]
+    )).table.itertuples()}
+    assert at_cap["fit", "f2"] < 0.6 * TRUE["f2"]  # counted at the cap, the same seconds make every step cheaper
+
+
+def test_refitting_the_default_fit_replaces_its_constants_only():
+    from baselines.cost import with_fit_refitted
+
+    committed = _model()
+    slower = {**TRUE, "f1": 0.05, "f2": 5e-10}
+    records = [_record(i, "b3o", b, 4, maxiter, m, true=slower) for i, (b, maxiter, m) in enumerate(SIZES)]
+    refitted = with_fit_refitted(committed, observations(records))
+    old = committed.table.set_index(["part", "key", "term"])["value"]
+    new = refitted.table.set_index(["part", "key", "term"])["value"]
+    assert set(old.index) == set(new.index)
+    changed = {key for key in old.index if old[key] != new[key]}
+    assert changed and all(part == "fit" and key == "svgp" for part, key, _ in changed)
+    assert new["fit", "svgp", "f2"] == pytest.approx(5e-10, rel=1e-3)
+    with pytest.raises(ValueError, match="cpu seconds"):
+        with_fit_refitted(committed, observations([_record(0, "b3o", 5, 4, 50, 64, load=2.0)]))

@@ -48,6 +48,7 @@ TABLES = {
     "paper_scale_cost": "paper/tables/paper_scale_cost.csv",
     "paper_scale_trials": "paper/tables/paper_scale_trials.csv",
     "paper_grid": "paper/tables/paper_grid_estimate.csv",
+    "cost_one_machine": "paper/tables/cost_one_machine.csv",
     "paper_scale_bound": "paper/tables/paper_scale_bound.csv",
     "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
     "ts_profile": "paper/tables/ts_profile.csv",

@@ -43,6 +43,7 @@ from analysis.presentation.docs_blocks import (
     verify_rerun_block,
 )
 from analysis.presentation.fit_blocks import (
+    cost_one_machine_block,
     fit_diagnosis_block,
     fit_memory_block,
     fit_memory_trials_block,
@@ -228,6 +229,11 @@ SECTIONS = {
     "paper_grid": (
         paper_grid_block, {"fit", "trials", "core_hours", "longest_min", "not_predicted"},
         "python tests/benchmarks/paper_scale/trials.py",
+    ),
+    "cost_one_machine": (
+        cost_one_machine_block, {"sample", "setting", "trials", "measured_fit_min", "refitted_fit_min", "refitted_error",
+                                 "committed_fit_min", "committed_error", "platform"},
+        "python tests/benchmarks/cost_one_machine.py",
     ),
     "seq_ei_cost": (
         seq_ei_cost_block,
