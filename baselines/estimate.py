@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from baselines.cost import CLOCKS, CostModel, fit, observations, validate
+from baselines.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
 from baselines.grid import seed_looks, trial_grid
 from baselines.spec import FITS
 
@@ -217,9 +217,14 @@ def extended(base: CostModel, new: CostModel) -> CostModel:
     return CostModel(pd.concat([base.table, added], ignore_index=True))
 
 
-def _size(spec: dict) -> str:
-    fit = (spec.get("model") or {}).get("fit", "lbfgs")
-    named = "" if fit == "lbfgs" else f", {fit} fit"
+def _size(spec: dict, model: CostModel) -> str:
+    """A setting's name in a per-setting check: method, problem, B and T, and for a method with a surrogate its M
+    and a fit other than the default (one run may time the same method at two M)."""
+    if not model.uses_model(spec):
+        return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
+    surrogate = spec.get("model") or {}
+    fit = surrogate.get("fit", "lbfgs")
+    named = f", M = {inducing_points(surrogate):.0f}" + ("" if fit == "lbfgs" else f", {fit} fit")
     return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}{named}"
 
 
@@ -280,7 +285,7 @@ def _cost_model(args: argparse.Namespace) -> int:
     if committed is not None:
         checked = validate(committed, records + also, experiment_of).assign(sample="out of sample")
         if args.per_setting:
-            settings = {r["trial_id"]: _size(r["spec"]) for r in records + also}
+            settings = {r["trial_id"]: _size(r["spec"], committed) for r in records + also}
             per_setting = validate(committed, records + also, settings).assign(sample="out of sample")
             checked = pd.concat([checked, per_setting[per_setting["experiment"] != "all experiments"]],
                                 ignore_index=True)
@@ -311,7 +316,7 @@ def _cost_model(args: argparse.Namespace) -> int:
         kept = kept[(kept["sample"] != "held out") & (kept["experiment"] != EXTENSION)]
         checked = pd.concat([kept, mine[mine["experiment"] == EXTENSION]], ignore_index=True)
     if held:
-        groups = {r["trial_id"]: _size(r["spec"]) for r in held}
+        groups = {r["trial_id"]: _size(r["spec"], model) for r in held}
         checked = pd.concat([checked, validate(model, held, groups).assign(sample="held out")], ignore_index=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     model.table.to_csv(args.out, index=False)

@@ -297,6 +297,7 @@ def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refit
     outside = pd.read_csv(validation).query("sample == 'out of sample'").set_index("experiment")
     settings = outside[outside.index.str.startswith("b3o on ")]  # one row per method, problem and size
     assert len(settings) == 4 and settings["trials"].sum() == outside.loc["all experiments", "trials"] == 4
+    assert "b3o on hartmann6, B = 100, T = 4, M = 500" in settings.index  # a run may time one method at two M
     assert np.isclose(settings["measured_s"].sum(), outside.loc["e", "measured_s"])
     # --looks: the seeds 0-3 of a plan of looks at 2, 3 and 4 seeds, one row per look on the whole plan's boundaries
     planned = tmp_path / "planned.yaml"
