@@ -220,12 +220,12 @@ def extended(base: CostModel, new: CostModel) -> CostModel:
 def _size(spec: dict, model: CostModel) -> str:
     """A setting's name in a per-setting check: method, problem, B and T, and for a method with a surrogate its M
     and a fit other than the default (one run may time the same method at two M)."""
+    name = f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
     if not model.uses_model(spec):
-        return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
+        return name
     surrogate = spec.get("model") or {}
     fit = surrogate.get("fit", "lbfgs")
-    named = f", M = {inducing_points(surrogate):.0f}" + ("" if fit == "lbfgs" else f", {fit} fit")
-    return f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}{named}"
+    return f"{name}, M = {inducing_points(surrogate):.0f}" + ("" if fit == "lbfgs" else f", {fit} fit")
 
 
 def _look_of(config: Mapping[str, Any], records: list[dict], experiment_of: Mapping[str, str]) -> dict[str, str]:
