@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.formatting import number
 from analysis.statistics.verdicts import FAILS, HOLDS, INCONCLUSIVE
 from analysis.tables import typical_ratio
 
@@ -55,3 +56,14 @@ def test_mixed_seeds_are_inconclusive_and_the_table_is_written(tmp_path):
     written = pd.read_csv(tmp_path / "typical_ratio.csv")
     assert list(written["left"]) == ["B3O-LogEI-c", "B3O-UCB-c"] * 2 and (written["verdict"] == HOLDS).all()
     assert "Ackley (5D)" in (tmp_path / "typical_ratio.tex").read_text()
+
+
+def test_the_docs_section_gives_each_comparison_with_its_ratio_and_verdict():
+    from analysis.presentation.docs_blocks import typical_ratio_block
+
+    table = typical_ratio.check(typical_ratio.log_ratios(_per_trial({311: 0.9}, {311: 2.0})))
+    section = typical_ratio_block(table, "typical_ratio.csv")
+    assert section.count("**Ackley (5D)**") == 1 and section.count("**Hartmann (6D)**") == 1
+    first = table.iloc[0]
+    assert f"B3O-LogEI-c holds against TS (TS / B3O {number(first['ratio'])} [" in section
+    assert "10 seeds, p Holm" in section

@@ -49,6 +49,7 @@ TABLES = {
     "paper_scale_trials": "paper/tables/paper_scale_trials.csv",
     "paper_grid": "paper/tables/paper_grid_estimate.csv",
     "cost_one_machine": "paper/tables/cost_one_machine.csv",
+    "typical_ratio": "paper/large_batch/tables/typical_ratio.csv",
     "paper_scale_bound": "paper/tables/paper_scale_bound.csv",
     "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
     "ts_profile": "paper/tables/ts_profile.csv",

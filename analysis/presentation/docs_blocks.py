@@ -257,3 +257,14 @@ def sampler_modes_line_block(table: pd.DataFrame, source: str) -> str:
         [f"`defer-is` has the smaller worst mode-share error on {better} of the {len(errors)} exact targets, "
          f"`defer` on {worse}, and both are within the tolerance on {int(both.sum())}."],
     )
+
+
+def typical_ratio_block(table: pd.DataFrame, source: str) -> str:
+    """The paper-horizon run's check of ours (`analysis.tables.typical_ratio`): per problem, each B3O variant's
+    geometric-mean final regret against TS's on look 2's seeds, and the verdict of the four decided together."""
+    lines = []
+    for problem, rows in table.groupby("problem", sort=False):
+        parts = [f"{r.left} {r.verdict} against {r.right} (TS / B3O {number(r.ratio)} [{number(r.ratio_lo)}, "
+                 f"{number(r.ratio_hi)}], {int(r.n)} seeds, p Holm {r.p_holm:.2g})" for r in rows.itertuples()]
+        lines.append(f"**{problem_title(problem)}**: " + "; ".join(parts) + ".")
+    return generated("typical_ratio", source, lines)

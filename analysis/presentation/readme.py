@@ -40,6 +40,7 @@ from analysis.presentation.docs_blocks import (
     scaling_line_block,
     seq_ei_cost_block,
     ts_profile_block,
+    typical_ratio_block,
     verify_rerun_block,
 )
 from analysis.presentation.fit_blocks import (
@@ -195,6 +196,8 @@ SECTIONS = {
                "b3o cost-model --model paper/tables/cost_model.csv --per-setting --looks CONFIG")
         for name in ("large_batch_cost", "collapsed_fit_m500_cost")
     },
+    "typical_ratio": (typical_ratio_block, {"problem", "left", "right", "n", "ratio", "ratio_lo", "ratio_hi", "p_holm",
+                                            "verdict"}, "python -m analysis.tables.typical_ratio"),
     "auto_choice": (
         auto_choice_block,
         {"temperature", "constant", "summed", "seeds", "tied", "chosen_constant", "chosen_candidate"},
