@@ -208,7 +208,8 @@ def test_run_block(table: pd.DataFrame, source: str) -> str:
     failed = f", {int(r['failed'])} FAILED" if r["failed"] else ""
     return generated(
         "test_run", source,
-        [f"The default suite's last run on a clean clone (`bash .ci/run`, {r['date']}): {int(r['passed'])} tests "
+        [f"The default suite's last run on a clean clone in a fresh environment (`tools/ci-clean.sh`, which runs "
+         f"`.ci/run`; {r['date']}): {int(r['passed'])} tests "
          f"passed{skipped}{failed}, in {number(r['minutes'])} min on {int(r['cpus'])} cores."],
     )
 
