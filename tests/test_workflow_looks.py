@@ -64,9 +64,6 @@ def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdi
     assert seeds.to_dict() == {"B3O-LogEI-s": 8, "Random": 8}
     assert len(list((out / "trials").glob("*.json"))) == 16
     assert "at look 2" in (out / "paper/claims.md").read_text()
-    rerun = snakemake(workdir, configfile, "-n", claims)
-    assert rerun.returncode == 0, rerun.stderr[-4000:]
-    assert not reruns_trials_or_looks(rerun.stdout), rerun.stdout
 
     # a second config on the same results directory whose synthetic_b100 has one more method keeps its own looks:
     # the first config's plan (which never heard of that method's trials) still builds, its look unchanged
@@ -78,6 +75,7 @@ def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdi
     assert wider.returncode == 0, wider.stderr[-4000:]
     assert len(list((out / "looks/synthetic_b100").glob("*/look1.json"))) == 2
     assert json.loads(look_file.read_text()) == look
+    # and the first config, run again, reruns no trial and no look: neither its own run nor the wider one left it any
     again = snakemake(workdir, configfile, "-n", claims)
     assert again.returncode == 0, again.stderr[-4000:]
     assert not reruns_trials_or_looks(again.stdout), again.stdout
