@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,18 +148,35 @@ def _refuse_shared_settings(rows: list[GridRow]) -> None:
                              "settings, so they would run the same trials; give one label per setting")
 
 
-def trial_jobs(specs: Mapping[str, TrialSpec], size: int) -> dict[str, list[str]]:
+def look_blocks(config: dict[str, Any], rows: Iterable[GridRow]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Trial id -> the planned look that first calls for it in each sequential experiment listing it ((experiment,
+    k) pairs, on the whole plan's boundaries); trials of fixed-count experiments have none."""
+    plans = sequential_experiments(config)
+    blocks: dict[str, set[tuple[str, int]]] = {}
+    for row in rows:
+        if row.experiment in plans:
+            seeds = config["experiments"][row.experiment]["seeds"]
+            offset = row.spec.seed - seeds.get("first", 0)
+            look = next(k for k, count in enumerate(plans[row.experiment], start=1) if offset < count)
+            blocks.setdefault(row.spec.trial_id, set()).add((row.experiment, look))
+    return {trial_id: tuple(sorted(looks)) for trial_id, looks in blocks.items()}
+
+
+def trial_jobs(specs: Mapping[str, TrialSpec], size: int,
+               blocks: Mapping[str, Hashable] | None = None) -> dict[str, list[str]]:
     """Trial ids grouped into jobs of at most `size` trials, each job named by its first trial's id.
 
     A job holds trials that differ only in their seed, in seed order: its trials cost alike (so a job's size is a
     fair unit for a scheduler), and adding seeds to an experiment fills its last job and adds new ones without moving
-    a trial between the earlier jobs.
+    a trial between the earlier jobs. With `blocks` (`look_blocks`) a job also keeps to one planned look, so that no
+    job runs a later look's seeds before the look that calls for them has decided whether they are needed.
     """
     if size < 1:
         raise ValueError(f"trials_per_job must be >= 1, got {size}")
     settings: dict[str, list[TrialSpec]] = {}
     for spec in specs.values():
-        setting = json.dumps({**spec.to_dict(), "seed": None}, sort_keys=True, default=str)
+        setting = json.dumps({**spec.to_dict(), "seed": None, "look": (blocks or {}).get(spec.trial_id)},
+                             sort_keys=True, default=str)
         settings.setdefault(setting, []).append(spec)
     jobs = {}
     for same in settings.values():

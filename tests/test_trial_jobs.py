@@ -9,7 +9,7 @@ import pytest
 
 import baselines.runner
 from baselines import cli
-from baselines.grid import trial_jobs
+from baselines.grid import look_blocks, trial_grid, trial_jobs
 from baselines.records import finished_copy
 from baselines.spec import TrialSpec
 
@@ -40,6 +40,23 @@ def test_more_seeds_leave_the_earlier_jobs_as_they_were():
     after = trial_jobs(_specs([RANDOM], range(9)), 2)
     full = {first: ids for first, ids in before.items() if len(ids) == 2}
     assert all(after[first] == ids for first, ids in full.items())
+
+
+def test_no_job_runs_a_later_looks_seeds_before_that_look():
+    """Looks at 8 and 10 seeds with 5 trials per job: seeds 5-7 (look 1) and 8-9 (look 2) go to different jobs, so
+    look 1 decides before any of look 2's trials runs, and a setting decided there never runs them."""
+    config = {"experiments": {"e": {"problems": ["forrester1"], "seeds": {"first": 100, "start": 8, "step": 2, "max": 10},
+                                    "batch_size": 3, "iterations": 2, "n_init": 4,
+                                    "methods": [{"label": "Random", "method": "random"}]}}}
+    rows = trial_grid(config)
+    specs = {row.spec.trial_id: row.spec for row in rows}
+    blocks = look_blocks(config, rows)
+    assert {blocks[t] for t, spec in specs.items() if spec.seed < 108} == {(("e", 1),)}
+    assert {blocks[t] for t, spec in specs.items() if spec.seed >= 108} == {(("e", 2),)}
+    jobs = trial_jobs(specs, 5, blocks)
+    assert sorted([specs[t].seed for t in ids] for ids in jobs.values()) == [
+        [100, 101, 102, 103, 104], [105, 106, 107], [108, 109]]
+    assert [len(ids) for ids in trial_jobs(specs, 5).values()] == [5, 5]  # without the looks: a job spans both
 
 
 def test_job_size_must_be_positive():

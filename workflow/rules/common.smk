@@ -21,7 +21,7 @@ from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizo
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
 from analysis.tables import declared as declared_tables
-from baselines.grid import horizon_arguments, looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import horizon_arguments, look_blocks, looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -91,7 +91,7 @@ def record_path(trial_id):
     return f"{RESULTS}/trials/{trial_id}.json"
 
 
-TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1))
+TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
 COST = CostModel.read(COST_MODEL) if COST_MODEL.is_file() else None
 
 

@@ -2,8 +2,9 @@
 from its checkpoint after a crash, and keeps one record per trial.
 
 Several trials per job share the process start-up (interpreter, TensorFlow, trieste) and, on a cluster, the job's
-scheduling and Snakemake start-up. A job's trials are seeds of one setting (`baselines.grid.trial_jobs`), so its
-size in trials is a fair measure of its cost. A failed trial fails its job; the job's other finished records survive
+scheduling and Snakemake start-up. A job's trials are seeds of one setting and of one planned look
+(`baselines.grid.trial_jobs`, `look_blocks`), so its size in trials is a fair measure of its cost and no job runs a
+later look's seeds before that look has decided whether they are needed. A failed trial fails its job; the job's other finished records survive
 Snakemake deleting its outputs (`baselines.records.finished_copy`), so rerunning the job reruns only what failed.
 
 The specs travel as a parameter (inline JSON), not as files written by jobs of their own: a `run:` job costs a
