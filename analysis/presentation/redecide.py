@@ -20,6 +20,7 @@ README and docs/ from the committed tables.
 from __future__ import annotations
 
 import argparse
+import io
 import shutil
 import subprocess
 import sys
@@ -78,8 +79,7 @@ def write_tidy(config: dict, grid: pd.DataFrame, work: Path) -> pd.DataFrame:
     """Write to `work` the grid of the trials the looks reach (`through_looks`) and its tidy and Pareto tables, as the
     workflow's rule `tidy` would from that grid, reading each record once; returns that grid."""
     grid = grid.reset_index(drop=True)
-    grid.to_csv(work / "grid.csv", index=False)
-    frame = tidy.read_grid(work / "grid.csv")  # the grid's dtypes as the workflow's rule reads them
+    frame = tidy.read_grid(io.StringIO(grid.to_csv(index=False)))  # the dtypes the workflow's rule reads from its CSV
     records = tidy.load_records(frame, Path("."))
     table = tidy.tidy_table(frame, records)
     if sequential_experiments(config):
@@ -88,7 +88,7 @@ def write_tidy(config: dict, grid: pd.DataFrame, work: Path) -> pd.DataFrame:
         grid, frame = reached, frame.loc[reached.index]
         kept = pd.MultiIndex.from_frame(frame[["experiment", "trial_id"]])
         table = table[pd.MultiIndex.from_frame(table[["experiment", "trial_id"]]).isin(kept)].reset_index(drop=True)
-        grid.to_csv(work / "grid.csv", index=False)
+    grid.to_csv(work / "grid.csv", index=False)
     tidy.write_parquet(table, work / "tidy.parquet")
     tidy.write_parquet(tidy.pareto_table(frame, records), work / "pareto.parquet")
     return grid
