@@ -11,7 +11,9 @@ from analysis.presentation.fit_blocks import cost_one_machine_block
 
 SCRIPT = Path(__file__).parent / "benchmarks" / "cost_one_machine.py"
 sys.path.insert(0, str(SCRIPT.parent))
-from cost_one_machine import seed_set
+from cost_one_machine import seed_set, unpriced
+
+from baselines.cost import CostModel
 
 
 def test_seed_sets_are_ranges_and_single_seeds():
@@ -28,6 +30,15 @@ def test_a_seed_both_fitted_and_held_out_is_refused_before_any_record_is_read(tm
     )
     assert result.returncode == 2 and "both fitted and held out: [5]" in result.stderr
     assert not (tmp_path / "m.csv").exists()
+
+
+def test_a_record_the_committed_model_cannot_price_is_named():
+    model = CostModel.read("paper/tables/cost_model.csv")
+    spec = {"method": "my-plugin-method", "problem": "hartmann6", "batch_size": 50, "iterations": 6, "n_init": 50,
+            "params": {}, "model": {"kind": "svgp", "num_inducing": 500}}
+    priced = {**spec, "method": "ts"}
+    lacking = unpriced([{"trial_id": "t1", "spec": spec}, {"trial_id": "t2", "spec": priced}], model)
+    assert len(lacking) == 1 and lacking[0].startswith("t1 (my-plugin-method on hartmann6") and "my-plugin-method" in lacking[0].split(": ", 1)[1]
 
 
 def test_the_section_gives_each_setting_and_the_held_out_total():

@@ -66,6 +66,12 @@ def setting(spec: dict) -> str:
             f"M = {model.get('num_inducing', 500)}")
 
 
+def unpriced(records: list[dict], model: CostModel) -> list[str]:
+    """The records `model` cannot predict, each with what it lacks: the check compares against its prediction."""
+    return [f"{r['trial_id']} ({setting(r['spec'])}): {', '.join(missing)}"
+            for r in records if (missing := model.missing(r["spec"]))]
+
+
 def check(records: list[dict], sample: str, refitted: CostModel, committed: CostModel) -> pd.DataFrame:
     """Per setting: the trials' measured fit CPU minutes and each model's prediction of them."""
     rows = []
@@ -109,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     committed = CostModel.read(args.base)
+    if lacking := unpriced(records, committed):
+        print(f"error: {args.base} cannot predict {len(lacking)} record(s), e.g. {lacking[0]}", file=sys.stderr)
+        return 2
     refitted = with_fit_refitted(committed, observations(fitted))
     table = pd.concat([check(fitted, "fitted", refitted, committed), check(held, "held out", refitted, committed)])
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
