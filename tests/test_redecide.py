@@ -73,6 +73,33 @@ def test_a_republished_run_keeps_to_the_seeds_its_looks_reach(monkeypatch) -> No
     assert asked[1] == (2, ["A-100", "A-101", "A-102", "B-100", "B-101", "C-100", "C-101"])
 
 
+def test_a_look_a_setting_has_only_part_of_is_left_out_and_named(monkeypatch, capsys) -> None:
+    """A republication while a look runs shows none of it: a setting's records of a look enter only when the look's
+    every seed has one, so no summary shows part of a look or pairs settings on unequal seeds."""
+    from analysis.presentation import redecide
+
+    config = {"experiments": {"e": {"seeds": {"first": 100, "start": 2, "step": 2, "max": 6}}}}
+    have = {"A": range(100, 105), "B": range(100, 103), "C": range(100, 101)}  # looks: 100-101, 102-103, 104-105
+    grid = pd.DataFrame([{"experiment": "e", "label": label, "problem": "p", "seed": seed, "trial_id": f"{label}-{seed}"}
+                         for label, seeds in have.items() for seed in seeds])
+    asked = []
+
+    def all_open(table, experiment, looks, look):
+        asked.append((look, sorted(table["trial_id"])))
+        return (list(table["trial_id"]), 1, 1)
+
+    monkeypatch.setattr(redecide, "open_trials", all_open)
+    kept = redecide.through_looks(config, grid, grid)
+    assert sorted(kept.loc[kept["label"] == "A", "seed"]) == [100, 101, 102, 103]  # 104 alone of look 3
+    assert sorted(kept.loc[kept["label"] == "B", "seed"]) == [100, 101]  # 102 alone of look 2
+    assert "C" not in set(kept["label"])  # 100 alone of look 1
+    assert asked[0] == (1, ["A-100", "A-101", "B-100", "B-101"])  # look 2 opens on look 1's whole settings only
+    said = capsys.readouterr().out
+    assert "e, look 1: left out, as only part of the look has records: C on p (1 of 2)" in said
+    assert "e, look 2: left out, as only part of the look has records: B on p (1 of 2)" in said
+    assert "e, look 3: left out, as only part of the look has records: A on p (1 of 2)" in said
+
+
 def test_a_republished_run_draws_the_workflows_figures_a_progress_figure_for_an_undeclared_experiment() -> None:
     """One owner for the figure list (`analysis.figures.run_figures`): the workflow's FIGURES and a republication's
     report both take it, so a run's progress figures are redrawn when it is republished."""

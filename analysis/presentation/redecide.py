@@ -5,7 +5,7 @@ keep open a comparison that was closed then, whose later seeds were never run. C
 re-deciding does not: every comparison is decided through the whole plan's looks on the seeds it has (a comparison
 still open at a look whose seeds it lacks keeps its last look's statistics, as stopping early without a decision
 spends no error rate). This writes the grid of the trials that exist and that the looks reach under today's rules
-(`through_looks`; those the config runs, up to each plan's `until`), the tidy, per-trial and per-iteration tables,
+(`through_looks`; those the config runs, up to each plan's `until`, each look whole or not at all), the tidy, per-trial and per-iteration tables,
 the claims tables, the tables the run's experiments declare (`analysis.tables.declared`: e.g. the horizon table, whose
 verdicts follow the same rules) and, for a config read along its horizon (`horizon`), that table, as the workflow's
 rules would:
@@ -55,24 +55,36 @@ def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame) -> pd.D
     """The rows of `grid` that the workflow's looks run under today's rules: of a sequential experiment, every
     setting's (label and problem's) first look, then each later look's seeds only for the settings of comparisons
     still open at the look before (`analysis.statistics.looks.open_trials` on `table`, the per-trial table of `grid`),
-    as far as their records go. Records the looks do not reach (a trial shared with another config's run, or run
-    because an older rule kept its comparison open) are left out: they would change the run's summaries and figures,
-    never its verdicts, and would leave its settings unequally seeded."""
+    as far as their records go, each setting's look whole or not at all. Records the looks do not reach (a trial
+    shared with another config's run, or run because an older rule kept its comparison open) are left out: they would
+    change the run's summaries and figures, never its verdicts, and would leave its settings unequally seeded. So are
+    a setting's records of a look it has only part of (a look still running): no summary shows part of a look."""
     keep = [grid[~grid["experiment"].isin(sequential_experiments(config))]]
     for experiment, looks in sequential_experiments(config).items():
         seeds = list(seed_numbers(config["experiments"][experiment]["seeds"]))
         rows = grid[grid["experiment"] == experiment]
         setting = pd.Series(list(zip(rows["label"], rows["problem"])), index=rows.index)
-        chosen = rows["seed"].isin(seeds[: looks[0]])
+        chosen = _whole_look(rows["seed"].isin(seeds[: looks[0]]), setting, looks[0], experiment, 1)
         for k in range(1, len(looks)):
             later = rows["seed"].isin(seeds[looks[k - 1] : looks[k]])
             if not later.any():
                 break
             still_open, _, _ = open_trials(table[table["trial_id"].isin(rows.loc[chosen, "trial_id"])], experiment,
                                            looks, k)
-            chosen |= later & setting.isin(set(setting[rows["trial_id"].isin(still_open)]))
+            reached = later & setting.isin(set(setting[rows["trial_id"].isin(still_open)]))
+            chosen |= _whole_look(reached, setting, looks[k] - looks[k - 1], experiment, k + 1)
         keep.append(rows[chosen])
     return pd.concat(keep).sort_index()
+
+
+def _whole_look(rows: pd.Series, setting: pd.Series, size: int, experiment: str, look: int) -> pd.Series:
+    """`rows` (one look's, a mask) less the settings that have fewer than the look's `size` seeds of it, named."""
+    counts = setting[rows].value_counts()
+    short = counts[counts < size]
+    if len(short):
+        parts = ", ".join(f"{label} on {problem} ({n} of {size})" for (label, problem), n in sorted(short.items()))
+        print(f"{experiment}, look {look}: left out, as only part of the look has records: {parts}")
+    return rows & ~setting.isin(set(short.index))
 
 
 def write_tidy(config: dict, grid: pd.DataFrame, work: Path) -> pd.DataFrame:
@@ -156,12 +168,12 @@ def report(config: dict, configfile: str, work: Path, scaling: str | None) -> in
     commands.append(["python", "-m", "analysis.report", "--paper", str(paper), "--config", configfile,
                      *(["--scaling", scaling] if scaling else [])])
     for command in commands:
-        if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+        if subprocess.run(command, check=False, stdout=subprocess.DEVNULL).returncode != 0:
             print(f"error: {' '.join(command)} failed", file=sys.stderr)
             return 2
     if shutil.which("latexmk"):
         done = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "report.tex"],
-                              cwd=paper, stdout=subprocess.DEVNULL)
+                              check=False, cwd=paper, stdout=subprocess.DEVNULL)
         return 0 if done.returncode == 0 else 2
     return 0
 
@@ -198,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         if step(arguments) != 0:
             return 2
     for command in table_commands(config, work):
-        if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+        if subprocess.run(command, check=False, stdout=subprocess.DEVNULL).returncode != 0:
             print(f"error: {' '.join(command)} failed", file=sys.stderr)
             return 2
     print(f"{args.configfile}: re-decided on {len(grid)} grid rows; {absent} of its trials have no record (not run)")
