@@ -1,6 +1,6 @@
 """The results site (analysis.site) built from a small run directory made of real rows of paper/extended: every
 link resolves, the verdicts and comparisons are on the page, the Parquet download matches the CSV, the anytime
-views are shown only beside a per-iteration table, and — with a
+views are shown only beside a per-iteration table, the committed site is what the committed runs build, and — with a
 `chromium` on PATH (tools/install-chromium.sh) — every page loads in a headless browser with its images decoded and
 no script error."""
 
@@ -179,3 +179,26 @@ def test_the_browser_check_sees_a_broken_image_and_a_script_error(tmp_path: Path
     dom, log = _load(page, tmp_path / "profile")
     assert 'data-images-loaded="0 of 1"' in dom
     assert any("Uncaught" in line for line in _console_errors(log))
+
+
+def _figure_pdfs(folder: str, names: list[str]) -> list[str]:
+    """The figures' PDFs, which a checkout may have (they are built) but git does not keep."""
+    return [name for name in names if Path(folder).name == "figures" and name.endswith(".pdf")]
+
+
+def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table committed without rebuilding the site (`python -m analysis.site`, tools/republish.sh) leaves pages
+    that no longer show the run: the committed site must be what its runs build today (built from a copy, as the
+    build writes each run's Parquet downloads)."""
+    import yaml
+
+    runs = list(yaml.safe_load((ROOT / "workflow" / "site.yaml").read_text())["runs"])
+    assert all(Path(run).parts[0] == "paper" for run in runs)
+    shutil.copytree(ROOT / "paper", tmp_path / "paper", ignore=_figure_pdfs)
+    monkeypatch.chdir(tmp_path)  # the pages name each run by the path it is given, as the workflow gives it
+    build([Path(run) for run in runs], Path("site"))
+    built = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
+    committed = sorted(p.relative_to(ROOT / "site") for p in (ROOT / "site").rglob("*") if p.is_file())
+    assert built == committed
+    stale = [str(p) for p in built if (tmp_path / "site" / p).read_bytes() != (ROOT / "site" / p).read_bytes()]
+    assert not stale, f"site pages out of date (rebuild with tools/republish.sh or python -m analysis.site): {stale}"
