@@ -7,6 +7,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d /tmp/ci-clean-XXXX)}
 git clone -q "$root" "$work/repo" || exit 1
+# the shared data beside the checkout (the real track lines the Formula E tests read), where the checkout has it
+[ -d "$root/../shared" ] && ln -sfn "$(cd "$root/../shared" && pwd)" "$work/shared"
 python3 -m venv "$work/venv" || exit 1
 export VIRTUAL_ENV="$work/venv" PATH="$work/venv/bin:$PATH"
 cd "$work/repo" && .ci/run
