@@ -6,7 +6,9 @@ setting whose trials are predicted to run past one slot (`--limit`, minutes; the
 `DEFAULT_LIMIT_MIN`), with the slots each needs: the workflow asks for at most one slot per job and resubmits a job
 that runs out of time, its trials resuming from their checkpoints (`slots`), so a long trial spans several slots with
 the record of an uninterrupted run. Trials the model cannot predict (a method, sampler or problem no run has
-measured) are counted and named, never guessed.
+measured) are counted and named, never guessed. An experiment whose seeds run in planned looks is priced per look too
+(every look in full: an upper bound, as later looks run only the comparisons still open). With `--results` of a run
+going on, the trials that have a finished record there are left out: what is left of the run.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections import defaultdict
 from collections.abc import Mapping
 from itertools import pairwise
 from pathlib import Path
@@ -60,6 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     estimate.add_argument("--fit", choices=FITS, help="predict every SVGP fitted this way, whatever the config says: "
                           "what adopting a fit would cost")
     estimate.add_argument("--out", help="also write the per-experiment table (CSV), with the fit and the clock")
+    estimate.add_argument("--results", help="a run's results directory: price only the trials without a finished "
+                          "record in its trials/ (what is left of a run going on; an unfinished trial counts whole)")
     estimate.set_defaults(func=_estimate)
     model = subparsers.add_parser("cost-model", help="fit the cost model to a run's records, with its error")
     model.add_argument("--results", help="a run's results directory (grid.csv and its records); required unless "
@@ -116,12 +119,23 @@ def _estimate(args: argparse.Namespace) -> int:
         config = yaml.safe_load(Path(args.configfile).read_text())
         model = CostModel.read(args.cost_model)
         grid = trial_grid(config)
+        if args.results and not Path(args.results).is_dir():
+            raise ValueError(f"--results {args.results} is not a directory")
     except (OSError, ValueError, yaml.YAMLError) as error:
         print(f"b3o estimate: error: {error}", file=sys.stderr)
         return 2
     limit = args.limit or config.get("slot_minutes", DEFAULT_LIMIT_MIN)
-    per, flagged = estimate_table(grid, model, limit, args.fit)
+    costs = trial_costs(grid, model, args.fit, config)
+    if args.results:
+        finished = finished_trials(Path(args.results), set(costs["trial_id"]))
+        print(f"{args.results}: {len(finished)} of the config's {costs['trial_id'].nunique()} trials have finished "
+              "records; priced below is what is left")
+        costs = costs[~costs["trial_id"].isin(finished)]
+    per, flagged = estimate_table(costs, limit)
     print(estimate_text(per, flagged, model, limit, args.fit))
+    if costs["look"].notna().any():
+        print("per planned look (each in full):")
+        print(look_table(costs).to_string(index=False, float_format=lambda v: f"{v:,.2f}"))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         per.assign(config=Path(args.configfile).name, fit=args.fit or "as configured", clock=model.clock).to_csv(
@@ -138,38 +152,59 @@ def refitted(spec: dict, fit: str | None) -> dict:
     return {**spec, "model": {**model, "fit": fit}}
 
 
-def estimate_table(grid: list, model: CostModel, limit_min: float, fit: str | None = None
-                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per experiment: trials, predicted core-hours, longest trial, unpredicted trials; the settings over the
-    limit), every SVGP fitted by `fit` if given (`refitted`). A trial listed by several experiments counts in each,
-    and once in the total."""
-    rows, over, seen = [], defaultdict(list), {}
+def trial_costs(grid: list, model: CostModel, fit: str | None = None,
+                config: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """One row per grid row: its experiment, setting, seed, trial id, predicted minutes (NaN where the model lacks a
+    part, named in `missing`) and, for an experiment of `config` planned in looks, its look (`look_label`); every
+    SVGP fitted by `fit` if given (`refitted`)."""
+    rows = []
     for row in grid:
         spec = refitted(row.spec.to_dict(), fit)
         cost = model.predict(spec)
-        minutes = math.nan if cost is None else cost.total / 60
-        seen[row.spec.trial_id] = minutes
-        rows.append({"experiment": row.experiment, "label": row.label, "problem": spec["problem"], "minutes": minutes,
-                     "missing": "; ".join(model.missing(spec))})
-        if SAFETY * minutes > limit_min:
-            over[(row.experiment, row.label, spec["problem"])].append(minutes)
-    trials = pd.DataFrame(rows)
-    per = trials.groupby("experiment", sort=False).agg(
-        trials=("minutes", "size"),
-        core_hours=("minutes", lambda m: m.sum() / 60),
-        longest_min=("minutes", "max"),
-        not_predicted=("minutes", lambda m: int(m.isna().sum())),
-    )
-    unique = pd.Series(seen)
+        rows.append({"experiment": row.experiment, "label": row.label, "problem": spec["problem"],
+                     "seed": spec["seed"], "trial_id": row.spec.trial_id,
+                     "minutes": math.nan if cost is None else cost.total / 60,
+                     "missing": "; ".join(model.missing(spec)),
+                     "look": look_label(config or {}, row.experiment, spec["seed"])})
+    columns = ["experiment", "label", "problem", "seed", "trial_id", "minutes", "missing", "look"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _summary(minutes: pd.core.groupby.SeriesGroupBy) -> pd.DataFrame:
+    return minutes.agg(trials="size", core_hours=lambda m: m.sum() / 60, longest_min="max",
+                       not_predicted=lambda m: int(m.isna().sum()))
+
+
+def estimate_table(costs: pd.DataFrame, limit_min: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(per experiment: trials, predicted core-hours, longest trial, unpredicted trials; the settings over the
+    limit) of `trial_costs`' rows. A trial listed by several experiments counts in each, and once in the total."""
+    per = _summary(costs.groupby("experiment", sort=False)["minutes"])
+    unique = costs.drop_duplicates("trial_id")["minutes"]
     per.loc["all (each trial once)"] = [len(unique), unique.sum() / 60, unique.max(), int(unique.isna().sum())]
+    over = costs[SAFETY * costs["minutes"] > limit_min].groupby(["experiment", "label", "problem"], sort=False)
     flagged = pd.DataFrame(
-        [{"experiment": e, "label": label, "problem": p, "trials": len(m), "predicted_min": max(m),
-          "slots": math.ceil(SAFETY * max(m) / limit_min)} for (e, label, p), m in over.items()]
+        [{"experiment": e, "label": label, "problem": p, "trials": len(m), "predicted_min": m.max(),
+          "slots": math.ceil(SAFETY * m.max() / limit_min)} for (e, label, p), m in over["minutes"]]
     )
     per["trials"] = per["trials"].astype(int)
     per["not_predicted"] = per["not_predicted"].astype(int)
-    per.attrs["missing"] = sorted({item for text in trials["missing"] if text for item in text.split("; ")})
-    return per.reset_index(), flagged
+    per.attrs["missing"] = sorted({item for text in costs["missing"] if text for item in text.split("; ")})
+    return per.rename_axis("experiment").reset_index(), flagged
+
+
+def look_table(costs: pd.DataFrame) -> pd.DataFrame:
+    """Per planned look of `trial_costs`' rows (those with a look): trials, core-hours, longest trial, unpredicted."""
+    planned = costs.dropna(subset=["look"])
+    table = _summary(planned.groupby("look", sort=False)["minutes"]).rename_axis("look").reset_index()
+    return table.astype({"trials": int, "not_predicted": int})
+
+
+def finished_trials(results: Path, trial_ids: set[str]) -> set[str]:
+    """The trials among `trial_ids` with a finished record in `results`/trials."""
+    from baselines.records import load_record
+
+    paths = {t: results / "trials" / f"{t}.json" for t in trial_ids}
+    return {t for t, path in paths.items() if path.is_file() and load_record(path)[0] is not None}
 
 
 def estimate_text(per: pd.DataFrame, flagged: pd.DataFrame, model: CostModel, limit_min: float,
@@ -228,22 +263,24 @@ def _size(spec: dict, model: CostModel) -> str:
     return f"{name}, M = {inducing_points(surrogate):.0f}" + ("" if fit == "lbfgs" else f", {fit} fit")
 
 
+def look_label(config: Mapping[str, Any], experiment: str | None, seed: int) -> str | None:
+    """"EXPERIMENT, look K (seeds a–b)" for a seed of an experiment of `config` whose seeds run in planned looks (the
+    whole plan's boundaries, `baselines.grid.seed_looks`); None for a seed of any other."""
+    seeds = config.get("experiments", {}).get(experiment, {}).get("seeds")
+    if not isinstance(seeds, Mapping):
+        return None
+    first, bounds = seeds.get("first", 0), (0, *seed_looks(seeds))
+    for k, (low, high) in enumerate(pairwise(bounds), start=1):
+        if low <= seed - first < high:
+            named = f"seeds {first + low}–{first + high - 1}" if high - low > 1 else f"seed {first + low}"
+            return f"{experiment}, look {k} ({named})"
+    return None
+
+
 def _look_of(config: Mapping[str, Any], records: list[dict], experiment_of: Mapping[str, str]) -> dict[str, str]:
-    """Trial id -> "EXPERIMENT, look K (seeds a–b)" for the trials of the config's experiments planned in looks (the
-    whole plan's boundaries, `baselines.grid.seed_looks`); other trials are left out."""
-    out = {}
-    for record in records:
-        experiment = experiment_of.get(record["trial_id"])
-        seeds = config.get("experiments", {}).get(experiment, {}).get("seeds")
-        if not isinstance(seeds, Mapping):
-            continue
-        first, bounds = seeds.get("first", 0), (0, *seed_looks(seeds))
-        offset = record["spec"]["seed"] - first
-        for k, (low, high) in enumerate(pairwise(bounds), start=1):
-            if low <= offset < high:
-                seeds_named = f"seeds {first + low}–{first + high - 1}" if high - low > 1 else f"seed {first + low}"
-                out[record["trial_id"]] = f"{experiment}, look {k} ({seeds_named})"
-    return out
+    """Trial id -> its `look_label`, for the records of the config's experiments planned in looks."""
+    labels = {r["trial_id"]: look_label(config, experiment_of.get(r["trial_id"]), r["spec"]["seed"]) for r in records}
+    return {trial: label for trial, label in labels.items() if label is not None}
 
 
 def _cost_model(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ trials that would outrun their slot."""
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 import yaml
 
 from baselines.cost import CostModel, fit, observations
-from baselines.estimate import estimate_table
+from baselines.estimate import estimate_table, trial_costs
 from baselines.grid import trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,8 +164,8 @@ def test_the_collapsed_fit_has_its_own_constants_and_the_estimate_can_price_adop
     assert model.predict(big["spec"]).total == pytest.approx(big["wall_s"], rel=1e-3)
     assert model.predict(big["spec"]).total < model.predict(_record(99, "b3o", 100, 50, 500, 500)["spec"]).total
     grid = trial_grid(yaml.safe_load((ROOT / "config/smoke.yaml").read_text()))
-    as_is, _ = estimate_table(grid, _model(), limit_min=1e9)
-    refit, _ = estimate_table(grid, _model(), limit_min=1e9, fit="collapsed")
+    as_is, _ = estimate_table(trial_costs(grid, _model()), limit_min=1e9)
+    refit, _ = estimate_table(trial_costs(grid, _model(), fit="collapsed"), limit_min=1e9)
     total = "all (each trial once)"
     assert as_is.set_index("experiment").loc[total, "not_predicted"] < refit.set_index("experiment").loc[
         total, "not_predicted"]  # _model never saw a collapsed fit: those trials are named, not guessed
@@ -174,12 +175,12 @@ def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
     config = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
     grid = trial_grid(config)
     committed = CostModel.read(ROOT / "paper/tables/cost_model.csv")
-    per, flagged = estimate_table(grid, committed, limit_min=1e-6)  # every predicted trial is over a tiny limit
+    per, flagged = estimate_table(trial_costs(grid, committed), limit_min=1e-6)  # every predicted trial is over a tiny limit
     total = per.set_index("experiment").loc["all (each trial once)"]
     assert total["trials"] == len({row.spec.trial_id for row in grid})
     predicted = total["trials"] - total["not_predicted"]
     assert predicted > 0 and flagged["trials"].sum() >= predicted
-    _, none = estimate_table(grid, committed, limit_min=1e9)
+    _, none = estimate_table(trial_costs(grid, committed), limit_min=1e9)
     assert none.empty
 
 
@@ -193,10 +194,41 @@ def test_estimate_command_prices_a_fit_and_writes_its_table(tmp_path):
     assert "every SVGP with the collapsed fit" in done.stdout
     table = pd.read_csv(out).set_index("experiment")
     assert (table["fit"] == "collapsed").all() and (table["config"] == "paper.yaml").all()
-    as_configured, _ = estimate_table(trial_grid(yaml.safe_load((ROOT / "config/paper.yaml").read_text())),
-                                      CostModel.read(ROOT / "paper/tables/cost_model.csv"), limit_min=240)
+    as_configured, _ = estimate_table(trial_costs(trial_grid(yaml.safe_load((ROOT / "config/paper.yaml").read_text())),
+                                                  CostModel.read(ROOT / "paper/tables/cost_model.csv")), limit_min=240)
     total = "all (each trial once)"
     assert table.loc[total, "core_hours"] < as_configured.set_index("experiment").loc[total, "core_hours"]
+
+
+def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tmp_path):
+    """A config planned in looks is priced per look (each in full); `--results` leaves out the trials whose finished
+    record the run already has (an incomplete record still counts), so a run going on is told what is left of it."""
+    import shutil
+
+    from baselines.estimate import finished_trials, look_table
+
+    config = yaml.safe_load((ROOT / "config/large_batch.yaml").read_text())
+    costs = trial_costs(trial_grid(config), CostModel.read(ROOT / "paper/tables/cost_model.csv"), config=config)
+    looks = look_table(costs)
+    assert list(looks["look"]) == [f"synthetic_b100, look {k} (seeds {300 + 10 * (k - 1)}–{309 + 10 * (k - 1)})"
+                                   for k in (1, 2, 3)]
+    assert (looks["trials"] == 120).all() and looks["core_hours"].sum() == pytest.approx(costs["minutes"].sum() / 60)
+    trials = tmp_path / "trials"
+    trials.mkdir()
+    done, broken = sorted(costs["trial_id"])[:2], sorted(costs["trial_id"])[2]
+    record = ROOT / "tests/data/regression/random.json"
+    for trial in done:
+        shutil.copy(record, trials / f"{trial}.json")
+    (trials / f"{broken}.json").write_text(record.read_text()[:500])  # cut short: not finished
+    assert finished_trials(tmp_path, set(costs["trial_id"])) == set(done)
+    run = [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml", "--results"]
+    left = subprocess.run([*run, str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert left.returncode == 0, left.stderr
+    assert "2 of the config's 360 trials have finished records; priced below is what is left" in left.stdout
+    assert re.search(r"all \(each trial once\)\s+358\s", left.stdout)
+    assert sum(map(int, re.findall(r"look \d \(seeds [^)]*\)\s+(\d+)", left.stdout))) == 358
+    wrong = subprocess.run([*run, str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert wrong.returncode == 2 and "is not a directory" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
 def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmission_per_further_slot():

@@ -33,7 +33,7 @@ import pandas as pd
 import yaml
 
 from baselines.cost import CostModel, measured_seconds
-from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table
+from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table, trial_costs
 from baselines.grid import trial_grid
 
 PAPER_CONFIG = Path("config/paper.yaml")
@@ -73,7 +73,7 @@ def grid_rows(config: dict, model: CostModel) -> pd.DataFrame:
     grid, limit = trial_grid(config), config.get("slot_minutes", DEFAULT_LIMIT_MIN)
     rows = []
     for fit in (None, "collapsed"):
-        per, _ = estimate_table(grid, model, limit, fit)
+        per, _ = estimate_table(trial_costs(grid, model, fit), limit)
         total = per.set_index("experiment").loc["all (each trial once)"]
         rows.append({"fit": fit or "as configured", "trials": int(total["trials"]), "core_hours": total["core_hours"],
                      "longest_min": total["longest_min"], "not_predicted": int(total["not_predicted"])})
