@@ -170,7 +170,8 @@ def trial_costs(grid: list, model: CostModel, fit: str | None = None,
     return pd.DataFrame(rows, columns=columns)
 
 
-def _summary(minutes: pd.core.groupby.SeriesGroupBy) -> pd.DataFrame:
+def _summary(minutes: pd.api.typing.SeriesGroupBy) -> pd.DataFrame:
+    """Per group of predicted minutes: trials, core-hours, the longest trial and how many are not predicted."""
     return minutes.agg(trials="size", core_hours=lambda m: m.sum() / 60, longest_min="max",
                        not_predicted=lambda m: int(m.isna().sum()))
 
