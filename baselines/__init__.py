@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+from collections.abc import Mapping
 from importlib import import_module
 from importlib.util import find_spec
 from pathlib import Path
@@ -94,14 +95,20 @@ def _source_parameters(module: str, cls: str) -> list[str]:
     return names + [n for n in parent if n not in names]
 
 
-def get(name: str, **params: Any) -> Method:
-    """The method registered under `name`, configured with `params` (unknown parameters are a clear error)."""
-    cls = method_class(name)
+def check_names(name: str, params: Mapping[str, Any]) -> None:
+    """Refuse an unknown method or parameter name, without importing a built-in method's module (TensorFlow)."""
+    REGISTRY.check(name)
     unknown = set(params) - set(parameters(name))
     if unknown:
         raise ValueError(
             f"unknown parameter(s) {sorted(unknown)} for method {name!r}; valid: {', '.join(parameters(name)) or 'none'}"
         )
+
+
+def get(name: str, **params: Any) -> Method:
+    """The method registered under `name`, configured with `params` (unknown parameters are a clear error)."""
+    check_names(name, params)
+    cls = method_class(name)
     check_options(f"method {name!r} parameter", params, *[c for c in cls.__mro__ if "__init__" in vars(c)])
     return cls(**params)
 
@@ -114,4 +121,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'baselines' has no attribute {name!r}")
 
 
-__all__ = ["Method", "NotApplicable", "TrialContext", "get", "names", "parameters"]
+__all__ = ["Method", "NotApplicable", "TrialContext", "check_names", "get", "names", "parameters"]

@@ -126,7 +126,6 @@ def _spec_dict(args: argparse.Namespace) -> dict[str, Any]:
 def _run_trial(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     from baselines.records import OutputError
-    from baselines.runner import run_trial
     from baselines.spec import TrialSpec, validate
 
     try:
@@ -134,6 +133,8 @@ def _run_trial(args: argparse.Namespace) -> int:
         validate(spec)
     except (ValueError, TypeError, OSError) as err:
         return _error(err)
+    from baselines.runner import run_trial  # after the spec is found good: it imports TensorFlow
+
     try:
         record = run_trial(spec, args.out)
     except (OutputError, OSError) as err:  # an unusable --out (checked before any work) or a full disk
@@ -149,8 +150,7 @@ def _run_trials(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from baselines.records import check_output
-    from baselines.runner import run_trial
-    from baselines.spec import TrialSpec, validate
+    from baselines.spec import TrialSpec, check_names, validate
 
     try:
         items = json.loads(args.trials)
@@ -159,11 +159,15 @@ def _run_trials(args: argparse.Namespace) -> int:
         ):
             raise ValueError('--trials must be a non-empty JSON list of {"spec": ..., "out": ...} objects')
         trials = [(TrialSpec.from_dict(item["spec"]), Path(item["out"])) for item in items]
-        for spec, out in trials:
-            validate(spec)
+        for spec, out in trials:  # every name before any import of TensorFlow
+            check_names(spec)
             check_output(out)
+        for spec, _ in trials:
+            validate(spec)
     except (ValueError, TypeError, OSError) as err:
         return _error(err, "run-trials")
+    from baselines.runner import run_trial  # after the specs are found good: it imports TensorFlow
+
     failed = []
     for spec, out in trials:
         try:
@@ -189,14 +193,17 @@ def _error(err: Exception, command: str = "run-trial") -> int:
 
 def _check_specs(args: argparse.Namespace) -> int:
     """The workflow calls this once per DAG build, in a subprocess: Snakemake itself never imports TensorFlow."""
-    from baselines.spec import TrialSpec, validate
+    from baselines.spec import TrialSpec, check_names, validate
 
     try:
         specs = json.load(sys.stdin)
         if not isinstance(specs, list):
             raise ValueError("expected a JSON list of trial specs on stdin")
-        for data in specs:
-            validate(TrialSpec.from_dict(data))
+        specs = [TrialSpec.from_dict(data) for data in specs]
+        for spec in specs:  # every name before any import of TensorFlow
+            check_names(spec)
+        for spec in specs:
+            validate(spec)
     except (ValueError, TypeError) as err:
         print(f"b3o check-specs: error: {err}", file=sys.stderr)
         return 2

@@ -101,12 +101,11 @@ class Trial:
     context: TrialContext
 
 
-def validate(spec: TrialSpec) -> Trial:
-    """Check everything that can be checked without building a model; one clear ValueError otherwise."""
+def check_names(spec: TrialSpec) -> None:
+    """What `validate` checks without importing TensorFlow (the counts, the seed, the problem's and the method's names
+    and the method's parameter names), so that such a mistake is refused in a second, not after that import."""
     import baselines
     import problems
-    from baselines.base import TrialContext
-    from baselines.models import ModelSpec
 
     for key in ("batch_size", "iterations", "n_init"):
         value = getattr(spec, key)
@@ -114,6 +113,18 @@ def validate(spec: TrialSpec) -> Trial:
             raise ValueError(f"{key} must be an integer >= 1, got {value!r}")
     if not isinstance(spec.seed, int) or isinstance(spec.seed, bool) or spec.seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {spec.seed!r}")
+    problems.REGISTRY.check(spec.problem)
+    baselines.check_names(spec.method, spec.params)
+
+
+def validate(spec: TrialSpec) -> Trial:
+    """Check everything that can be checked without building a model; one clear ValueError otherwise."""
+    check_names(spec)
+    import baselines
+    import problems
+    from baselines.base import TrialContext
+    from baselines.models import ModelSpec
+
     try:
         problem = problems.get(spec.problem, **spec.problem_options)
     except TypeError as err:

@@ -88,19 +88,25 @@ class Registry:
         origin = self.origin(name)
         return f"{self.kind} {name!r}" + (f" (entry point of {origin})" if origin else "")
 
-    def load(self, name: str) -> Any:
-        """The object registered (or referenced) under `name`, imported now; unknown names list the valid ones."""
-        if is_reference(name):
-            return load_reference(self.kind, name)
+    def check(self, name: str) -> None:
+        """Refuse an unknown `name`, listing the valid ones, importing nothing: a typo fails before any heavy import
+        (a built-in's module imports TensorFlow). A reference is checked only when it is loaded."""
         plugins = self.plugins()  # checked for every name: a plugin shadowing a built-in must not go unnoticed
-        if name in self.builtin:
-            module, attribute = self.builtin[name]
-            return getattr(import_module(module), attribute)
-        if name not in plugins:
+        if not is_reference(name) and name not in self.builtin and name not in plugins:
             raise ValueError(
                 f"unknown {self.kind} {name!r}; valid {self.kind}s: {', '.join(self.names())}, "
                 "or a reference 'package.module:factory'"
             )
+
+    def load(self, name: str) -> Any:
+        """The object registered (or referenced) under `name`, imported now; unknown names list the valid ones."""
+        if is_reference(name):
+            return load_reference(self.kind, name)
+        self.check(name)
+        if name in self.builtin:
+            module, attribute = self.builtin[name]
+            return getattr(import_module(module), attribute)
+        plugins = self.plugins()
         try:
             return plugins[name].load()
         except Exception as err:  # noqa: BLE001 - importing third-party code can fail in any way

@@ -10,6 +10,8 @@ import errno
 import json
 import logging
 import os
+import subprocess
+import sys
 import tempfile
 import tracemalloc
 from pathlib import Path
@@ -398,3 +400,22 @@ def test_two_labels_with_identical_settings_are_refused():
 def test_output_errors_are_value_errors_for_library_callers(tmp_path):
     with pytest.raises(OutputError):
         run_trial(RANDOM, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [({"problem": "hartman6"}, "unknown problem 'hartman6'"), ({"method": "bogus"}, "unknown method 'bogus'"),
+     ({"params": {"colour": 1}}, "unknown parameter(s) ['colour'] for method 'b3o'")],
+)
+def test_a_misnamed_problem_method_or_parameter_is_refused_before_tensorflow_loads(tmp_path, change, message):
+    """Names are checked first (`baselines.spec.check_names`): a typo is refused in a second, not after TensorFlow's
+    seconds-long import, by `b3o run-trial` and by the workflow's `b3o check-specs` alike."""
+    spec = {"problem": "branin2", "method": "b3o", "batch_size": 3, "iterations": 2, "n_init": 5, "seed": 7, **change}
+    probe = ("import json, sys; from baselines.cli import main; code = main(sys.argv[1:]); "
+             "print(json.dumps(['tensorflow' in sys.modules, code]))")
+    for argv in (["run-trial", "--spec", json.dumps(spec), "--out", str(tmp_path / "r.json")], ["check-specs"]):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], input=json.dumps([spec]), capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert json.loads(done.stdout.splitlines()[-1]) == [False, 2], (argv[0], done.stdout, done.stderr[-2000:])
+        assert message in done.stderr
+    assert not (tmp_path / "r.json").exists()
