@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Republish a run from its trial records, without running a trial: after one of a long run's looks has finished, or
 # after the verdict rules changed. Re-decides the run (analysis.presentation.redecide), recomputes its site tables and
-# figures (the site's per-run rules, workflow/rules/site.smk), rebuilds its report (which shows them), the site and the
+# figures (the site's per-run rules, workflow/rules/site.smk), rebuilds its report (which shows them), checks the cost
+# model per setting and look where the run keeps that check (tables/cost_check.csv), and rebuilds the site and the
 # README's and docs' generated blocks. Run from anywhere; writes into this checkout.
 #
 #   tools/republish.sh CONFIG RECORDS WORK
@@ -25,6 +26,11 @@ snakemake "$paper/tables/scores.csv" "$paper/figures/score_profiles.png" "$paper
   --cores 1 --configfile config/smoke.yaml
 # the report shows those tables and figures, so it is rebuilt after them
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work" --report
+# the committed cost model against the published looks' trials, per setting and look, where the run keeps that check
+if [ -f "$paper/tables/cost_check.csv" ]; then
+  b3o cost-model --results "$work" --model paper/tables/cost_model.csv --per-setting --looks "$config" \
+    --validation "$paper/tables/cost_check.csv"
+fi
 # shellcheck disable=SC2086  # one word per option
 python -m analysis.site $papers --out site
 python -m analysis.presentation.readme --published
