@@ -65,5 +65,7 @@ def test_the_docs_section_gives_each_comparison_with_its_ratio_and_verdict():
     section = typical_ratio_block(table, "typical_ratio.csv")
     assert section.count("**Ackley (5D)**") == 1 and section.count("**Hartmann (6D)**") == 1
     first = table.iloc[0]
-    assert f"B3O-LogEI-c holds against TS (TS / B3O {number(first['ratio'])} [" in section
+    assert f"B3O-LogEI-c typically ends lower than TS (holds; TS / B3O {number(first['ratio'])} [" in section
+    worse = typical_ratio.check(typical_ratio.log_ratios(_per_trial({seed: 3.0 for seed in range(310, 320)})))
+    assert "B3O-UCB-c typically ends higher than TS (does not hold; TS / B3O" in typical_ratio_block(worse, "t.csv")
     assert "10 seeds, p Holm" in section
