@@ -8,12 +8,14 @@ that runs out of time, its trials resuming from their checkpoints (`slots`), so 
 the record of an uninterrupted run. Trials the model cannot predict (a method, sampler or problem no run has
 measured) are counted and named, never guessed. An experiment whose seeds run in planned looks is priced per look too
 (every look in full: an upper bound, as later looks run only the comparisons still open). With `--results` of a run
-going on, the trials that have a finished record there are left out: what is left of the run.
+going on, the trials that have a finished record there are left out, and so are a later look's trials of the settings
+a look the run has made closed (its checkpoint, `RESULTS/looks/`): what is left of the run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Mapping
@@ -25,7 +27,7 @@ import pandas as pd
 import yaml
 
 from baselines.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
-from baselines.grid import seed_looks, trial_grid
+from baselines.grid import look_blocks, look_plan, seed_looks, sequential_experiments, setting, trial_grid
 from baselines.spec import FITS
 
 COST_MODEL = Path("paper/tables/cost_model.csv")
@@ -126,15 +128,28 @@ def _estimate(args: argparse.Namespace) -> int:
         return 2
     limit = args.limit or config.get("slot_minutes", DEFAULT_LIMIT_MIN)
     costs = trial_costs(grid, model, args.fit, config)
+    decided = False
     if args.results:
         finished = finished_trials(Path(args.results), set(costs["trial_id"]))
         print(f"{args.results}: {len(finished)} of the config's {costs['trial_id'].nunique()} trials have finished "
               "records; priced below is what is left")
         costs = costs[~costs["trial_id"].isin(finished)]
+        try:
+            closed = closed_by_looks(Path(args.results), config, grid)
+        except (OSError, ValueError, KeyError) as error:
+            print(f"b3o estimate: error: a look of {args.results} cannot be read: {error}", file=sys.stderr)
+            return 2
+        for experiment, k, trials in closed:
+            dropped = (costs["experiment"] == experiment) & costs["trial_id"].isin(trials)
+            if dropped.any():
+                print(f"{experiment}: left out {int(dropped.sum())} trial(s) of later looks, of the settings look {k} "
+                      "closed")
+            costs = costs[~dropped]
+        decided = bool(closed)
     per, flagged = estimate_table(costs, limit)
     print(estimate_text(per, flagged, model, limit, args.fit))
     if costs["look"].notna().any():
-        print("per planned look (each in full):")
+        print("per planned look (in full after a look not yet made):" if decided else "per planned look (each in full):")
         print(look_table(costs).to_string(index=False, float_format=lambda v: f"{v:,.2f}"))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
@@ -198,6 +213,28 @@ def look_table(costs: pd.DataFrame) -> pd.DataFrame:
     planned = costs.dropna(subset=["look"])
     table = _summary(planned.groupby("look", sort=False)["minutes"]).rename_axis("look").reset_index()
     return table.astype({"trials": int, "not_predicted": int})
+
+
+def closed_by_looks(results: Path, config: Mapping[str, Any], grid: list) -> list[tuple[str, int, set[str]]]:
+    """(experiment, k, the trials of its later looks that look k closed) for each planned look k a run in `results`
+    has made (`RESULTS/looks/EXPERIMENT/PLAN/lookK.json`, under the plan `baselines.grid.look_plan` names): the
+    workflow gives a later look's seeds only to the settings still open at the look before it, so the trials of the
+    others will never run. A look not yet made leaves every later trial in."""
+    blocks = look_blocks(dict(config), grid)
+    closed = []
+    for experiment, looks in sequential_experiments(dict(config)).items():
+        plan = results / "looks" / experiment / look_plan(dict(config), grid, experiment)
+        rows = [row for row in grid if row.experiment == experiment]
+        for k in range(1, len(looks)):
+            path = plan / f"look{k}.json"
+            if not path.is_file():
+                break
+            open_ids = set(json.loads(path.read_text())["open"])
+            still_open = {setting(row.spec) for row in rows if row.spec.trial_id in open_ids}
+            later = {row.spec.trial_id for row in rows if dict(blocks[row.spec.trial_id])[experiment] > k
+                     and setting(row.spec) not in still_open}
+            closed.append((experiment, k, later))
+    return closed
 
 
 def finished_trials(results: Path, trial_ids: set[str]) -> set[str]:

@@ -16,6 +16,7 @@ record.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from collections.abc import Hashable, Iterable, Iterator, Mapping
@@ -160,6 +161,24 @@ def look_blocks(config: dict[str, Any], rows: Iterable[GridRow]) -> dict[str, tu
             look = next(k for k, count in enumerate(plans[row.experiment], start=1) if offset < count)
             blocks.setdefault(row.spec.trial_id, set()).add((row.experiment, look))
     return {trial_id: tuple(sorted(looks)) for trial_id, looks in blocks.items()}
+
+
+def setting(spec: TrialSpec) -> str:
+    """What a trial's seeds share, as one string: its spec less the seed (the unit a look opens or closes)."""
+    return json.dumps({**spec.to_dict(), "seed": None}, sort_keys=True, default=str)
+
+
+def look_plan(config: dict[str, Any], rows: Iterable[GridRow], experiment: str) -> str:
+    """A short hash of what a sequential experiment's looks decide over: its labelled settings and its seed plan.
+
+    A run keeps its looks under it (`RESULTS/looks/EXPERIMENT/PLAN/lookK.json`), so configs that share a results
+    directory and an experiment's name but not its grid (config.yaml's and extended.yaml's synthetic_b100) keep their
+    own looks, while configs that run the same experiment share its looks as they share its trials. Where a plan
+    stops (`until`) is not what it decides, so it is not part of the hash."""
+    settings = sorted({(row.label, setting(row.spec)) for row in rows if row.experiment == experiment})
+    seeds = {k: v for k, v in config["experiments"][experiment]["seeds"].items() if k != "until"}
+    key = json.dumps({"settings": settings, "seeds": seeds}, sort_keys=True)
+    return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def trial_jobs(specs: Mapping[str, TrialSpec], size: int,

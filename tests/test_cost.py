@@ -3,6 +3,7 @@ trials that would outrun their slot."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
@@ -229,6 +230,34 @@ def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tm
     assert sum(map(int, re.findall(r"look \d \(seeds [^)]*\)\s+(\d+)", left.stdout))) == 358
     wrong = subprocess.run([*run, str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert wrong.returncode == 2 and "is not a directory" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_estimate_leaves_out_a_later_looks_trials_of_the_settings_a_made_look_closed(tmp_path):
+    """A run's look checkpoint (RESULTS/looks/EXPERIMENT/PLAN/lookK.json, as the workflow writes it) lists the trials
+    of the settings still open; a later look runs only those settings' seeds, so what is left counts no other. The
+    plan is the workflow's: the run's looks are found where the Snakefile puts them."""
+    from baselines.estimate import closed_by_looks
+    from baselines.grid import look_plan
+
+    config = yaml.safe_load((ROOT / "config/large_batch.yaml").read_text())
+    grid = trial_grid(config)
+    assert closed_by_looks(tmp_path, config, grid) == []  # no look made: every later trial stays
+    first_look = [row for row in grid if row.spec.seed < 310]
+    still_open = [row.spec.trial_id for row in first_look if row.label != "Random"]  # claim 2 decided at look 1
+    plan = tmp_path / "looks/synthetic_b100" / look_plan(config, grid, "synthetic_b100")
+    plan.mkdir(parents=True)
+    (plan / "look1.json").write_text(json.dumps({"experiment": "synthetic_b100", "look": 1, "open": still_open}))
+    ((experiment, k, closed),) = closed_by_looks(tmp_path, config, grid)
+    assert (experiment, k) == ("synthetic_b100", 1)
+    assert closed == {row.spec.trial_id for row in grid if row.label == "Random" and row.spec.seed >= 310}
+    assert len(closed) == 2 * 20  # Random on both problems, looks 2 and 3
+    (tmp_path / "trials").mkdir()
+    left = subprocess.run([sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml",
+                           "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert left.returncode == 0, left.stderr
+    assert "synthetic_b100: left out 40 trial(s) of later looks, of the settings look 1 closed" in left.stdout
+    assert re.search(r"all \(each trial once\)\s+320\s", left.stdout)
+    assert re.search(r"look 2 \(seeds 310–319\)\s+100\s", left.stdout)
 
 
 def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmission_per_further_slot():

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from baselines.grid import looks_run, seed_numbers, sequential_experiments, trial_grid
+from baselines.grid import look_plan, looks_run, seed_numbers, sequential_experiments, trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
@@ -75,6 +75,20 @@ def test_until_stops_a_plan_early_but_keeps_the_whole_plan_for_its_boundaries():
     assert looks_run({**plan, "until": 4}) == (2, 4) and looks_run(plan) == (2, 4, 6)
     with pytest.raises(ValueError, match=r"until=3 must be one of the planned seed counts \[2, 4, 6\]"):
         looks_run({**plan, "until": 3})
+
+
+def test_a_plans_looks_stay_where_a_run_going_on_keeps_them():
+    """A long run keeps its looks under its plan's hash (RESULTS/looks/EXPERIMENT/PLAN/) across sittings and code
+    changes: the published runs' plans are pinned, and `until` (where a config stops) does not move them."""
+    for name, experiment, plan in [("large_batch.yaml", "synthetic_b100", "44903c204b0c"),
+                                   ("collapsed_fit_m500.yaml", "collapsed_fit_m500", "e865702551ef")]:
+        config = _load(name)
+        assert look_plan(config, trial_grid(config), experiment) == plan, name
+    config = _load("large_batch.yaml")
+    seeds = config["experiments"]["synthetic_b100"]["seeds"]
+    stopped = {**config, "experiments": {"synthetic_b100": {**config["experiments"]["synthetic_b100"],
+                                                            "seeds": {**seeds, "until": seeds["start"]}}}}
+    assert look_plan(stopped, trial_grid(stopped), "synthetic_b100") == "44903c204b0c"
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,6 @@
 """Shared state: the trial grid built from the validated config, and the list of final outputs."""
 
 import functools
-import hashlib
 import json
 import math
 import os
@@ -21,7 +20,7 @@ from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizo
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
 from analysis.tables import declared as declared_tables
-from baselines.grid import horizon_arguments, look_blocks, looks_run, seed_numbers, sequential_experiments, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -148,22 +147,10 @@ def horizon_args():
     return shlex.join(horizon_arguments(config))
 
 
-def _setting(trial_id):
-    """What a trial's seeds share: its spec less the seed (as `trial_jobs` groups them)."""
-    return json.dumps({**SPECS[trial_id].to_dict(), "seed": None}, sort_keys=True, default=str)
-
-
 @functools.cache
 def look_plan(experiment):
-    """A short hash of what a sequential experiment's looks decide over: its labelled settings and its seed plan.
-
-    Looks are kept under it (`looks/EXPERIMENT/PLAN/`), so configs that share a results directory and an experiment's
-    name but not its grid (config.yaml's and extended.yaml's synthetic_b100) keep their own looks, while configs
-    that run the same experiment share its looks as they share its trials."""
-    settings = sorted({(row.label, _setting(row.spec.trial_id)) for row in GRID if row.experiment == experiment})
-    seeds = {k: v for k, v in config["experiments"][experiment]["seeds"].items() if k != "until"}  # where it stops is not what it decides
-    key = json.dumps({"settings": settings, "seeds": seeds}, sort_keys=True)
-    return hashlib.sha256(key.encode()).hexdigest()[:12]
+    """The plan a sequential experiment's looks are kept under (`baselines.grid.look_plan`)."""
+    return grid_look_plan(config, GRID, experiment)
 
 
 def look_file(experiment, k):
@@ -180,8 +167,8 @@ def look_trials(experiment, k):
         return tuple(sorted({row.spec.trial_id for row in rows}))
     previous = checkpoints.look.get(experiment=experiment, plan=look_plan(experiment), k=k - 1).output[0]
     with open(previous) as handle:
-        still_open = {_setting(t) for t in json.load(handle)["open"]}
-    later = {row.spec.trial_id for row in rows if _setting(row.spec.trial_id) in still_open}
+        still_open = {setting(SPECS[t]) for t in json.load(handle)["open"]}
+    later = {row.spec.trial_id for row in rows if setting(row.spec) in still_open}
     return tuple(sorted(set(look_trials(experiment, k - 1)) | later))
 
 
