@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +166,18 @@ def look_blocks(config: dict[str, Any], rows: Iterable[GridRow]) -> dict[str, tu
 def setting(spec: TrialSpec) -> str:
     """What a trial's seeds share, as one string: its spec less the seed (the unit a look opens or closes)."""
     return json.dumps({**spec.to_dict(), "seed": None}, sort_keys=True, default=str)
+
+
+def settings_to_check(specs: Mapping[str, TrialSpec], has_record: Callable[[str], bool]) -> list[dict[str, Any]]:
+    """One spec (seed 0) per distinct setting among the trials without a record, for `b3o check-specs` before any job.
+
+    A trial with a record ran, so its setting passed this check then; a finished run's dry run, or a run resumed with
+    a few trials left, checks only what is left (the check imports TensorFlow: seconds per Snakemake start)."""
+    distinct: dict[str, dict[str, Any]] = {}
+    for trial_id, spec in specs.items():
+        if not has_record(trial_id):
+            distinct.setdefault(setting(spec), {**spec.to_dict(), "seed": 0})
+    return list(distinct.values())
 
 
 def look_plan(config: dict[str, Any], rows: Iterable[GridRow], experiment: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from baselines.grid import look_plan, looks_run, seed_numbers, sequential_experiments, trial_grid
+from baselines.grid import look_plan, looks_run, settings_to_check, seed_numbers, sequential_experiments, trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
@@ -89,6 +89,19 @@ def test_a_plans_looks_stay_where_a_run_going_on_keeps_them():
     stopped = {**config, "experiments": {"synthetic_b100": {**config["experiments"]["synthetic_b100"],
                                                             "seeds": {**seeds, "until": seeds["start"]}}}}
     assert look_plan(stopped, trial_grid(stopped), "synthetic_b100") == "44903c204b0c"
+
+
+def test_the_spec_check_skips_only_settings_whose_every_trial_has_a_record():
+    """The workflow checks each setting once, before any job, and not again once all its trials have run: a finished
+    run's dry run starts no check (it imports TensorFlow), while a setting with a seed left is still checked."""
+    config = _load("large_batch.yaml")
+    specs = {row.spec.trial_id: row.spec for row in trial_grid(config)}
+    everything = settings_to_check(specs, lambda trial_id: False)
+    assert len(everything) == 12 and all(s["seed"] == 0 for s in everything)  # 6 methods x 2 problems, once each
+    assert settings_to_check(specs, lambda trial_id: True) == []
+    ts_last_seed = {t for t, spec in specs.items() if spec.method == "ts" and spec.seed == 329}
+    left = settings_to_check(specs, lambda trial_id: trial_id not in ts_last_seed)
+    assert sorted(s["problem"] for s in left) == ["ackley5", "hartmann6"] and {s["method"] for s in left} == {"ts"}
 
 
 @pytest.mark.parametrize(

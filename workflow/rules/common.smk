@@ -20,7 +20,7 @@ from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizo
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
 from analysis.tables import declared as declared_tables
-from baselines.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from baselines.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, settings_to_check, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from baselines.scaling import ScalingSpec  # TensorFlow-free too
@@ -45,19 +45,23 @@ GRID = trial_grid(config)
 SPECS = {row.spec.trial_id: row.spec for row in GRID}
 
 
+def record_path(trial_id):
+    return f"{RESULTS}/trials/{trial_id}.json"
+
+
 def _check_specs():
-    """Validate each distinct trial setting once (seeds aside), so that bad names fail now, before any job runs.
+    """Validate each distinct trial setting without a record yet (`baselines.grid.settings_to_check`), so that bad
+    names fail now, before any job runs.
 
     Validation builds problems and methods, which imports TensorFlow (seconds): it runs in a subprocess, and only in the
     main Snakemake process, not again in each job's (a cluster job re-parses the workflow).
     """
-    distinct = {}
-    for spec in SPECS.values():
-        data = spec.to_dict()
-        distinct.setdefault(json.dumps({**data, "seed": 0}, sort_keys=True, default=str), data)
+    settings = settings_to_check(SPECS, lambda trial_id: os.path.exists(record_path(trial_id)))
+    if not settings:
+        return
     check = subprocess.run(
         [sys.executable, "-m", "baselines.cli", "check-specs"],
-        input=json.dumps(list(distinct.values()), default=str),
+        input=json.dumps(settings, default=str),
         capture_output=True,
         text=True,
     )
@@ -84,10 +88,6 @@ if workflow.is_main_process:
 
 wildcard_constraints:
     trial_id="[0-9a-f]{16}",
-
-
-def record_path(trial_id):
-    return f"{RESULTS}/trials/{trial_id}.json"
 
 
 TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
