@@ -204,11 +204,9 @@ def trial_jobs(specs: Mapping[str, TrialSpec], size: int,
     """
     if size < 1:
         raise ValueError(f"trials_per_job must be >= 1, got {size}")
-    settings: dict[str, list[TrialSpec]] = {}
+    settings: dict[tuple[str, Hashable], list[TrialSpec]] = {}
     for spec in specs.values():
-        setting = json.dumps({**spec.to_dict(), "seed": None, "look": (blocks or {}).get(spec.trial_id)},
-                             sort_keys=True, default=str)
-        settings.setdefault(setting, []).append(spec)
+        settings.setdefault((setting(spec), (blocks or {}).get(spec.trial_id)), []).append(spec)
     jobs = {}
     for same in settings.values():
         ids = [spec.trial_id for spec in sorted(same, key=lambda spec: spec.seed)]
