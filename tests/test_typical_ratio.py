@@ -17,7 +17,7 @@ def _per_trial(b3o_factor: dict[int, float], ts_regret: dict[int, float] | None 
     TS's times its seed's factor (by default about 1/3: B3O about three times lower)."""
     rows = []
     for problem in ("ackley5", "hartmann6"):
-        for seed in range(300, 320):
+        for seed in range(300, 330):
             ts = (ts_regret or {}).get(seed, 0.02 * 10 ** np.sin(seed))
             for label in ("TS", "B3O-LogEI-c", "B3O-UCB-c"):
                 value = ts if label == "TS" else ts * b3o_factor.get(seed, np.exp(0.3 * np.cos(seed)) / 3)
@@ -46,6 +46,30 @@ def test_only_look_2s_seeds_judge_it():
     assert (typical_ratio.check(typical_ratio.log_ratios(_per_trial(worse_second)))["verdict"] == FAILS).all()
 
 
+def test_the_replication_is_judged_on_look_3s_seeds_alone(tmp_path):
+    """`--check look3`: B3O far worse on look 2's seeds (which judged the first check) and better on look 3's: only
+    look 3's enter, ten seeds, a family of its own; its section has its own markers."""
+    from analysis.presentation.docs_blocks import typical_ratio_block
+
+    flipped = {seed: 3.0 for seed in range(300, 320)}  # B3O three times TS's regret on every seed before look 3
+    per_trial = _per_trial(flipped)
+    first = typical_ratio.check(typical_ratio.log_ratios(per_trial))
+    assert (first["verdict"] == FAILS).all()
+    again = typical_ratio.check(typical_ratio.log_ratios(per_trial, typical_ratio.CHECKS["look3"]))
+    assert (again["verdict"] == HOLDS).all() and (again["n"] == 10).all()
+    source = tmp_path / "per_trial.csv"
+    per_trial.to_csv(source, index=False)
+    out = tmp_path / "typical_ratio_look3"
+    assert typical_ratio.main(["--check", "look3", "--table", str(source), "--out", str(out)]) == 0
+    assert (pd.read_csv(f"{out}.csv")["verdict"] == HOLDS).all()
+    section = typical_ratio_block("typical_ratio_look3")(again, "typical_ratio_look3.csv")
+    assert section.startswith("<!-- typical_ratio_look3:begin -->") and "typically ends lower than TS" in section
+    early = tmp_path / "early.csv"
+    per_trial[per_trial["seed"] < 320].to_csv(early, index=False)  # look 3 not run yet: a table that says so
+    assert typical_ratio.main(["--check", "look3", "--table", str(early), "--out", str(tmp_path / "none")]) == 0
+    assert "No trial of seeds 320-329" in (tmp_path / "none.csv").read_text()
+
+
 def test_mixed_seeds_are_inconclusive_and_the_table_is_written(tmp_path):
     mixed = {seed: (3.0 if seed % 2 else 1 / 3) for seed in range(310, 320)}
     table = typical_ratio.check(typical_ratio.log_ratios(_per_trial(mixed)))
@@ -62,10 +86,11 @@ def test_the_docs_section_gives_each_comparison_with_its_ratio_and_verdict():
     from analysis.presentation.docs_blocks import typical_ratio_block
 
     table = typical_ratio.check(typical_ratio.log_ratios(_per_trial({311: 0.9}, {311: 2.0})))
-    section = typical_ratio_block(table, "typical_ratio.csv")
+    section = typical_ratio_block("typical_ratio")(table, "typical_ratio.csv")
     assert section.count("**Ackley (5D)**") == 1 and section.count("**Hartmann (6D)**") == 1
     first = table.iloc[0]
     assert f"B3O-LogEI-c typically ends lower than TS (holds; TS / B3O {number(first['ratio'])} [" in section
     worse = typical_ratio.check(typical_ratio.log_ratios(_per_trial({seed: 3.0 for seed in range(310, 320)})))
-    assert "B3O-UCB-c typically ends higher than TS (does not hold; TS / B3O" in typical_ratio_block(worse, "t.csv")
+    worse_text = typical_ratio_block("typical_ratio")(worse, "t.csv")
+    assert "B3O-UCB-c typically ends higher than TS (does not hold; TS / B3O" in worse_text
     assert "10 seeds, p Holm" in section

@@ -50,6 +50,7 @@ TABLES = {
     "paper_grid": "paper/tables/paper_grid_estimate.csv",
     "cost_one_machine": "paper/tables/cost_one_machine.csv",
     "typical_ratio": "paper/large_batch/tables/typical_ratio.csv",
+    "typical_ratio_look3": "paper/large_batch/tables/typical_ratio_look3.csv",
     "paper_scale_bound": "paper/tables/paper_scale_bound.csv",
     "seq_ei_cost": "paper/tables/seq_ei_paper_scale.csv",
     "ts_profile": "paper/tables/ts_profile.csv",

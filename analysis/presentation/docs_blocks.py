@@ -259,16 +259,21 @@ def sampler_modes_line_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
-def typical_ratio_block(table: pd.DataFrame, source: str) -> str:
-    """The paper-horizon run's check of ours (`analysis.tables.typical_ratio`): per problem, each B3O variant's
-    geometric-mean final regret against TS's on look 2's seeds, and the verdict of the four decided together."""
+def typical_ratio_block(name: str) -> Callable[[pd.DataFrame, str], str]:
+    """The builder of section NAME, the paper-horizon run's check of ours (`analysis.tables.typical_ratio`) on one
+    look's seeds: per problem, each B3O variant's geometric-mean final regret against TS's, and the verdict of the four
+    decided together."""
     reading = {"holds": "{left} typically ends lower than {right} (holds; ",
                "does not hold": "{left} typically ends higher than {right} (does not hold; ",
                "inconclusive": "{left} against {right} inconclusive ("}
-    lines = []
-    for problem, rows in table.groupby("problem", sort=False):
-        parts = [f"{reading[r.verdict].format(left=r.left, right=r.right)}TS / B3O {number(r.ratio)} "
-                 f"[{number(r.ratio_lo)}, {number(r.ratio_hi)}], {int(r.n)} seeds, p Holm {r.p_holm:.2g})"
-                 for r in rows.itertuples()]
-        lines.append(f"**{problem_title(problem)}**: " + "; ".join(parts) + ".")
-    return generated("typical_ratio", source, lines)
+
+    def build(table: pd.DataFrame, source: str) -> str:
+        lines = []
+        for problem, rows in table.groupby("problem", sort=False):
+            parts = [f"{reading[r.verdict].format(left=r.left, right=r.right)}TS / B3O {number(r.ratio)} "
+                     f"[{number(r.ratio_lo)}, {number(r.ratio_hi)}], {int(r.n)} seeds, p Holm {r.p_holm:.2g})"
+                     for r in rows.itertuples()]
+            lines.append(f"**{problem_title(problem)}**: " + "; ".join(parts) + ".")
+        return generated(name, source, lines)
+
+    return build

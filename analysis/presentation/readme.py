@@ -196,8 +196,8 @@ SECTIONS = {
                "b3o cost-model --model paper/tables/cost_model.csv --per-setting --looks CONFIG")
         for name in ("large_batch_cost", "collapsed_fit_m500_cost")
     },
-    "typical_ratio": (typical_ratio_block, {"problem", "left", "right", "n", "ratio", "ratio_lo", "ratio_hi", "p_holm",
-                                            "verdict"}, "python -m analysis.tables.typical_ratio"),
+    **{name: (typical_ratio_block(name), {"problem", "left", "right", "n", "ratio", "ratio_lo", "ratio_hi", "p_holm",
+              "verdict"}, "python -m analysis.tables.typical_ratio") for name in ("typical_ratio", "typical_ratio_look3")},
     "auto_choice": (
         auto_choice_block,
         {"temperature", "constant", "summed", "seeds", "tied", "chosen_constant", "chosen_candidate"},

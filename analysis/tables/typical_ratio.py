@@ -17,6 +17,15 @@ config/large_batch.yaml (seeds 300-309) was published and before any record of l
     python -m analysis.tables.typical_ratio --table paper/large_batch/tables/per_trial.csv \
         --out paper/large_batch/tables/typical_ratio
 
+Its replication (`--check look3`), written down on 2026-11-29 after look 2 was published (and the check above judged
+on it: one of four comparisons decided, Ackley-5 B3O-UCB-c typically above TS; Hartmann-6 B3O-UCB-c at p_Holm 0.066)
+and before any record of look 3 (seeds 320-329) was looked at: the same four comparisons, statistic, test and Holm
+family, on look 3's seeds 320-329 alone, a family of its own; reported beside the first, neither pooled with it nor
+replacing it. The first check's seeds and all earlier ones do not enter it.
+
+    python -m analysis.tables.typical_ratio --check look3 --table paper/large_batch/tables/per_trial.csv \
+        --out paper/large_batch/tables/typical_ratio_look3
+
 Writes OUT.csv (and OUT.tex): a row per comparison.
 """
 
@@ -33,15 +42,16 @@ from analysis.tables import common
 
 EXPERIMENT, PROBLEMS, RIVAL = "synthetic_b100", ("ackley5", "hartmann6"), "TS"
 VARIANTS = ("B3O-LogEI-c", "B3O-UCB-c")
-#: look 2's seeds of config/large_batch.yaml: the only ones that judge the check
-SEEDS = range(310, 320)
+#: each check's seeds of config/large_batch.yaml, the only ones that judge it: look 2's, and look 3's for its replication
+CHECKS = {"look2": range(310, 320), "look3": range(320, 330)}
+SEEDS = CHECKS["look2"]
 
 
-def log_ratios(per_trial: pd.DataFrame) -> pd.DataFrame:
+def log_ratios(per_trial: pd.DataFrame, seeds: range = SEEDS) -> pd.DataFrame:
     """(problem, seed) -> log(TS's final regret / each variant's), on the check's seeds; NaN where a trial is absent."""
     final = per_trial[
         (per_trial["experiment"] == EXPERIMENT) & per_trial["problem"].isin(PROBLEMS)
-        & per_trial["seed"].isin(SEEDS) & (per_trial["budget"] == per_trial["final_budget"])
+        & per_trial["seed"].isin(seeds) & (per_trial["budget"] == per_trial["final_budget"])
         & (per_trial["metric"] == "simple_regret")
     ]
     wide = final.pivot_table(index=["problem", "seed"], columns="label", values="value", aggfunc="first")
@@ -64,10 +74,14 @@ def check(ratios: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = common.parser("typical_ratio", __doc__.splitlines()[0]).parse_args(argv)
-    ratios = log_ratios(pd.read_csv(args.table))
+    cli = common.parser("typical_ratio", __doc__.splitlines()[0])
+    cli.add_argument("--check", choices=list(CHECKS), default="look2",
+                     help="which check: look 2's seeds (the first), or look 3's (its replication)")
+    args = cli.parse_args(argv)
+    seeds = CHECKS[args.check]
+    ratios = log_ratios(pd.read_csv(args.table), seeds)
     if ratios.dropna(how="all").empty:
-        common.write_empty(args.out, f"No trial of seeds {SEEDS.start}-{SEEDS.stop - 1} in {args.table}.")
+        common.write_empty(args.out, f"No trial of seeds {seeds.start}-{seeds.stop - 1} in {args.table}.")
         return 0
     table = check(ratios)
     text = pd.DataFrame(
