@@ -96,3 +96,33 @@ def test_with_the_second_look_s_seeds_a_decision_of_the_first_look_stands_and_op
     at_6 = open_[open_["iteration"] == 6]  # no effect, wide noise: open at the first look, tested again at the second
     assert (at_6["look"] == 2).all() and (at_6["seeds_at_look"] == 15).all()
     assert at_6["level"].unique() == pytest.approx([_levels()[1]])
+
+
+def test_the_density_s_sharpness_is_the_geometric_mean_of_lambda_times_alpha_s_spread_over_b3o_s_iterations():
+    from analysis.figures.horizon import sharpness_curves
+
+    rows = [
+        {"experiment": "horizon", "problem": "ackley5", "label": label, "method": method, "seed": seed,
+         "iteration": t, "lambda_density": lam, "alpha_p10_p90": spread}
+        for seed, spread in ((0, 1.0), (1, 100.0))
+        for t, lam in ((1, 0.0), (2, 1.0))  # a scheduled variant's first batch: λ_t = 0, uniform by construction
+        for label, method in (("B3O-UCB-s", "b3o"), ("TS", "ts"))
+    ]
+    curves = sharpness_curves(pd.DataFrame(rows), "horizon")
+    assert list(curves["label"]) == ["B3O-UCB-s"] and list(curves["iteration"]) == [2]
+    assert curves["mean"].iloc[0] == pytest.approx(10.0)  # not the arithmetic mean, 50.5
+    assert curves["lo"].iloc[0] <= 10.0 <= curves["hi"].iloc[0]
+
+
+def test_the_figure_gains_a_log_scale_sharpness_row_only_where_the_records_carry_the_diagnostics():
+    from analysis.figures import horizon as figure
+
+    tidy = _tidy(3, gain=0.01).assign(diversity=0.5, lambda_density=10.0, alpha_p10_p90=2.0)
+    tidy["trial_id"] = tidy["problem"] + tidy["label"] + tidy["seed"].astype(str)
+    advantage = horizon.advantage_by_iteration(tidy)
+    spread = figure.diversity_curves(tidy, "horizon")
+    plain = figure.draw(advantage, spread, horizon.DEFAULT, "the horizon")
+    sharp = figure.draw(advantage, spread, horizon.DEFAULT, "the horizon", figure.sharpness_curves(tidy, "horizon"))
+    assert len(plain.axes) == 4 and len(sharp.axes) == 6
+    bottom = [ax for ax in sharp.axes if ax.get_yscale() == "log"]
+    assert len(bottom) == 2 and bottom[0].get_lines()[0].get_ydata() == pytest.approx(20.0)

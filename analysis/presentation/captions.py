@@ -50,13 +50,17 @@ CAPTIONS = {
         "B3O against TS over 25 iterations of B = 50 (the default run stops at 6). Top: per-seed advantage of each "
         "constant-temperature B3O variant over TS (TS's simple regret minus B3O's, same initial design; above zero, "
         "B3O is better), mean and 95% BCa bootstrap CI over seeds; dotted lines mark the iterations t = 6, 12 and 25 "
-        "at which the claims are decided. Bottom: batch diversity per iteration for every method."
+        "at which the claims are decided. Middle: batch diversity per iteration for every method. Bottom: each B3O "
+        "variant's density sharpness λ_t·(α's 90th − 10th percentile over the reference set), geometric mean and 95% "
+        "CI over seeds, log scale."
     ),
     "horizon_along": (
         "B3O against TS along a run's horizon (its setting in the title). Top: per-seed advantage of each B3O variant "
         "over TS (TS's simple regret minus B3O's, same initial design; above zero, B3O is better), mean and 95% BCa "
         "bootstrap CI over seeds; dotted lines mark the checkpoints at which claims 1 and 7 are decided along the "
-        "horizon (the config's `horizon`). Bottom: batch diversity per iteration for every method."
+        "horizon (the config's `horizon`). Middle: batch diversity per iteration for every method. Bottom: each B3O "
+        "variant's density sharpness λ_t·(α's 90th − 10th percentile over the reference set), geometric mean and 95% "
+        "CI over seeds, log scale."
     ),
     "regret_b5": (
         "Simple regret against function evaluations at B = 5, where B3O meets the batch methods that scale "
