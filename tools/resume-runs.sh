@@ -20,9 +20,11 @@ RUNS=${1:-/work/runs}
 mkdir -p "$RUNS"
 CORES=${CORES:-$(nproc)}
 
-# name | frozen commit | its config | carry unfinished trials' checkpoints (only from code that records which platform
-# made which iterations, daafd1d on: an older runner resuming elsewhere would write a record that names only the last
-# platform) | cores | its results directory under RUNS (default: its name)
+# name | frozen commit | its config (a path in the frozen tree; `@path`: this checkout's, for a plan extended after
+# that commit, as Shekel-4 joins the paper-horizon run once Ackley-5 and Hartmann-6 reach their deciding look) | carry
+# unfinished trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an
+# older runner resuming elsewhere would write a record that names only the last platform) | cores | its results
+# directory under RUNS (default: its name)
 RUN_LIST=(
   "large_batch|f37a79f|config/large_batch.yaml|no|2"
   "large_batch_m500|f37a79f|config/large_batch_m500.yaml|no|2|large_batch"
@@ -44,6 +46,7 @@ start() {  # start ENTRY: the run's snakemake in the background, in a process gr
   local name commit what cores results code
   name=$(field 0 "$1") commit=$(field 1 "$1") what=$(field 2 "$1") cores=$(field 4 "$1")
   results="$RUNS/$(field 5 "$1")" code="$RUNS/code-$commit"
+  case $what in @*) what="$PWD/${what#@}" ;; *) what="$code/$what" ;; esac
   [ -d "$code" ] || git worktree add --detach "$code" "$commit" > /dev/null
   [ -d "$results/trials" ] || b3o restore --results "$results"
   (
@@ -55,7 +58,7 @@ start() {  # start ENTRY: the run's snakemake in the background, in a process gr
   )
   echo "$(date -u +%FT%TZ) $name: running from $commit on $cores core(s) (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
   # what is left of it, by the cost model (a look not yet made in full)
-  b3o estimate --configfile "$code/$what" --results "$results" 2> /dev/null | grep -E "finished records|^all|look [0-9]" || true
+  b3o estimate --configfile "$what" --results "$results" 2> /dev/null | grep -E "finished records|^all|look [0-9]" || true
 }
 
 STARTED=" "
