@@ -6,6 +6,12 @@ from __future__ import annotations
 
 from analysis.naming import experiment_title
 
+# The two horizon figures' lower rows, drawn by the one `analysis.figures.horizon`, read the same.
+_HORIZON_ROWS = (
+    "Middle: batch diversity per iteration for every method. Bottom: each B3O variant's density sharpness "
+    "λ_t·(α's 90th − 10th percentile over the reference set), geometric mean and 95% CI over seeds, log scale."
+)
+
 CAPTIONS = {
     "illustration_1d": (
         "Thompson sampling against B3O on a one-dimensional problem (Forrester) sharing one GP posterior. Top: "
@@ -50,17 +56,13 @@ CAPTIONS = {
         "B3O against TS over 25 iterations of B = 50 (the default run stops at 6). Top: per-seed advantage of each "
         "constant-temperature B3O variant over TS (TS's simple regret minus B3O's, same initial design; above zero, "
         "B3O is better), mean and 95% BCa bootstrap CI over seeds; dotted lines mark the iterations t = 6, 12 and 25 "
-        "at which the claims are decided. Middle: batch diversity per iteration for every method. Bottom: each B3O "
-        "variant's density sharpness λ_t·(α's 90th − 10th percentile over the reference set), geometric mean and 95% "
-        "CI over seeds, log scale."
+        "at which the claims are decided. " + _HORIZON_ROWS
     ),
     "horizon_along": (
         "B3O against TS along a run's horizon (its setting in the title). Top: per-seed advantage of each B3O variant "
         "over TS (TS's simple regret minus B3O's, same initial design; above zero, B3O is better), mean and 95% BCa "
         "bootstrap CI over seeds; dotted lines mark the checkpoints at which claims 1 and 7 are decided along the "
-        "horizon (the config's `horizon`). Middle: batch diversity per iteration for every method. Bottom: each B3O "
-        "variant's density sharpness λ_t·(α's 90th − 10th percentile over the reference set), geometric mean and 95% "
-        "CI over seeds, log scale."
+        "horizon (the config's `horizon`). " + _HORIZON_ROWS
     ),
     "regret_b5": (
         "Simple regret against function evaluations at B = 5, where B3O meets the batch methods that scale "
