@@ -213,7 +213,7 @@ def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tm
     looks = look_table(costs)
     assert list(looks["look"]) == [f"synthetic_b100, look {k} (seeds {300 + 10 * (k - 1)}–{309 + 10 * (k - 1)})"
                                    for k in (1, 2, 3)]
-    assert (looks["trials"] == 120).all() and looks["core_hours"].sum() == pytest.approx(costs["minutes"].sum() / 60)
+    assert (looks["trials"] == 180).all() and looks["core_hours"].sum() == pytest.approx(costs["minutes"].sum() / 60)
     trials = tmp_path / "trials"
     trials.mkdir()
     done, broken = sorted(costs["trial_id"])[:2], sorted(costs["trial_id"])[2]
@@ -225,9 +225,9 @@ def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tm
     run = [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml", "--results"]
     left = subprocess.run([*run, str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert left.returncode == 0, left.stderr
-    assert "2 of the config's 360 trials have finished records; priced below is what is left" in left.stdout
-    assert re.search(r"all \(each trial once\)\s+358\s", left.stdout)
-    assert sum(map(int, re.findall(r"look \d \(seeds [^)]*\)\s+(\d+)", left.stdout))) == 358
+    assert "2 of the config's 540 trials have finished records; priced below is what is left" in left.stdout
+    assert re.search(r"all \(each trial once\)\s+538\s", left.stdout)
+    assert sum(map(int, re.findall(r"look \d \(seeds [^)]*\)\s+(\d+)", left.stdout))) == 538
     wrong = subprocess.run([*run, str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert wrong.returncode == 2 and "is not a directory" in wrong.stderr and "Traceback" not in wrong.stderr
 
@@ -250,14 +250,14 @@ def test_estimate_leaves_out_a_later_looks_trials_of_the_settings_a_made_look_cl
     ((experiment, k, closed),) = closed_by_looks(tmp_path, config, grid)
     assert (experiment, k) == ("synthetic_b100", 1)
     assert closed == {row.spec.trial_id for row in grid if row.label == "Random" and row.spec.seed >= 310}
-    assert len(closed) == 2 * 20  # Random on both problems, looks 2 and 3
+    assert len(closed) == 3 * 20  # Random on the three problems, looks 2 and 3
     (tmp_path / "trials").mkdir()
     left = subprocess.run([sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml",
                            "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert left.returncode == 0, left.stderr
-    assert "synthetic_b100: left out 40 trial(s) of later looks, of the settings look 1 closed" in left.stdout
-    assert re.search(r"all \(each trial once\)\s+320\s", left.stdout)
-    assert re.search(r"look 2 \(seeds 310–319\)\s+100\s", left.stdout)
+    assert "synthetic_b100: left out 60 trial(s) of later looks, of the settings look 1 closed" in left.stdout
+    assert re.search(r"all \(each trial once\)\s+480\s", left.stdout)
+    assert re.search(r"look 2 \(seeds 310–319\)\s+150\s", left.stdout)
 
 
 def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmission_per_further_slot():

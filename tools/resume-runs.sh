@@ -28,6 +28,7 @@ CORES=${CORES:-$(nproc)}
 RUN_LIST=(
   "large_batch_m500|f37a79f|config/large_batch_m500.yaml|no|2|large_batch"
   "collapsed_fit_m500_confirm|45e802b|config/collapsed_fit_m500_confirm.yaml|yes|2"
+  "large_batch_shekel|f37a79f|@config/large_batch.yaml|no|2|large_batch"
 )
 
 field() {  # field NUMBER ENTRY: one field of a RUN_LIST entry (the results directory defaults to the name)
