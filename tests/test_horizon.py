@@ -98,6 +98,19 @@ def test_with_the_second_look_s_seeds_a_decision_of_the_first_look_stands_and_op
     assert at_6["level"].unique() == pytest.approx([_levels()[1]])
 
 
+def test_a_problem_whose_settings_stopped_at_a_look_leaves_the_others_their_later_looks():
+    """A problem joining a run later may stop at an earlier look than the others (its comparisons decided there): the
+    others' open comparisons still reach their later looks on all their seeds, as the claims engine's do."""
+    noisy = _tidy(15, gain=0.0)
+    ts = noisy["label"] == "TS"
+    noisy.loc[ts, "simple_regret"] += np.random.default_rng(1).normal(0, 0.5, ts.sum())
+    noisy = noisy[(noisy["problem"] == "ackley5") | (noisy["seed"] < 10)]  # Hartmann-6 stopped at the first look
+    at_6 = horizon.advantage_by_iteration(noisy).query("iteration == 6").set_index("problem")
+    assert at_6.loc["ackley5", "look"] == 2 and at_6.loc["ackley5", "seeds_at_look"] == 15
+    assert at_6.loc["hartmann6", "look"] == 1 and at_6.loc["hartmann6", "seeds_at_look"] == 10
+    assert at_6.loc["ackley5", "level"] == pytest.approx(_levels()[1])
+
+
 def test_the_density_s_sharpness_is_the_geometric_mean_of_lambda_times_alpha_s_spread_over_b3o_s_iterations():
     from analysis.figures.horizon import sharpness_curves
 

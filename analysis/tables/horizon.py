@@ -72,24 +72,17 @@ def advantage_by_iteration(tidy: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.Da
         at_t = list(frame[frame["iteration"] == t].itertuples())
         if not at_t:
             continue
-        fewest = min(len(r.diffs) for r in at_t)
-        # the looks these seeds reach (seeds 0..n−1 at each); fewer seeds than the first look: one look on them all
-        looks = [(k, n) for k, n in enumerate(plan.looks) if n <= fewest] or [(0, fewest)]
-        final: dict[int, dict] = {}
-        for k, n in looks:
-            open_ = [r for r in at_t if r.Index not in final]
-            family = [
-                verdicts.paired(r.label, RIVAL, r.problem, r.diffs[:n], "better",
-                                TIE.sides(r.ours[:n], r.theirs[:n], lower_is_better=True), TIE.text())
-                for r in open_
-            ]
-            for r, c in zip(open_, verdicts.decide(family, alpha=float(levels[k]))):
-                decided[r.Index] = {"p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": float(levels[k]),
-                                    "look": k + 1, "seeds_at_look": n, "look_mean": c.mean, "look_lo": c.lo,
-                                    "look_hi": c.hi}
-                if c.verdict not in (verdicts.INCONCLUSIVE, verdicts.FEW):
-                    final[r.Index] = decided[r.Index]
-        decided.update(final)
+        # as the claims engine's looks (`analysis.claims.checking`): every comparison first on all its seeds at the
+        # first look's level, which stands for one that reaches no look; then at look k (seeds 0..n−1) those still
+        # open that have its n seeds, Holm over them. A problem whose settings stopped at an earlier look keeps that
+        # look's statistics while the others go on.
+        _decide_at(at_t, decided, None, 0, float(levels[0]))
+        final: set[int] = set()
+        for k, n in enumerate(plan.looks):
+            open_ = [r for r in at_t if r.Index not in final and len(r.diffs) >= n]
+            for index, row in _decide_at(open_, decided, n, k, float(levels[k])).items():
+                if row["verdict"] not in (verdicts.INCONCLUSIVE, verdicts.FEW):
+                    final.add(index)
     out = []
     for r in frame.itertuples():
         n = len(r.diffs)
@@ -113,6 +106,23 @@ def advantage_by_iteration(tidy: pd.DataFrame, plan: Horizon = DEFAULT) -> pd.Da
             }
         )
     return pd.DataFrame(out).sort_values(["problem", "label", "iteration"], ignore_index=True)
+
+
+def _decide_at(rows: list, decided: dict[int, dict], n: int | None, k: int, level: float) -> dict[int, dict]:
+    """Decide `rows` (one checkpoint's) as one Holm family at look k's `level` on their first `n` seeds (None: all they
+    have), writing each one's outcome into `decided`; returns those outcomes."""
+    family = [
+        verdicts.paired(r.label, RIVAL, r.problem, r.diffs[:n], "better",
+                        TIE.sides(r.ours[:n], r.theirs[:n], lower_is_better=True), TIE.text())
+        for r in rows
+    ]
+    out = {}
+    for r, c in zip(rows, verdicts.decide(family, alpha=level)):
+        out[r.Index] = decided[r.Index] = {
+            "p": c.p, "p_holm": c.p_holm, "verdict": c.verdict, "level": level, "look": k + 1,
+            "seeds_at_look": len(r.diffs[:n]), "look_mean": c.mean, "look_lo": c.lo, "look_hi": c.hi,
+        }
+    return out
 
 
 def checkpoints(stats: pd.DataFrame) -> pd.DataFrame:
