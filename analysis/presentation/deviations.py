@@ -187,11 +187,13 @@ M_CHECK = "paper/large_batch_m500/tables/m_check.csv"
 
 
 def m_check_outcome(root: Path) -> str:
-    """What the check of M decided, in a sentence for the large-batch bullet; empty before it has run."""
+    """What the check of M decided, in a sentence for the large-batch bullet; empty before it has run (no table, or
+    the table `analysis.tables.m_check` writes while fewer than two seeds have all four trials: a note)."""
     path = root / M_CHECK
-    if not path.is_file():
+    table = pd.read_csv(path) if path.is_file() else pd.DataFrame()
+    if "m_changes_the_answer" not in table:
         return ""
-    shift, at_500 = (r for _, r in pd.read_csv(path).iterrows())
+    shift, at_500 = (r for _, r in table.iterrows())
     verdict = ("M changes the answer, so the large-batch run's verdicts are those of M = 64 only"
                if shift["m_changes_the_answer"] == "yes" else "M was not shown to change the answer")
     return (f" Its outcome (`{M_CHECK}`): {verdict}. Over {int(shift['n'])} seeds the advantage over TS moved by "
