@@ -189,6 +189,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     restoring = subparsers.add_parser("restore", help="put archived records back into a results directory")
     restoring.add_argument("--results", required=True, type=Path, help="a run's results directory")
     restoring.add_argument("--archive", default=ARCHIVE, type=Path, help="the archive directory (default: records)")
+    restoring.add_argument("--grid", metavar="CONFIG", type=Path,
+                           help="also write RESULTS/grid.csv: CONFIG's trials (experiment, label, …) that have a "
+                                "finished record there, as the workflow's grid table lists them, so that a command "
+                                "reading a run's grid (`b3o cost-model --results`) reads archived records")
     restoring.set_defaults(func=_restore)
 
 
@@ -213,14 +217,35 @@ def _pack(args: argparse.Namespace) -> int:
     return 0
 
 
+def write_grid(results: Path, config: Path) -> int:
+    """Write `results`/grid.csv: the rows of `config`'s grid (`baselines.grid.trial_grid`) whose trial has a finished
+    record in `results`/trials, each record named as the workflow names it; how many rows."""
+    import pandas as pd
+    import yaml
+
+    from baselines.grid import trial_grid
+
+    finished = set(finished_records(results / "trials"))
+    rows = [{**row.as_row(), "record": str(results / "trials" / f"{row.spec.trial_id}.json")}
+            for row in trial_grid(yaml.safe_load(config.read_text())) if row.spec.trial_id in finished]
+    pd.DataFrame(rows, columns=["trial_id", "experiment", "record"] if not rows else None).to_csv(
+        results / "grid.csv", index=False)
+    return len(rows)
+
+
 def _restore(args: argparse.Namespace) -> int:
     try:
+        if args.grid is not None and not args.grid.is_file():
+            raise ValueError(f"--grid {args.grid}: no such config")
         restored, present = restore(args.results, args.archive)
         resumable = restore_unfinished(args.results, args.archive)
+        listed = write_grid(args.results, args.grid) if args.grid is not None else None
     except (OSError, ValueError, tarfile.TarError) as err:
         print(f"b3o restore: error: {err}", file=sys.stderr)
         return 2
     print(f"restored {restored} record(s) into {args.results / 'trials'}; {present} were already there")
     if resumable:
         print(f"{resumable} unfinished trial(s) will resume from their archived checkpoints")
+    if listed is not None:
+        print(f"wrote {args.results / 'grid.csv'}: {listed} row(s) of {args.grid}'s grid with a finished record")
     return 0

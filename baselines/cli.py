@@ -30,7 +30,7 @@ _COMMANDS: dict[str, str] = {
     "verify": "analysis.data.verify",
     "platform": "baselines.provenance",
     "estimate": "baselines.estimate",
-    "cost-model": "baselines.estimate",
+    "cost-model": "baselines.cost_command",
     "archive": "baselines.archive",
     "restore": "baselines.archive",
 }

@@ -153,3 +153,31 @@ def test_every_committed_unfinished_checkpoint_is_readable_and_has_no_archived_r
         assert trial_id not in index
         with np.load(path) as saved:
             assert json.loads(str(saved["trace"]))["trial_id"] == trial_id
+
+
+def test_restore_with_a_config_writes_the_grid_of_its_trials_that_have_records(tmp_path, capsys):
+    """`b3o restore --grid CONFIG`: the default run's archive comes back with the grid table the workflow wrote for it
+    (every trial of config/config.yaml, under each experiment that lists it), which `b3o cost-model --results`
+    reads; a trial without a finished record is not listed, and a missing config fails before anything is restored."""
+    import pandas as pd
+    import yaml
+
+    from baselines.grid import trial_grid
+
+    root = Path(__file__).resolve().parents[1]
+    missing = main(["restore", "--results", str(tmp_path / "none"), "--grid", str(tmp_path / "none.yaml")])
+    assert missing == 2 and not (tmp_path / "none").exists()
+    assert main(["restore", "--results", str(tmp_path), "--archive", str(root / "records/default-rerun"),
+                 "--grid", str(root / "config/config.yaml")]) == 0
+    assert "row(s) of" in capsys.readouterr().out
+    grid = pd.read_csv(tmp_path / "grid.csv")
+    rows = [row.as_row() for row in trial_grid(yaml.safe_load((root / "config/config.yaml").read_text()))]
+    archived = set(archive.read_index(root / "records/default-rerun"))
+    assert set(grid["trial_id"]) == archived  # each of the run's trials is one of the config's
+    assert sorted(zip(grid["experiment"], grid["trial_id"])) == sorted(
+        (r["experiment"], r["trial_id"]) for r in rows if r["trial_id"] in archived)  # under every experiment
+    assert grid["record"].map(lambda path: Path(path).is_file()).all()
+    (tmp_path / "trials" / f"{grid['trial_id'][0]}.json").unlink()
+    archive.finished_copy(tmp_path / "trials" / f"{grid['trial_id'][0]}.json").unlink()
+    gone = (grid["trial_id"] == grid["trial_id"][0]).sum()
+    assert archive.write_grid(tmp_path, root / "config/config.yaml") == len(grid) - gone

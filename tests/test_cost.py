@@ -270,17 +270,21 @@ def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmissi
     assert (retries - SPARE_RETRIES + 1) * runtime >= SAFETY * 557
 
 
-def test_the_committed_model_predicts_the_default_run_within_a_quarter_per_experiment():
+def test_the_committed_model_prices_paper_scale_trials_within_a_quarter_and_no_default_run_experiment_short():
+    """tools/cost-validation.sh's checks of the committed model: out of sample on the M = 500 check's paper-scale
+    trials (B = 100, T = 50) and on the collapsed fit's held-out trials, within 25 %; on the default run, whose
+    records all its parts but the default fit were fitted to, never more than 25 % short, so that a trial job's
+    slot (`baselines.estimate.slots`, twice the prediction) holds."""
     checked = pd.read_csv(ROOT / "paper/tables/cost_validation.csv")
     checked = checked[checked["trials"] > 0]  # rows of records without the model's clock compare nothing
-    fitted = checked[checked["sample"] == "fitted"]
-    assert set(fitted["experiment"]) >= {"synthetic_b100", "battery", "all experiments"}
-    assert (np.abs(fitted["error"]) <= 0.25).all(), fitted
-    later = checked[checked["sample"] == "out of sample"]  # and on a later run's records: the paper-horizon run's
-    assert set(later["experiment"]) >= {"synthetic_b100", "all experiments"}
+    later = checked[checked["sample"] == "out of sample"]
+    assert set(later["experiment"]) >= {"m_check", "all experiments"}
     assert (np.abs(later["error"]) <= 0.25).all(), later
     held = checked[(checked["sample"] == "held out") & (checked["experiment"] != "all experiments")]
     assert len(held) >= 2 and (np.abs(held["error"]) <= 0.25).all(), held  # paper-scale trials (M = 500) it never saw
+    default = checked[checked["sample"] == "default run"]
+    assert set(default["experiment"]) >= {"synthetic_b100", "battery", "all experiments"}
+    assert (default["error"] >= -0.25).all(), default
 
 
 def test_estimate_command_refuses_a_missing_config_with_exit_2(tmp_path):
@@ -371,6 +375,16 @@ def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refit
     assert looks.to_dict() == {"e, look 1 (seeds 0–1)": 2, "e, look 2 (seed 2)": 1, "e, look 3 (seed 3)": 1}
     alone = subprocess.run(base + ["--looks", str(planned)], capture_output=True, text=True, timeout=300)
     assert alone.returncode == 2 and "give it with --model" in alone.stderr
+    # --sample: a check under a label of its own replaces that label's rows only
+    before = pd.read_csv(validation)
+    labelled = subprocess.run(base + ["--model", str(out), "--sample", "default run"], capture_output=True, text=True,
+                              timeout=300)
+    assert labelled.returncode == 0, labelled.stderr
+    after = pd.read_csv(validation)
+    assert after[after["sample"] != "default run"].reset_index(drop=True).equals(before)
+    assert set(after.loc[after["sample"] == "default run", "experiment"]) == {"e", "all experiments"}
+    unlabelled = subprocess.run(base + ["--sample", "default run"], capture_output=True, text=True, timeout=300)
+    assert unlabelled.returncode == 2 and "give it with --model" in unlabelled.stderr
     bad = subprocess.run(base + ["--model", str(tmp_path / "none.csv")], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "b3o cost-model: error:" in bad.stderr
 

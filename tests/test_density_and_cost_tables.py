@@ -237,3 +237,9 @@ def test_the_cost_model_line_gives_the_worst_experiment_in_and_out_of_sample_on_
     assert "wall time" in cost_model_line_block(table.drop(columns="clock"), "v.csv")
     fitted_only = cost_model_line_block(table[table["sample"] == "fitted"], "v.csv")  # a model just refitted
     assert "fitted to and has not yet been checked on a later run's trials." in fitted_only
+    swapped = table.assign(sample=table["sample"].replace({"fitted": "default run"}))  # its fit part fitted elsewhere
+    assert "within 25% on a later run's trials and errs on the default run's by up to 12%." in cost_model_line_block(
+        swapped, "v.csv")
+    over = swapped.assign(error=swapped["error"].abs())
+    assert "and over-predicts the default run's by up to 25%" not in cost_model_line_block(over, "v.csv")
+    assert "and over-predicts the default run's by up to 12%." in cost_model_line_block(over, "v.csv")

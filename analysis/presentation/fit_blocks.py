@@ -124,7 +124,7 @@ def paper_grid_block(table: pd.DataFrame, source: str) -> str:
 
 def cost_one_machine_block(table: pd.DataFrame, source: str) -> str:
     """The default fit's constants refitted to one machine's whole trials (`tests/benchmarks/cost_one_machine.py`):
-    its fit minutes per setting against the trials' and the committed model's, where it was fitted and where not."""
+    its fit minutes per setting against the trials' and the model's it replaced, where it was fitted and where not."""
     rows = [
         f"| {r.sample} | {r.setting} | {int(r.trials)} | {number(r.measured_fit_min)} | {number(r.refitted_fit_min)} "
         f"| {r.refitted_error:+.0%} | {number(r.committed_fit_min)} | {r.committed_error:+.0%} |"
@@ -132,10 +132,10 @@ def cost_one_machine_block(table: pd.DataFrame, source: str) -> str:
     ]
     held = table[table["setting"] == "all held out"].iloc[0]
     return generated("cost_one_machine", source, [
-        "| records | setting | trials | measured fit (CPU min) | refitted (min) | error | committed model (min) | error |",
+        "| records | setting | trials | measured fit (CPU min) | refitted (min) | error | earlier model (min) | error |",
         "|---|---|---|---|---|---|---|---|", *rows, "",
         f"On the {int(held.trials)} trials it was not fitted to, all on platform {table['platform'].iloc[0]}, the "
-        f"refitted part errs by {held.refitted_error:+.0%} in total and the committed one by "
+        f"refitted part errs by {held.refitted_error:+.0%} in total and the earlier one by "
         f"{held.committed_error:+.0%}.",
     ])
 
