@@ -61,8 +61,11 @@ TABLES = {
     "collapsed_fit": "paper/collapsed_fit/tables/comparisons.csv",
     "collapsed_fit_m500": "paper/collapsed_fit_m500/tables/comparisons.csv",
     "collapsed_fit_m500_cost": "paper/collapsed_fit_m500/tables/cost_check.csv",
+    "collapsed_fit_m500_confirm": "paper/collapsed_fit_m500_confirm/tables/comparisons.csv",
+    "collapsed_fit_m500_confirm_cost": "paper/collapsed_fit_m500_confirm/tables/cost_check.csv",
     "ts_starts": "paper/ts_starts/tables/comparisons.csv",
     "fit_diagnosis": "paper/tables/fit_diagnosis_summary.csv",
     "fit_diagnosis_m500": "paper/collapsed_fit_m500/tables/fit_diagnosis_summary.csv",
+    "fit_diagnosis_m500_confirm": "paper/collapsed_fit_m500_confirm/tables/fit_diagnosis_summary.csv",
     "verify_rerun": "paper/verify_rerun.csv",
 }

@@ -194,7 +194,7 @@ SECTIONS = {
     **{  # the committed model against a long run's records, per setting and look
         name: (cost_check_block(name), {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"},
                "b3o cost-model --model paper/tables/cost_model.csv --per-setting --looks CONFIG")
-        for name in ("large_batch_cost", "collapsed_fit_m500_cost")
+        for name in ("large_batch_cost", "collapsed_fit_m500_cost", "collapsed_fit_m500_confirm_cost")
     },
     **{name: (typical_ratio_block(name), {"problem", "left", "right", "n", "ratio", "ratio_lo", "ratio_hi", "p_holm",
               "verdict"}, "python -m analysis.tables.typical_ratio") for name in ("typical_ratio", "typical_ratio_look3")},
@@ -268,7 +268,7 @@ SECTIONS = {
     ),
     **{
         check: (check_block(check), CHECK_COLUMNS, "python -m analysis.tables.claims_table --comparisons")
-        for check in ("collapsed_fit", "collapsed_fit_m500", "ts_starts")
+        for check in ("collapsed_fit", "collapsed_fit_m500", "collapsed_fit_m500_confirm", "ts_starts")
     },
     **{
         name: (fit_diagnosis_block(name), {
@@ -276,7 +276,7 @@ SECTIONS = {
             "median_likelihood_variance", "fits_converged", "runaway_seeds", "runaway_max_kernel_variance",
             "runaway_max_geomean_lengthscale", "runaway_mean_relative_diversity", "others_mean_relative_diversity",
             "runaway_mean_final_regret", "others_median_final_regret"}, "python tests/benchmarks/fit_diagnosis.py")
-        for name in ("fit_diagnosis", "fit_diagnosis_m500")
+        for name in ("fit_diagnosis", "fit_diagnosis_m500", "fit_diagnosis_m500_confirm")
     },
     "verify_rerun": (
         verify_rerun_block, {"trial_id", "result", "same_platform", "rerun_platform"}, "b3o verify --exact-only"
