@@ -13,7 +13,9 @@ the records keep each fit's outcome, with three fits:
 group per problem, acquisition and fit: the M = 500 check's, whether its fits run away as the M = 64 ones did,
 
     python tests/benchmarks/fit_diagnosis.py --run RUNS/collapsed_fit_m500/trials \
-        --out paper/collapsed_fit_m500/tables/fit_diagnosis.csv
+        --configfile config/collapsed_fit_m500.yaml --out paper/collapsed_fit_m500/tables/fit_diagnosis.csv
+
+(`--configfile`: only that config's trials, as a results directory `b3o restore` filled holds every archived record.)
 
 One row per fit, seed and iteration: the fitted hyperparameters, the steps L-BFGS-B took, the spread of α and the
 Boltzmann density's effective sample size and batch diversity, and the regret. `--summary` (default: beside `--out`,
@@ -31,8 +33,10 @@ pin_process([])  # before NumPy loads: the trials' numerical platform
 
 import numpy as np
 import pandas as pd
+import yaml
 from scipy import stats
 
+from baselines.grid import trial_grid
 from baselines.paper import table_2_lam
 from baselines.records import load_record
 from baselines.runner import run_trial
@@ -145,13 +149,20 @@ def main() -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--records", type=Path, help="directory for the trials' records (resumable)")
     source.add_argument("--run", type=Path, help="a finished run's records (JSON files) to read instead of running")
+    parser.add_argument("--configfile", type=Path,
+                        help="with --run: read only this config's trials (a results directory that `b3o restore` "
+                             "filled holds every run's archived records)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--summary", type=Path)
     args = parser.parse_args()
     table, by = [], ("fit",)
     if args.run:
         by = ("problem", "acquisition", "fit")
-        for path in sorted(args.run.glob("*.json")):
+        paths = sorted(args.run.glob("*.json"))
+        if args.configfile:
+            wanted = {row.spec.trial_id for row in trial_grid(yaml.safe_load(args.configfile.read_text()))}
+            paths = [path for path in paths if path.stem in wanted]
+        for path in paths:
             record, why = load_record(path)
             if record is None:
                 parser.error(f"{path}: {why}")
