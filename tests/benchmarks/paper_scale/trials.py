@@ -8,7 +8,7 @@ L-BFGS-B capped at 500 steps; DEFER; Table 2's λ; one thread), run one after an
 and committed beside its spec. The cost model's collapsed fit is fitted to two of them (`b3o cost-model --extend
 paper/tables/cost_model.csv --also ...`, named here with `--fitted`) and checked on the others, which it never saw
 (`--holdout`); the trial with the default fit (b3o-logei-c) checks the default fit's terms at M = 500, which come
-from step benchmarks (paper/tables/paper_scale_cost.csv, fit_scaling.csv), not from whole trials:
+from one machine's whole trials (tests/benchmarks/cost_one_machine.py, where this trial is held out):
 
     P=tests/benchmarks/paper_scale
     python $P/trials.py $P/*collapsed*.record.json $P/b3o-logei-c.record.json \\
