@@ -3,13 +3,14 @@ or in what it was fitted to?
 
 The model committed before this refit (`--base`, then `paper/tables/cost_model.csv`) fitted the default SVGP fit's
 constants to the default run's records (M = 64, one machine), a probe of one L-BFGS step at M = 500 and timed fits
-(benchmarks of another run), each counted at its step cap; it over-predicted the default fit's trials at M = 500 by
-half or more (the paper-scale trial, +52 %; the M = 500 check, +79 %). The refit's constants are the committed ones
-now (docs/performance.md: the rule they passed), so rerunning this against today's committed model compares it with
-itself: give `--base` the earlier one (`git show 76f9de0^:paper/tables/cost_model.csv > earlier.csv`). Here the fit part alone is fitted anew (`baselines.cost.with_fit_refitted`) to the
-whole trials of one machine (`--platform`), counting the steps each fit took (`baselines.cost.fit_steps`), and checked
-on trials of the same machine it was not fitted to: per setting, the trials' measured fit CPU minutes against what
-the refitted part and the committed one predict from the spec alone (at the step cap, as any prediction must).
+(benchmarks of another run), each counted at its step cap; it over-predicted the default fit's trials at M = 500 by half
+or more (the paper-scale trial, +52 %; the M = 500 check, +79 %). The refit's constants are the committed ones now
+(docs/performance.md: the rule they passed), so rerunning this against today's committed model compares it with itself:
+give `--base` the earlier one (`git show 76f9de0^:paper/tables/cost_model.csv > earlier.csv`). Here the fit part alone
+is fitted anew (`baselines.cost.with_fit_refitted`) to the whole trials of one machine (`--platform`), counting the
+steps each fit took (`baselines.cost.fit_steps`), and checked on trials of the same machine it was not fitted to: per
+setting, the trials' measured fit CPU minutes against what the refitted part and the committed one predict from the spec
+alone (at the step cap, as any prediction must).
 
     python tests/benchmarks/cost_one_machine.py --records RUNS/collapsed_fit_m500/trials/*.json \
         RUNS/large_batch/trials/*.json tests/benchmarks/paper_scale/b3o-logei-c.record.json \
