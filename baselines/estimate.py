@@ -82,7 +82,7 @@ def _estimate(args: argparse.Namespace) -> int:
         finished = finished_trials(Path(args.results), set(costs["trial_id"]))
         print(f"{args.results}: {len(finished)} of the config's {costs['trial_id'].nunique()} trials have finished "
               "records; priced below is what is left")
-        costs = costs[~costs["trial_id"].isin(finished)]
+        every, costs = costs, costs[~costs["trial_id"].isin(finished)]
         try:
             closed = closed_by_looks(Path(args.results), config, grid)
         except (OSError, ValueError, KeyError) as error:
@@ -95,6 +95,13 @@ def _estimate(args: argparse.Namespace) -> int:
                       "closed")
             costs = costs[~dropped]
         decided = bool(closed)
+        done = realised(Path(args.results), every, finished, model.clock)
+        if len(done):
+            measured, expected = done["measured"].sum(), done["predicted"].sum()
+            print(f"its {int(done['trials'].sum())} finished trial(s) the model prices took {measured / 60:,.2f} "
+                  f"core-hours against {expected / 60:,.2f} predicted ({measured / expected - 1:+.0%}); what is left, "
+                  f"each setting scaled by what its finished trials took: {scaled_left(costs, done) / 60:,.2f} "
+                  "core-hours")
     per, flagged = estimate_table(costs, limit)
     print(estimate_text(per, flagged, model, limit, args.fit))
     if costs["look"].notna().any():
@@ -192,6 +199,34 @@ def finished_trials(results: Path, trial_ids: set[str]) -> set[str]:
 
     paths = {t: results / "trials" / f"{t}.json" for t in trial_ids}
     return {t for t, path in paths.items() if path.is_file() and load_record(path)[0] is not None}
+
+
+def realised(results: Path, costs: pd.DataFrame, finished: set[str], clock: str) -> pd.DataFrame:
+    """Per setting (label, problem) of the `finished` trials that `costs` (`trial_costs`) predicts and whose records
+    have `clock`'s seconds: their number and measured and predicted minutes, what a run going on has cost so far
+    against what the model said (on whatever machine made each record)."""
+    from baselines.cost import has_cpu_parts, measured_seconds
+    from baselines.records import load_record
+
+    rows = []
+    for row in costs.drop_duplicates("trial_id").dropna(subset=["minutes"]).itertuples():
+        if row.trial_id not in finished:
+            continue
+        record, _ = load_record(results / "trials" / f"{row.trial_id}.json")
+        if record is not None and (clock != "cpu" or has_cpu_parts(record)):
+            rows.append({"label": row.label, "problem": row.problem, "measured": measured_seconds(record, clock) / 60,
+                         "predicted": row.minutes})
+    frame = pd.DataFrame(rows, columns=["label", "problem", "measured", "predicted"])
+    return frame.groupby(["label", "problem"]).agg(trials=("measured", "size"), measured=("measured", "sum"),
+                                                   predicted=("predicted", "sum"))
+
+
+def scaled_left(costs: pd.DataFrame, done: pd.DataFrame) -> float:
+    """Minutes of what is left (`costs`' rows), each setting's prediction scaled by what its finished trials took
+    against theirs (`realised`); the model's own where none has finished."""
+    ratio = (done["measured"] / done["predicted"]).astype(float).rename("ratio")
+    left = costs.drop_duplicates("trial_id").join(ratio, on=["label", "problem"])
+    return float((left["minutes"] * left["ratio"].fillna(1.0)).sum())
 
 
 def estimate_text(per: pd.DataFrame, flagged: pd.DataFrame, model: CostModel, limit_min: float,

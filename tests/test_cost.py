@@ -492,3 +492,32 @@ def test_refitting_the_default_fit_replaces_its_constants_only():
     assert new["fit", "svgp", "f2"] == pytest.approx(5e-10, rel=1e-3)
     with pytest.raises(ValueError, match="cpu seconds"):
         with_fit_refitted(committed, observations([_record(0, "b3o", 5, 4, 50, 64, load=2.0)]))
+
+
+def test_what_is_left_of_a_run_is_scaled_per_setting_by_what_its_finished_trials_took(tmp_path):
+    """`b3o estimate --results`: the finished trials' measured seconds against their predictions, per setting
+    (`realised`), and what is left with each setting's prediction scaled by that ratio, the model's own for a setting
+    none of whose trials has finished (`scaled_left`); a record without the model's clock is not counted."""
+    import json
+
+    from baselines.cost import measured_seconds
+    from baselines.estimate import realised, scaled_left
+
+    (tmp_path / "trials").mkdir()
+    records = [_record(i, "b3o", 10, 3, 50, 64, load=2.0) for i in range(3)]
+    records.append({**_record(3, "b3o", 10, 3, 50, 64), "trial_id": "wall-only"})  # no CPU seconds
+    for record in records:
+        trace = [{"num_evals": 0, "points": [], "observations": [], "values": [], "best_value": 0.0, **row}
+                 for row in record["trace"]]
+        (tmp_path / "trials" / f"{record['trial_id']}.json").write_text(json.dumps({**record, "trace": trace}))
+    ids = [r["trial_id"] for r in records]
+    costs = pd.DataFrame({"label": ["A", "A", "A", "A", "B"], "problem": "hartmann6",
+                          "trial_id": [*ids, "b-left"], "minutes": [1.0, 3.0, 5.0, 7.0, 11.0]})
+    done = realised(tmp_path, costs, set(ids[:2]) | {"wall-only"}, "cpu")
+    measured = sum(measured_seconds(r, "cpu") for r in records[:2]) / 60
+    assert done.loc[("A", "hartmann6")].to_dict() == pytest.approx({"trials": 2, "measured": measured,
+                                                                    "predicted": 4.0})
+    left = costs[~costs["trial_id"].isin(ids[:2])]
+    assert scaled_left(left, done) == pytest.approx(measured / 4.0 * (5.0 + 7.0) + 11.0)
+    assert realised(tmp_path, costs, set(), "cpu").empty and scaled_left(left, realised(tmp_path, costs, set(),
+                                                                                          "cpu")) == 23.0
