@@ -57,7 +57,7 @@ start() {  # start ENTRY: the run's snakemake in the background, in a process gr
   )
   echo "$(date -u +%FT%TZ) $name: running from $commit on $cores core(s) (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
   # what is left of it, by the cost model (a look not yet made in full)
-  b3o estimate --configfile "$what" --results "$results" 2> /dev/null | grep -E "finished records|^all|look [0-9]" || true
+  b3o estimate --configfile "$what" --results "$results" 2> /dev/null | grep -E "finished records|finished trial|^all|look [0-9]" || true
 }
 
 STARTED=" "
