@@ -228,8 +228,8 @@ def write_grid(results: Path, config: Path) -> int:
     finished = set(finished_records(results / "trials"))
     rows = [{**row.as_row(), "record": str(results / "trials" / f"{row.spec.trial_id}.json")}
             for row in trial_grid(yaml.safe_load(config.read_text())) if row.spec.trial_id in finished]
-    pd.DataFrame(rows, columns=["trial_id", "experiment", "record"] if not rows else None).to_csv(
-        results / "grid.csv", index=False)
+    frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["trial_id", "experiment", "record"])
+    frame.to_csv(results / "grid.csv", index=False)
     return len(rows)
 
 
