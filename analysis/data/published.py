@@ -63,6 +63,7 @@ TABLES = {
     "collapsed_fit_m500_cost": "paper/collapsed_fit_m500/tables/cost_check.csv",
     "collapsed_fit_m500_confirm": "paper/collapsed_fit_m500_confirm/tables/comparisons.csv",
     "collapsed_fit_m500_confirm_cost": "paper/collapsed_fit_m500_confirm/tables/cost_check.csv",
+    "cost_one_machine_check": "paper/large_batch_m500/tables/cost_one_machine_check.csv",
     "ts_starts": "paper/ts_starts/tables/comparisons.csv",
     "fit_diagnosis": "paper/tables/fit_diagnosis_summary.csv",
     "fit_diagnosis_m500": "paper/collapsed_fit_m500/tables/fit_diagnosis_summary.csv",

@@ -194,7 +194,8 @@ SECTIONS = {
     **{  # the committed model against a long run's records, per setting and look
         name: (cost_check_block(name), {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"},
                "b3o cost-model --model paper/tables/cost_model.csv --per-setting --looks CONFIG")
-        for name in ("large_batch_cost", "collapsed_fit_m500_cost", "collapsed_fit_m500_confirm_cost")
+        for name in ("large_batch_cost", "collapsed_fit_m500_cost", "collapsed_fit_m500_confirm_cost",
+                     "cost_one_machine_check")
     },
     **{name: (typical_ratio_block(name), {"problem", "left", "right", "n", "ratio", "ratio_lo", "ratio_hi", "p_holm",
               "verdict"}, "python -m analysis.tables.typical_ratio") for name in ("typical_ratio", "typical_ratio_look3")},
