@@ -155,6 +155,7 @@ def rewrite(readme: str, section: str, name: str = "claims") -> str:
 #: the columns of a claims table's comparisons (`claims_table --comparisons`) a pre-registered check's section reads
 CHECK_COLUMNS = {"number", "name", "problem", "left", "right", "budget", "n", "mean", "lo", "hi", "margin", "verdict",
                  "seeds_needed"}
+COST_COLUMNS = {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}  # `b3o cost-model --validation`
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
@@ -188,11 +189,9 @@ SECTIONS = {
          "verdict", "auto_ess", "rival_ess", "auto_diversity", "rival_diversity"},
         "python -m analysis.tables.automatic",
     ),
-    "cost_model": (
-        cost_model_block, {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}, "b3o cost-model"
-    ),
+    "cost_model": (cost_model_block, COST_COLUMNS, "b3o cost-model"),
     **{  # the committed model against a long run's records, per setting and look
-        name: (cost_check_block(name), {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"},
+        name: (cost_check_block(name), COST_COLUMNS,
                "b3o cost-model --model paper/tables/cost_model.csv --per-setting --looks CONFIG")
         for name in ("large_batch_cost", "collapsed_fit_m500_cost", "collapsed_fit_m500_confirm_cost",
                      "cost_one_machine_check")
