@@ -118,12 +118,15 @@ def pack_unfinished(results: Path, archive: Path = ARCHIVE) -> list[str]:
     return copied
 
 
-def restore(results: Path, archive: Path = ARCHIVE) -> tuple[int, int]:
-    """Put every archived record that `results` lacks back (with the runner's kept copy): (restored, already there).
-    A chunk whose record does not match its index entry is an error, before anything is written from it."""
+def restore(results: Path, archive: Path = ARCHIVE, only: set[str] | None = None) -> tuple[int, int]:
+    """Put every archived record that `results` lacks back (with the runner's kept copy), or only those of the trials
+    `only` names: (restored, already there). A chunk whose record does not match its index entry is an error, before
+    anything is written from it."""
     index = read_index(archive)
     if not index and not (archive / UNFINISHED).is_dir():
         raise FileNotFoundError(f"no archive index at {archive / INDEX}")
+    if only is not None:
+        index = {t: row for t, row in index.items() if t in only}
     trials = results / "trials"
     trials.mkdir(parents=True, exist_ok=True)
     restored = present = 0
@@ -148,14 +151,15 @@ def restore(results: Path, archive: Path = ARCHIVE) -> tuple[int, int]:
     return restored, present
 
 
-def restore_unfinished(results: Path, archive: Path = ARCHIVE) -> int:
-    """Put each archived checkpoint back where its trial has neither a record nor a checkpoint (an archived record
-    wins: `restore` gives it); how many."""
+def restore_unfinished(results: Path, archive: Path = ARCHIVE, only: set[str] | None = None) -> int:
+    """Put each archived checkpoint back (of the trials `only` names, if given) where its trial has neither a record
+    nor a checkpoint (an archived record wins: `restore` gives it); how many."""
     trials, index, restored = results / "trials", read_index(archive), 0
     for path in sorted((archive / UNFINISHED).glob(f"*{CHECKPOINT_SUFFIX}")):
         trial_id = path.name.removesuffix(CHECKPOINT_SUFFIX)
         out = trials / f"{trial_id}.json"
-        if trial_id in index or out.exists() or checkpoint_path(out).exists():
+        if trial_id in index or (only is not None and trial_id not in only) or out.exists() \
+                or checkpoint_path(out).exists():
             continue
         trials.mkdir(parents=True, exist_ok=True)
         data = path.read_bytes()
@@ -190,9 +194,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     restoring.add_argument("--results", required=True, type=Path, help="a run's results directory")
     restoring.add_argument("--archive", default=ARCHIVE, type=Path, help="the archive directory (default: records)")
     restoring.add_argument("--grid", metavar="CONFIG", type=Path,
-                           help="also write RESULTS/grid.csv: CONFIG's trials (experiment, label, …) that have a "
-                                "finished record there, as the workflow's grid table lists them, so that a command "
-                                "reading a run's grid (`b3o cost-model --results`) reads archived records")
+                           help="restore only CONFIG's trials and write RESULTS/grid.csv: those (experiment, label, "
+                                "…) that have a finished record there, as the workflow's grid table lists them, so "
+                                "that a command reading a run's grid (`b3o cost-model --results`) reads archived "
+                                "records")
     restoring.set_defaults(func=_restore)
 
 
@@ -217,30 +222,40 @@ def _pack(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_grid(results: Path, config: Path) -> int:
-    """Write `results`/grid.csv: the rows of `config`'s grid (`baselines.grid.trial_grid`) whose trial has a finished
-    record in `results`/trials, each record named as the workflow names it; how many rows."""
-    import pandas as pd
+def config_grid(config: Path) -> list:
+    """`config`'s grid rows (`baselines.grid.trial_grid`)."""
     import yaml
 
     from baselines.grid import trial_grid
 
+    return trial_grid(yaml.safe_load(config.read_text()))
+
+
+def write_grid(results: Path, grid: list) -> int:
+    """Write `results`/grid.csv: the rows of `grid` (`config_grid`) whose trial has a finished record in
+    `results`/trials, each record named as the workflow names it; how many rows."""
+    import pandas as pd
+
     finished = set(finished_records(results / "trials"))
     rows = [{**row.as_row(), "record": str(results / "trials" / f"{row.spec.trial_id}.json")}
-            for row in trial_grid(yaml.safe_load(config.read_text())) if row.spec.trial_id in finished]
+            for row in grid if row.spec.trial_id in finished]
     frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["trial_id", "experiment", "record"])
     frame.to_csv(results / "grid.csv", index=False)
     return len(rows)
 
 
 def _restore(args: argparse.Namespace) -> int:
+    import yaml
+
     try:
         if args.grid is not None and not args.grid.is_file():
             raise ValueError(f"--grid {args.grid}: no such config")
-        restored, present = restore(args.results, args.archive)
-        resumable = restore_unfinished(args.results, args.archive)
-        listed = write_grid(args.results, args.grid) if args.grid is not None else None
-    except (OSError, ValueError, tarfile.TarError) as err:
+        grid = config_grid(args.grid) if args.grid is not None else None
+        only = {row.spec.trial_id for row in grid} if grid is not None else None
+        restored, present = restore(args.results, args.archive, only)
+        resumable = restore_unfinished(args.results, args.archive, only)
+        listed = write_grid(args.results, grid) if grid is not None else None
+    except (OSError, ValueError, KeyError, tarfile.TarError, yaml.YAMLError) as err:
         print(f"b3o restore: error: {err}", file=sys.stderr)
         return 2
     print(f"restored {restored} record(s) into {args.results / 'trials'}; {present} were already there")

@@ -95,7 +95,7 @@ def _estimate(args: argparse.Namespace) -> int:
                       "closed")
             costs = costs[~dropped]
         decided = bool(closed)
-        done = realised(Path(args.results), every, finished, model.clock)
+        done = realised(every, finished, model.clock)
         if len(done):
             measured, expected = done["measured"].sum(), done["predicted"].sum()
             print(f"its {int(done['trials'].sum())} finished trial(s) the model prices took {measured / 60:,.2f} "
@@ -193,26 +193,24 @@ def closed_by_looks(results: Path, config: Mapping[str, Any], grid: list) -> lis
     return closed
 
 
-def finished_trials(results: Path, trial_ids: set[str]) -> set[str]:
-    """The trials among `trial_ids` with a finished record in `results`/trials."""
+def finished_trials(results: Path, trial_ids: set[str]) -> dict[str, dict]:
+    """The finished records in `results`/trials of the trials among `trial_ids`, by trial id."""
     from baselines.records import load_record
 
     paths = {t: results / "trials" / f"{t}.json" for t in trial_ids}
-    return {t for t, path in paths.items() if path.is_file() and load_record(path)[0] is not None}
+    records = {t: load_record(path)[0] for t, path in paths.items() if path.is_file()}
+    return {t: record for t, record in records.items() if record is not None}
 
 
-def realised(results: Path, costs: pd.DataFrame, finished: set[str], clock: str) -> pd.DataFrame:
-    """Per setting (label, problem) of the `finished` trials that `costs` (`trial_costs`) predicts and whose records
-    have `clock`'s seconds: their number and measured and predicted minutes, what a run going on has cost so far
-    against what the model said (on whatever machine made each record)."""
+def realised(costs: pd.DataFrame, finished: Mapping[str, dict], clock: str) -> pd.DataFrame:
+    """Per setting (label, problem) of the `finished` trials' records (`finished_trials`) that `costs`
+    (`trial_costs`) predicts and that have `clock`'s seconds: their number and measured and predicted minutes, what a
+    run going on has cost so far against what the model said (on whatever machine made each record)."""
     from baselines.cost import has_cpu_parts, measured_seconds
-    from baselines.records import load_record
 
     rows = []
     for row in costs.drop_duplicates("trial_id").dropna(subset=["minutes"]).itertuples():
-        if row.trial_id not in finished:
-            continue
-        record, _ = load_record(results / "trials" / f"{row.trial_id}.json")
+        record = finished.get(row.trial_id)
         if record is not None and (clock != "cpu" or has_cpu_parts(record)):
             rows.append({"label": row.label, "problem": row.problem, "measured": measured_seconds(record, clock) / 60,
                          "predicted": row.minutes})

@@ -80,7 +80,7 @@ def test_a_superseding_pack_restores_the_recomputed_record_and_keeps_the_old_chu
 def test_a_damaged_chunk_or_a_missing_results_dir_is_one_clear_error(tmp_path, capsys):
     run, store = tmp_path / "run", tmp_path / "records"
     _record(run, "a")
-    chunk, _ = archive.pack(run, store)
+    archive.pack(run, store)
     index = (store / archive.INDEX).read_text().replace(archive.read_index(store)["a"]["sha256"], "0" * 64)
     (store / archive.INDEX).write_text(index)
     assert main(["restore", "--results", str(tmp_path / "fresh"), "--archive", str(store)]) == 2
@@ -180,4 +180,23 @@ def test_restore_with_a_config_writes_the_grid_of_its_trials_that_have_records(t
     (tmp_path / "trials" / f"{grid['trial_id'][0]}.json").unlink()
     archive.finished_copy(tmp_path / "trials" / f"{grid['trial_id'][0]}.json").unlink()
     gone = (grid["trial_id"] == grid["trial_id"][0]).sum()
-    assert archive.write_grid(tmp_path, root / "config/config.yaml") == len(grid) - gone
+    assert archive.write_grid(tmp_path, archive.config_grid(root / "config/config.yaml")) == len(grid) - gone
+
+
+def test_restore_with_a_config_restores_only_that_configs_trials(tmp_path):
+    """`b3o restore --grid CONFIG` puts back only the archived records (and checkpoints) of CONFIG's trials, so a
+    check of one run need not unpack a whole archive: a config of one of the default run's experiments gets exactly
+    that experiment's archived trials."""
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    config = yaml.safe_load((root / "config/config.yaml").read_text())
+    first = next(iter(config["experiments"]))
+    config["experiments"] = {first: config["experiments"][first]}
+    (tmp_path / "one.yaml").write_text(yaml.safe_dump(config))
+    store = root / "records/default-rerun"
+    wanted = {row.spec.trial_id for row in archive.config_grid(tmp_path / "one.yaml")} & set(archive.read_index(store))
+    assert 0 < len(wanted) < len(archive.read_index(store))
+    assert main(["restore", "--results", str(tmp_path / "run"), "--archive", str(store),
+                 "--grid", str(tmp_path / "one.yaml")]) == 0
+    assert {p.name.removesuffix(".json") for p in (tmp_path / "run/trials").glob("*.json")} == wanted

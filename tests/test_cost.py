@@ -221,7 +221,7 @@ def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tm
     for trial in done:
         shutil.copy(record, trials / f"{trial}.json")
     (trials / f"{broken}.json").write_text(record.read_text()[:500])  # cut short: not finished
-    assert finished_trials(tmp_path, set(costs["trial_id"])) == set(done)
+    assert set(finished_trials(tmp_path, set(costs["trial_id"]))) == set(done)
     run = [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml", "--results"]
     left = subprocess.run([*run, str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert left.returncode == 0, left.stderr
@@ -501,7 +501,7 @@ def test_what_is_left_of_a_run_is_scaled_per_setting_by_what_its_finished_trials
     import json
 
     from baselines.cost import measured_seconds
-    from baselines.estimate import realised, scaled_left
+    from baselines.estimate import finished_trials, realised, scaled_left
 
     (tmp_path / "trials").mkdir()
     records = [_record(i, "b3o", 10, 3, 50, 64, load=2.0) for i in range(3)]
@@ -513,11 +513,12 @@ def test_what_is_left_of_a_run_is_scaled_per_setting_by_what_its_finished_trials
     ids = [r["trial_id"] for r in records]
     costs = pd.DataFrame({"label": ["A", "A", "A", "A", "B"], "problem": "hartmann6",
                           "trial_id": [*ids, "b-left"], "minutes": [1.0, 3.0, 5.0, 7.0, 11.0]})
-    done = realised(tmp_path, costs, set(ids[:2]) | {"wall-only"}, "cpu")
+    finished = finished_trials(tmp_path, set(ids))
+    assert set(finished) == set(ids)
+    done = realised(costs, {t: finished[t] for t in [*ids[:2], "wall-only"]}, "cpu")
     measured = sum(measured_seconds(r, "cpu") for r in records[:2]) / 60
     assert done.loc[("A", "hartmann6")].to_dict() == pytest.approx({"trials": 2, "measured": measured,
                                                                     "predicted": 4.0})
     left = costs[~costs["trial_id"].isin(ids[:2])]
     assert scaled_left(left, done) == pytest.approx(measured / 4.0 * (5.0 + 7.0) + 11.0)
-    assert realised(tmp_path, costs, set(), "cpu").empty and scaled_left(left, realised(tmp_path, costs, set(),
-                                                                                          "cpu")) == 23.0
+    assert realised(costs, {}, "cpu").empty and scaled_left(left, realised(costs, {}, "cpu")) == 23.0
