@@ -230,7 +230,7 @@ SECTIONS = {
         "python tests/benchmarks/paper_scale/bound_check.py",
     ),
     "paper_grid": (
-        paper_grid_block, {"fit", "trials", "core_hours", "longest_min", "not_predicted"},
+        paper_grid_block, {"fit", "configured", "trials", "core_hours", "longest_min", "not_predicted"},
         "python tests/benchmarks/paper_scale/trials.py",
     ),
     "cost_one_machine": (

@@ -18,8 +18,8 @@ from one machine's whole trials (tests/benchmarks/cost_one_machine.py, where thi
 One row per trial: the CPU it ran on, its CPU minutes (the process's CPU seconds: another job on the machine inflates them far less
 than wall seconds, as it shares the core's caches, not its time) in all and in the fits, the model's prediction and its
 error, the fits' L-BFGS-B steps and how many stopped by converging, the final regret and the peak memory. The grid table
-has one row per fit: config/paper.yaml as configured, and with every SVGP fitted the collapsed way (`b3o estimate --fit
-collapsed`).
+has one row per fit: config/paper.yaml with every SVGP fitted that way (`b3o estimate --fit FIT`), and whether the config
+fits its SVGPs that way.
 """
 
 from __future__ import annotations
@@ -32,9 +32,11 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from analysis.naming import FITS as FIT_NAMES
 from baselines.cost import CostModel, measured_seconds
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table, trial_costs
 from baselines.grid import trial_grid
+from baselines.spec import FITS
 
 PAPER_CONFIG = Path("config/paper.yaml")
 
@@ -69,13 +71,17 @@ def trial_row(record: dict, model: CostModel, fitted: bool) -> dict:
 
 
 def grid_rows(config: dict, model: CostModel) -> pd.DataFrame:
-    """The whole grid's predicted core-hours and longest trial, as configured and with every SVGP collapsed."""
+    """The whole grid's predicted core-hours and longest trial with every SVGP fitted each way, and how many of the
+    config's SVGPs it fits that way ("all", "some", "none")."""
     grid, limit = trial_grid(config), config.get("slot_minutes", DEFAULT_LIMIT_MIN)
+    svgps = [row.spec.model or {} for row in grid if (row.spec.model or {}).get("kind", "svgp") == "svgp"]
     rows = []
-    for fit in (None, "collapsed"):
+    for fit in FITS:
         per, _ = estimate_table(trial_costs(grid, model, fit), limit)
         total = per.set_index("experiment").loc["all (each trial once)"]
-        rows.append({"fit": fit or "as configured", "trials": int(total["trials"]), "core_hours": total["core_hours"],
+        used = sum(m.get("fit", "lbfgs") == fit for m in svgps)
+        rows.append({"fit": FIT_NAMES[fit], "configured": "all" if used == len(svgps) else "some" if used else "none",
+                     "trials": int(total["trials"]), "core_hours": total["core_hours"],
                      "longest_min": total["longest_min"], "not_predicted": int(total["not_predicted"])})
     return pd.DataFrame(rows)
 
