@@ -52,6 +52,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
+from baselines.spec import svgp_fit
+
 #: the form of each part: its terms, and for the fit, which also enter one L-BFGS step of the benchmark
 FIT_TERMS = ("f0", "f1", "f2", "f3", "f4", "f5")
 COLLAPSED_TERMS = ("c0", "c2", "c3")
@@ -80,10 +82,10 @@ def acquire_key(method: str, params: Mapping[str, Any] | None) -> str:
 def fit_key(model: Mapping[str, Any]) -> str:
     """Which fit's constants a model spec's fits take: "svgp" (L-BFGS over all its variables, the default),
     "svgp-collapsed", or the model's kind (not modelled: its trials are not predicted)."""
-    kind = model.get("kind", "svgp")
-    if kind != "svgp":
-        return kind
-    return "svgp" if model.get("fit", "lbfgs") == "lbfgs" else f"svgp-{model['fit']}"
+    fit = svgp_fit(model)
+    if fit is None:
+        return model["kind"]
+    return "svgp" if fit == "lbfgs" else f"svgp-{fit}"
 
 
 def _fit_features(maxiter: float, n: float, m: float) -> list[float]:

@@ -16,6 +16,7 @@ import yaml
 
 from baselines.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
 from baselines.estimate import COST_MODEL, look_label
+from baselines.spec import svgp_fit
 
 COST_VALIDATION = Path("paper/tables/cost_validation.csv")
 #: the validation rows of the records an extension (`b3o cost-model --extend`) was fitted to
@@ -110,9 +111,8 @@ def _size(spec: dict, model: CostModel) -> str:
     name = f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
     if not model.uses_model(spec):
         return name
-    surrogate = spec.get("model") or {}
-    fit = surrogate.get("fit", "lbfgs")
-    return f"{name}, M = {inducing_points(surrogate):.0f}" + ("" if fit == "lbfgs" else f", {fit} fit")
+    surrogate, how = spec.get("model") or {}, svgp_fit(spec.get("model"))
+    return f"{name}, M = {inducing_points(surrogate):.0f}" + ("" if how in (None, "lbfgs") else f", {how} fit")
 
 
 def _look_of(config: Mapping[str, Any], records: list[dict], experiment_of: Mapping[str, str]) -> dict[str, str]:

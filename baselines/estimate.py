@@ -28,7 +28,7 @@ import yaml
 
 from baselines.cost import CostModel
 from baselines.grid import look_blocks, look_plan, seed_looks, sequential_experiments, setting, trial_grid
-from baselines.spec import FITS
+from baselines.spec import FITS, svgp_fit
 
 COST_MODEL = Path("paper/tables/cost_model.csv")
 #: a trial job's slot per trial without a prediction (`workflow/rules/common.smk`), in minutes
@@ -117,10 +117,9 @@ def _estimate(args: argparse.Namespace) -> int:
 
 def refitted(spec: dict, fit: str | None) -> dict:
     """`spec` with its SVGP fitted by `fit` (None: as it is); other models are left as they are."""
-    model = spec.get("model") or {}
-    if fit is None or model.get("kind", "svgp") != "svgp":
+    if fit is None or svgp_fit(spec.get("model")) is None:
         return spec
-    return {**spec, "model": {**model, "fit": fit}}
+    return {**spec, "model": {**(spec.get("model") or {}), "fit": fit}}
 
 
 def trial_costs(grid: list, model: CostModel, fit: str | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,12 @@ MAX_KERNEL_BYTES = 8 * 2**30
 #: How an SVGP's hyperparameters are fitted (`baselines.models`): named here, where no TensorFlow is imported, so that
 #: `b3o estimate` can offer them.
 FITS = ("lbfgs", "collapsed")
+
+
+def svgp_fit(model: Mapping[str, Any] | None) -> str | None:
+    """How a model spec's SVGP is fitted (one of `FITS`; "lbfgs" when unnamed), or None where it is not an SVGP."""
+    model = model or {}
+    return model.get("fit", "lbfgs") if model.get("kind", "svgp") == "svgp" else None
 
 
 @dataclass(frozen=True)

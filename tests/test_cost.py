@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from baselines.cost import CostModel, fit, observations
-from baselines.estimate import estimate_table, trial_costs
+from baselines.cost import CostModel, fit, fit_key, observations
+from baselines.estimate import estimate_table, refitted, trial_costs
 from baselines.grid import trial_grid
+from baselines.spec import svgp_fit
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03, "e1": 0.002, "s": 1.5,
@@ -171,6 +172,16 @@ def test_the_collapsed_fit_has_its_own_constants_and_the_estimate_can_price_adop
     assert as_is.set_index("experiment").loc[total, "not_predicted"] < refit.set_index("experiment").loc[
         total, "not_predicted"]  # _model never saw a collapsed fit: those trials are named, not guessed
 
+
+def test_one_reading_of_a_model_specs_fit_names_it_for_svgps_only():
+    """`svgp_fit` is the one place that reads a model spec's fit: the default when unnamed, None for a non-SVGP, whose
+    spec `refitted` leaves alone and whose cost constants are its kind's."""
+    assert [svgp_fit(m) for m in (None, {}, {"fit": "collapsed"}, {"kind": "gpr"})] == ["lbfgs", "lbfgs", "collapsed",
+                                                                                          None]
+    gpr = {"problem": "ackley5", "model": {"kind": "gpr"}}
+    assert refitted(gpr, "collapsed") is gpr
+    assert refitted({"model": {}}, "collapsed") == {"model": {"fit": "collapsed"}}
+    assert [fit_key(m) for m in ({}, {"fit": "collapsed"}, {"kind": "gpr"})] == ["svgp", "svgp-collapsed", "gpr"]
 
 def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
     config = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())

@@ -34,7 +34,7 @@ from check_shapes import disable_check_shapes
 
 from baselines.design import model_dataset
 from baselines.models import build_models, fit_and_report
-from baselines.spec import FITS, TrialSpec, validate
+from baselines.spec import FITS, TrialSpec, svgp_fit, validate
 from harness.seeding import Purpose, seed_tensorflow
 
 
@@ -62,7 +62,7 @@ def replay(record: dict, fit: str, fresh: bool = False) -> pd.DataFrame:
         rows.append({
             "trial_id": record["trial_id"],
             "problem": spec["problem"],
-            "recorded_fit": spec["model"].get("fit", "lbfgs"),
+            "recorded_fit": svgp_fit(spec["model"]),
             "replayed_fit": fit,
             "iteration": t,
             "n": len(seen),

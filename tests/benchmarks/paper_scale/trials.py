@@ -36,7 +36,7 @@ from analysis.naming import FITS as FIT_NAMES
 from baselines.cost import CostModel, measured_seconds
 from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table, trial_costs
 from baselines.grid import trial_grid
-from baselines.spec import FITS
+from baselines.spec import FITS, svgp_fit
 
 PAPER_CONFIG = Path("config/paper.yaml")
 
@@ -54,7 +54,7 @@ def trial_row(record: dict, model: CostModel, fitted: bool) -> dict:
         "temperature": params.get("temperature"),
         "lam": params.get("lam"),
         "seed": spec["seed"],
-        "fit": (spec.get("model") or {}).get("fit", "lbfgs"),  # analysis.naming.FITS's key
+        "fit": svgp_fit(spec.get("model")),  # analysis.naming.FITS's key
         "cpu": record["provenance"]["numerics"]["cpu"]["model"],  # CPU minutes are one machine's
         "sample": "fitted" if fitted else "held out",
         "wall_parts": "; ".join(sorted(set(model.needs(spec)) & set(model.wall_fitted))),  # upper bounds in it
@@ -74,13 +74,13 @@ def grid_rows(config: dict, model: CostModel) -> pd.DataFrame:
     """The whole grid's predicted core-hours and longest trial with every SVGP fitted each way, and how many of the
     config's SVGPs it fits that way ("all", "some", "none")."""
     grid, limit = trial_grid(config), config.get("slot_minutes", DEFAULT_LIMIT_MIN)
-    svgps = [row.spec.model or {} for row in grid if (row.spec.model or {}).get("kind", "svgp") == "svgp"]
+    fits = [fit for row in grid if (fit := svgp_fit(row.spec.model)) is not None]
     rows = []
     for fit in FITS:
         per, _ = estimate_table(trial_costs(grid, model, fit), limit)
         total = per.set_index("experiment").loc["all (each trial once)"]
-        used = sum(m.get("fit", "lbfgs") == fit for m in svgps)
-        rows.append({"fit": FIT_NAMES[fit], "configured": "all" if used == len(svgps) else "some" if used else "none",
+        used = fits.count(fit)
+        rows.append({"fit": FIT_NAMES[fit], "configured": "all" if used == len(fits) else "some" if used else "none",
                      "trials": int(total["trials"]), "core_hours": total["core_hours"],
                      "longest_min": total["longest_min"], "not_predicted": int(total["not_predicted"])})
     return pd.DataFrame(rows)
