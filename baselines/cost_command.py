@@ -111,7 +111,8 @@ def _size(spec: dict, model: CostModel) -> str:
     name = f"{spec['method']} on {spec['problem']}, B = {spec['batch_size']}, T = {spec['iterations']}"
     if not model.uses_model(spec):
         return name
-    surrogate, how = spec.get("model") or {}, svgp_fit(spec.get("model"))
+    surrogate = spec.get("model") or {}
+    how = svgp_fit(surrogate)
     return f"{name}, M = {inducing_points(surrogate):.0f}" + ("" if how in (None, "lbfgs") else f", {how} fit")
 
 

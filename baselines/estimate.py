@@ -117,9 +117,10 @@ def _estimate(args: argparse.Namespace) -> int:
 
 def refitted(spec: dict, fit: str | None) -> dict:
     """`spec` with its SVGP fitted by `fit` (None: as it is); other models are left as they are."""
-    if fit is None or svgp_fit(spec.get("model")) is None:
+    model = spec.get("model") or {}
+    if fit is None or svgp_fit(model) is None:
         return spec
-    return {**spec, "model": {**(spec.get("model") or {}), "fit": fit}}
+    return {**spec, "model": {**model, "fit": fit}}
 
 
 def trial_costs(grid: list, model: CostModel, fit: str | None = None,

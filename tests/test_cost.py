@@ -183,6 +183,7 @@ def test_one_reading_of_a_model_specs_fit_names_it_for_svgps_only():
     assert refitted({"model": {}}, "collapsed") == {"model": {"fit": "collapsed"}}
     assert [fit_key(m) for m in ({}, {"fit": "collapsed"}, {"kind": "gpr"})] == ["svgp", "svgp-collapsed", "gpr"]
 
+
 def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
     config = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
     grid = trial_grid(config)
