@@ -202,3 +202,67 @@ def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, mon
     assert built == committed
     stale = [str(p) for p in built if (tmp_path / "site" / p).read_bytes() != (ROOT / "site" / p).read_bytes()]
     assert not stale, f"site pages out of date (rebuild with tools/republish.sh or python -m analysis.site): {stale}"
+
+
+def _claims(numbers: dict[str, list[int]]) -> pd.DataFrame:
+    """Real rows of published claims tables: {run under paper/: claim numbers}."""
+    rows = [pd.read_csv(ROOT / "paper" / run / "claims.csv").query("number in @chosen")
+            for run, chosen in numbers.items()]
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_unmeasured_claims_are_folded_with_why_and_a_runs_other_tables_are_shown(tmp_path: Path) -> None:
+    """A claim the run does not measure is listed once, folded, with its reason, not as a row of the verdict table;
+    a check's own table (the inducing-point check's m_check.csv) is on the page, a long one only named; the index
+    counts the measured verdicts and says how many are not measured."""
+    run, check = tmp_path / "paper" / "mixed", tmp_path / "paper" / "check"
+    for folder in (run, check):
+        (folder / "tables").mkdir(parents=True)
+    measured = _claims({"extended": [1]})
+    unmeasured = _claims({"large_batch_m500": [8, 14]})
+    assert (measured["verdict"] != "not measured").all() and (unmeasured["verdict"] == "not measured").all()
+    pd.concat([measured, unmeasured]).to_csv(run / "claims.csv", index=False)
+    unmeasured.to_csv(check / "claims.csv", index=False)
+    shutil.copy(ROOT / "paper" / "large_batch_m500" / "tables" / "m_check.csv", check / "tables" / "m_check.csv")
+    pd.DataFrame({"x": range(101)}).to_csv(check / "tables" / "long.csv", index=False)
+    out = tmp_path / "site"
+    build([run, check], out)
+
+    page = page_path(run, out).read_text()
+    verdicts = page.split("<h2>Claims and verdicts</h2>")[1].split("<h2>")[0]
+    assert verdicts.count('<tr class="verdict-') == 1  # the measured claim only
+    assert "2 claims this run does not measure" in verdicts
+    for claim in unmeasured.itertuples():
+        assert f"{claim.number}. {html.text(claim.claim)} <em>({html.text(claim.measured)})</em>" in verdicts
+
+    page = page_path(check, out).read_text()
+    assert "This run measures none of the claims" in page
+    tables = page.split("<h2>Tables</h2>")[1]
+    m_check = pd.read_csv(check / "tables" / "m_check.csv")
+    assert tables.count("<tr>") == len(m_check) + 1  # its header and rows
+    for value in (*m_check.columns, *m_check["verdict"], *m_check["test"]):
+        assert html.text(value) in tables
+    assert "long.csv</a>: 101 rows, too many to show here" in tables
+
+    index = (out / "index.html").read_text()
+    assert f"1 {measured['verdict'].iloc[0]} (2 not measured)" in index
+    assert "none of the claims measured: its results are in its tables" in index
+
+
+def test_the_site_command_builds_the_listed_runs_and_refuses_a_missing_one(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from analysis.site.__main__ import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["--paper", str(tmp_path / "nowhere"), "--out", str(tmp_path / "site")])
+    assert refused.value.code == 2 and not (tmp_path / "site").exists()
+    monkeypatch.chdir(tmp_path)  # no workflow/site.yaml here
+    with pytest.raises(SystemExit) as refused:
+        main([])
+    assert refused.value.code == 2
+    (tmp_path / "workflow").mkdir()
+    (tmp_path / "workflow" / "site.yaml").write_text("runs:\n  paper/check:\n    config: config/x.yaml\n")
+    (tmp_path / "paper" / "check" / "tables").mkdir(parents=True)
+    _claims({"large_batch_m500": [8]}).to_csv(tmp_path / "paper" / "check" / "claims.csv", index=False)
+    assert main([]) == 0
+    assert (tmp_path / "site" / "paper-check" / "index.html").exists()

@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 if [ $# -ne 3 ]; then sed -n 2,11p "$0" >&2; exit 2; fi
 config=$1 records=$2 work=$3
 paper=$(python -c "import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))['paper'])" "$config")
-papers=$(python -c "import yaml; print(' '.join(f'--paper {r}' for r in yaml.safe_load(open('workflow/site.yaml'))['runs']))")
-case " $papers " in *" --paper $paper "*) ;; *) echo "error: $paper is not a run of workflow/site.yaml" >&2; exit 2 ;; esac
+python -c "import sys, yaml; sys.exit(sys.argv[1] not in yaml.safe_load(open('workflow/site.yaml'))['runs'])" "$paper" \
+  || { echo "error: $paper is not a run of workflow/site.yaml" >&2; exit 2; }
 
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work"
 # The site's rules for this run only, from its committed tables. The smoke config's paper directory is not this run's,
@@ -31,6 +31,5 @@ if [ -f "$paper/tables/cost_check.csv" ]; then
   b3o cost-model --results "$work" --model paper/tables/cost_model.csv --per-setting --looks "$config" \
     --validation "$paper/tables/cost_check.csv"
 fi
-# shellcheck disable=SC2086  # one word per option
-python -m analysis.site $papers --out site
+python -m analysis.site --out site  # every run of workflow/site.yaml
 python -m analysis.presentation.readme --published

@@ -1,4 +1,6 @@
-"""python -m analysis.site --paper paper --paper paper/extended ... --out site"""
+"""python -m analysis.site [--paper paper --paper paper/extended ...] [--out site]
+
+Without --paper: every run workflow/site.yaml lists, as the workflow's rule `site` builds them."""
 
 from __future__ import annotations
 
@@ -6,17 +8,29 @@ import argparse
 import time
 from pathlib import Path
 
+import yaml
+
 from analysis.site import __doc__ as about
 from analysis.site.build import build
+
+#: the published runs, as the workflow's site rule reads them (run from the repository's root)
+RUNS = "workflow/site.yaml"
 
 
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.site", description=about.splitlines()[0])
-    cli.add_argument("--paper", action="append", required=True, help="a published run directory (repeat for each)")
+    cli.add_argument("--paper", action="append", help="a published run directory (repeat for each; default: every "
+                     f"run of {RUNS})")
     cli.add_argument("--out", default="site", help="the site's folder (default: site)")
     args = cli.parse_args(argv)
+    if not args.paper and not Path(RUNS).exists():
+        cli.error(f"no --paper given and no {RUNS} here: run from the repository's root, or name the runs")
+    papers = args.paper or list(yaml.safe_load(Path(RUNS).read_text())["runs"])
+    absent = [p for p in papers if not Path(p).is_dir()]
+    if absent:
+        cli.error(f"not a run directory: {', '.join(absent)}")
     start = time.perf_counter()
-    pages = build([Path(p) for p in args.paper], Path(args.out))
+    pages = build([Path(p) for p in papers], Path(args.out))
     print(f"wrote {len(pages)} pages under {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 

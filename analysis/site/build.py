@@ -1,10 +1,12 @@
 """The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
 
-A run's page shows its verdict table (claims.csv) with each claim's comparisons (tables/comparisons.csv) a click
-away, its provenance in words (tables/provenance.csv), the normalised scores (`analysis.statistics.scores`) and anytime
+A run's page shows its verdict table (claims.csv: the claims it measures, with each claim's comparisons from
+tables/comparisons.csv a click away, the rest listed folded with why they are not measured), its provenance in words (tables/provenance.csv), the normalised scores (`analysis.statistics.scores`) and anytime
 views (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and, where the
 records carry it, the recommended point's regret), every PNG of its figures/ folder by name, and the per-trial table to
-download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as Parquet. A file a run
+download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as Parquet, and every other
+table of its tables/ folder, each a click away (a check's own result, such as the inducing-point check's, lives in one
+of these rather than in the claims). A file a run
 lacks is named as missing on its page, not an error: older runs lack newer tables. Links are relative, from the page
 to the run's files.
 """
@@ -21,6 +23,7 @@ from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, experiment_title, problem_title
 from analysis.presentation.captions import caption
 from analysis.site import html
+from analysis.statistics.verdicts import NOT_MEASURED
 from analysis.tables.provenance import PLATFORM
 
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
@@ -33,6 +36,10 @@ SCORES, SCORE_AGGREGATE, VERDICTS_ALONG = "scores.csv", "score_aggregate.csv", "
 PER_TRIAL, PER_TRIAL_PARQUET = "per_trial.csv", "per_trial.parquet"
 #: the per-iteration table a run commits, which the anytime views read
 PER_ITERATION = per_iteration.NAME
+#: tables shown in a section of their own; every other CSV of a run's tables/ is shown under "Tables"
+SHOWN_TABLES = {PER_TRIAL, SCORES, SCORE_AGGREGATE, VERDICTS_ALONG, "comparisons.csv", "provenance.csv"}
+#: a table longer than this is named with its size and left to its download
+TABLE_ROWS = 100
 
 
 def slug(run: Path, out: Path) -> str:
@@ -103,13 +110,19 @@ def comparisons_table(comparisons: pd.DataFrame) -> str:
     return html.table(shown, classes={i: html.verdict_class(str(v)) for i, v in enumerate(shown["verdict"])})
 
 
+def _measured(claims: pd.DataFrame) -> pd.Series:
+    return claims["verdict"] != NOT_MEASURED
+
+
 def verdicts_section(run: Path) -> str:
+    """The claims the run measures, each with its comparisons a click away; the others folded into one list, each
+    with why it is not measured (a check run measures none of the paper's claims: its result is under Tables)."""
     claims = _read(run / "claims.csv")
     if claims is None:
         return _missing(run / "claims.csv")
     comparisons = _read(run / "tables" / "comparisons.csv")
     rows = []
-    for claim in claims.to_dict("records"):
+    for claim in claims[_measured(claims)].to_dict("records"):
         mine = comparisons[comparisons["number"] == claim["number"]] if comparisons is not None else None
         body = comparisons_table(mine) if mine is not None and len(mine) else "<p><em>no comparisons recorded</em></p>"
         summary = html.text(claim["claim"])
@@ -127,11 +140,37 @@ def verdicts_section(run: Path) -> str:
         })
     frame = pd.DataFrame(rows)
     note = "" if comparisons is not None else _missing(run / "tables" / "comparisons.csv")
-    return (
+    measured = (
         "<p>Click a claim to see its comparisons (left vs right at a budget: paired mean advantage of left, "
         "its interval and verdict).</p>" + note
         + html.table(frame, raw=("claim",), classes={i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])})
+        if len(frame) else "<p>This run measures none of the claims; its results are in its tables (below).</p>"
     )
+    unmeasured = claims[~_measured(claims)]
+    if not len(unmeasured):
+        return measured
+    reasons = [f"{c.number}. {html.text(c.claim)} <em>({html.text(c.measured)})</em>" for c in unmeasured.itertuples()]
+    summary = f"{len(unmeasured)} claim{'s' if len(unmeasured) != 1 else ''} this run does not measure"
+    return measured + html.details(summary, html.items(reasons))
+
+
+def tables_section(run: Path, page_dir: Path) -> str:
+    """Every table of the run's tables/ folder no other section shows, each a click away with its rows (numbers to
+    three significant digits; the download has them in full)."""
+    tables = sorted(p for p in (run / "tables").glob("*.csv") if p.name not in SHOWN_TABLES)
+    if not tables:
+        return "<p><em>no other tables</em></p>"
+    parts = []
+    for path in tables:
+        frame = pd.read_csv(path)
+        link = html.link(_href(path, page_dir), path.name)
+        if not len(frame) or len(frame) > TABLE_ROWS:
+            parts.append(f"<p>{link}: {len(frame)} rows{', too many to show here' if len(frame) else ''}.</p>")
+            continue
+        shown = frame.apply(lambda column: column.map(number) if column.dtype.kind == "f" else column)
+        body = f'<p>{link}</p><div class="wide">{html.table(shown)}</div>'
+        parts.append(html.details(f"{html.text(path.name)} ({len(frame)} rows)", body))
+    return "".join(parts)
 
 
 def scores_section(run: Path, page_dir: Path) -> str:
@@ -227,25 +266,34 @@ def run_page(run: Path, out: Path) -> Path:
         + "<h2>Normalised scores</h2>" + scores_section(run, page_dir)
         + "<h2>Anytime views</h2>" + anytime_section(run, page_dir)
         + "<h2>Figures</h2>" + (_figures(run, page_dir, others) if others else "<p><em>no other figures</em></p>")
+        + "<h2>Tables</h2>" + tables_section(run, page_dir)
     )
     target.write_text(html.page(f"B3O results: {run.as_posix()}", body), encoding="utf-8")
     return target
 
 
 def index_page(runs: list[Path], out: Path) -> Path:
-    """The site's front page: every run, with its claims' verdict counts."""
+    """The site's front page: every run, with the verdicts of the claims it measures and how many it does not."""
     entries = []
     for run in runs:
         claims = _read(run / "claims.csv")
-        counts = (
-            "; ".join(f"{n} {v}" for v, n in claims["verdict"].value_counts().items()) if claims is not None else "no claims"
-        )
-        entries.append(f"{html.link(_href(page_path(run, out), out), run.as_posix())} — {html.text(counts)}")
+        entries.append(f"{html.link(_href(page_path(run, out), out), run.as_posix())} — {html.text(_counts(claims))}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
     body = "<p>One page per published run of the B3O reproduction workflow.</p>" + html.items(entries)
     target.write_text(html.page("B3O results", body), encoding="utf-8")
     return target
+
+
+def _counts(claims: pd.DataFrame | None) -> str:
+    """'2 holds; 4 inconclusive (17 claims not measured)', or what a check run that measures none has instead."""
+    if claims is None:
+        return "no claims"
+    unmeasured = int((~_measured(claims)).sum())
+    verdicts = claims.loc[_measured(claims), "verdict"].value_counts()
+    if not len(verdicts):
+        return "none of the claims measured: its results are in its tables"
+    return "; ".join(f"{n} {v}" for v, n in verdicts.items()) + (f" ({unmeasured} not measured)" if unmeasured else "")
 
 
 def build(runs: list[Path], out: Path) -> list[Path]:

@@ -32,6 +32,7 @@ figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { font-family: monospace; color: #555; }
 .verdict-holds { background: #e3f4e3; } .verdict-fails { background: #fbe3e3; } .verdict-open { background: #fdf6d8; }
 details > summary { cursor: pointer; }
+.wide { overflow-x: auto; }
 </style>"""
 
 
