@@ -21,7 +21,7 @@ import pytest
 
 from analysis.data import per_iteration, per_trial
 from analysis.site import html
-from analysis.site.build import build, page_path
+from analysis.site.build import build, page_path, site_configs
 from analysis.statistics import scores
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,13 +190,12 @@ def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, mon
     """A table committed without rebuilding the site (`python -m analysis.site`, tools/republish.sh) leaves pages
     that no longer show the run: the committed site must be what its runs build today (built from a copy, as the
     build writes each run's Parquet downloads)."""
-    import yaml
-
-    runs = list(yaml.safe_load((ROOT / "workflow" / "site.yaml").read_text())["runs"])
-    assert all(Path(run).parts[0] == "paper" for run in runs)
+    configs = site_configs(ROOT / "workflow" / "site.yaml")
+    assert all(run.parts[0] == "paper" for run in configs)
     shutil.copytree(ROOT / "paper", tmp_path / "paper", ignore=_figure_pdfs)
+    shutil.copytree(ROOT / "config", tmp_path / "config")
     monkeypatch.chdir(tmp_path)  # the pages name each run by the path it is given, as the workflow gives it
-    build([Path(run) for run in runs], Path("site"))
+    build(list(configs), Path("site"), configs)
     built = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
     committed = sorted(p.relative_to(ROOT / "site") for p in (ROOT / "site").rglob("*") if p.is_file())
     assert built == committed
@@ -249,7 +248,7 @@ def test_unmeasured_claims_are_folded_with_why_and_a_runs_other_tables_are_shown
     assert "none of the claims measured: its results are in its tables" in index
 
 
-def test_the_site_command_builds_the_listed_runs_and_refuses_a_missing_one(tmp_path: Path,
+def test_the_site_command_builds_the_listed_runs_with_their_configs_header_and_refuses_a_missing_one(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from analysis.site.__main__ import main
 
@@ -264,5 +263,13 @@ def test_the_site_command_builds_the_listed_runs_and_refuses_a_missing_one(tmp_p
     (tmp_path / "workflow" / "site.yaml").write_text("runs:\n  paper/check:\n    config: config/x.yaml\n")
     (tmp_path / "paper" / "check" / "tables").mkdir(parents=True)
     _claims({"large_batch_m500": [8]}).to_csv(tmp_path / "paper" / "check" / "claims.csv", index=False)
+    with pytest.raises(SystemExit) as refused:  # its config is not there
+        main([])
+    assert refused.value.code == 2
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "x.yaml").write_text("# Why this run <is> here.\n#   its rule, indented\nresults: r\n")
     assert main([]) == 0
-    assert (tmp_path / "site" / "paper-check" / "index.html").exists()
+    page = (tmp_path / "site" / "paper-check" / "index.html").read_text()
+    about = page.split("<h2>About this run</h2>")[1].split("<h2>")[0]
+    assert "<pre>Why this run &lt;is&gt; here.\n  its rule, indented</pre>" in about
+    assert 'href="../../config/x.yaml"' in about and "results: r" not in page

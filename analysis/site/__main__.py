@@ -1,6 +1,7 @@
 """python -m analysis.site [--paper paper --paper paper/extended ...] [--out site]
 
-Without --paper: every run workflow/site.yaml lists, as the workflow's rule `site` builds them."""
+Without --paper: every run workflow/site.yaml lists, as the workflow's rule `site` builds them. A run listed there
+opens its page with the header of the config that ran it."""
 
 from __future__ import annotations
 
@@ -8,10 +9,8 @@ import argparse
 import time
 from pathlib import Path
 
-import yaml
-
 from analysis.site import __doc__ as about
-from analysis.site.build import build
+from analysis.site.build import build, site_configs
 
 #: the published runs, as the workflow's site rule reads them (run from the repository's root)
 RUNS = "workflow/site.yaml"
@@ -25,12 +24,13 @@ def main(argv: list[str] | None = None) -> int:
     args = cli.parse_args(argv)
     if not args.paper and not Path(RUNS).exists():
         cli.error(f"no --paper given and no {RUNS} here: run from the repository's root, or name the runs")
-    papers = args.paper or list(yaml.safe_load(Path(RUNS).read_text())["runs"])
-    absent = [p for p in papers if not Path(p).is_dir()]
+    configs = site_configs(Path(RUNS)) if Path(RUNS).exists() else {}
+    papers = [Path(p) for p in args.paper] if args.paper else list(configs)
+    absent = [p.as_posix() for p in [*papers, *(configs[p] for p in papers if p in configs)] if not p.exists()]
     if absent:
-        cli.error(f"not a run directory: {', '.join(absent)}")
+        cli.error(f"not found: {', '.join(absent)}")
     start = time.perf_counter()
-    pages = build([Path(p) for p in papers], Path(args.out))
+    pages = build(papers, Path(args.out), configs)
     print(f"wrote {len(pages)} pages under {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 

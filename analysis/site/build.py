@@ -1,14 +1,15 @@
 """The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
 
-A run's page shows its verdict table (claims.csv: the claims it measures, with each claim's comparisons from
-tables/comparisons.csv a click away, the rest listed folded with why they are not measured), its provenance in words (tables/provenance.csv), the normalised scores (`analysis.statistics.scores`) and anytime
-views (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and, where the
-records carry it, the recommended point's regret), every PNG of its figures/ folder by name, and the per-trial table to
-download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as Parquet, and every other
-table of its tables/ folder, each a click away (a check's own result, such as the inducing-point check's, lives in one
-of these rather than in the claims). A file a run
-lacks is named as missing on its page, not an error: older runs lack newer tables. Links are relative, from the page
-to the run's files.
+A run's page opens with the header comment of the config that ran it, where known (workflow/site.yaml): what the
+run is for and, for a pre-registered check, its rule as written before the trials. Then its verdict table
+(claims.csv: the claims it measures, each with its comparisons from tables/comparisons.csv a click away; the rest
+folded into one list with why they are not measured), its provenance in words (tables/provenance.csv), the normalised
+scores (`analysis.statistics.scores`) and anytime views (`analysis.figures.anytime`, from the per-iteration table:
+the best evaluated point's metric and, where the records carry it, the recommended point's regret), every PNG of its
+figures/ folder by name, the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the
+per-iteration table as Parquet, and every other table of its tables/ folder a click away (a check's own result, such
+as the inducing-point check's, lives in one of these rather than in the claims). A file a run lacks is named as
+missing on its page, not an error: older runs lack newer tables. Links are relative, from the page to the run's files.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from analysis.data import per_iteration, per_trial
 from analysis.formatting import number, with_ci
@@ -249,8 +251,19 @@ def anytime_section(run: Path, page_dir: Path) -> str:
     return _missing(run / "tables" / PER_ITERATION) + _figures(run, page_dir, ["anytime_verdicts"], ANYTIME_FIGURES)
 
 
-def run_page(run: Path, out: Path) -> Path:
-    """Write the run's page under `out`; returns its path."""
+def about_section(config: Path, page_dir: Path) -> str:
+    """The config's header comment as written (its leading `#` lines), linked to the config."""
+    lines = []
+    for line in config.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[2:] if line.startswith("# ") else line[1:])
+    link = html.link(_href(config, page_dir), config.as_posix())
+    return f"<p>From the header of {link}, the config that ran it:</p><pre>{html.text(chr(10).join(lines))}</pre>"
+
+
+def run_page(run: Path, out: Path, config: Path | None = None) -> Path:
+    """Write the run's page under `out` (opening with `config`'s header where given); returns its path."""
     target = page_path(run, out)
     page_dir = target.parent
     page_dir.mkdir(parents=True, exist_ok=True)
@@ -259,7 +272,8 @@ def run_page(run: Path, out: Path) -> Path:
     provenance = _read(run / "tables" / "provenance.csv")
     body = (
         f"<p>{html.link(_href(out / 'index.html', page_dir), 'All runs')}</p>"
-        "<h2>Downloads</h2>" + downloads_section(run, page_dir)
+        + ("<h2>About this run</h2>" + about_section(config, page_dir) if config is not None else "")
+        + "<h2>Downloads</h2>" + downloads_section(run, page_dir)
         + "<h2>Provenance</h2>" + (provenance_text(provenance) if provenance is not None
                                    else _missing(run / "tables" / "provenance.csv"))
         + "<h2>Claims and verdicts</h2>" + verdicts_section(run)
@@ -296,8 +310,15 @@ def _counts(claims: pd.DataFrame | None) -> str:
     return "; ".join(f"{n} {v}" for v, n in verdicts.items()) + (f" ({unmeasured} not measured)" if unmeasured else "")
 
 
-def build(runs: list[Path], out: Path) -> list[Path]:
-    """Every run's Parquet download and page, and the index; returns the pages written."""
+def build(runs: list[Path], out: Path, configs: dict[Path, Path] | None = None) -> list[Path]:
+    """Every run's Parquet download and page, and the index; returns the pages written. `configs`: the config that
+    ran a run, where known (`site_configs`)."""
     for run in runs:
         write_parquet(run)
-    return [*(run_page(run, out) for run in runs), index_page(runs, out)]
+    return [*(run_page(run, out, (configs or {}).get(run)) for run in runs), index_page(runs, out)]
+
+
+def site_configs(listing: Path) -> dict[Path, Path]:
+    """run -> the config that ran it, from a listing such as workflow/site.yaml (paths as it gives them)."""
+    runs = yaml.safe_load(listing.read_text())["runs"]
+    return {Path(run): Path(entry["config"]) for run, entry in runs.items()}

@@ -33,6 +33,7 @@ figcaption { font-family: monospace; color: #555; }
 .verdict-holds { background: #e3f4e3; } .verdict-fails { background: #fbe3e3; } .verdict-open { background: #fdf6d8; }
 details > summary { cursor: pointer; }
 .wide { overflow-x: auto; }
+pre { white-space: pre-wrap; background: #f7f7f7; padding: 0.75em; font-size: 0.85em; }
 </style>"""
 
 

@@ -385,12 +385,13 @@ def horizon_option(wildcards, input):
 
 
 def site_inputs(wildcards):
-    """Everything a run's page shows that the site's rules make, for every published run; the views drawn from the
-    per-iteration table only for a run that has one (a run published before it, whose records are gone, has none:
-    its page says so)."""
+    """Everything a run's page shows that the site's rules make, for every published run, and the config whose header
+    opens its page; the views drawn from the per-iteration table only for a run that has one (a run published before
+    it, whose records are gone, has none: its page says so)."""
     needed = []
     for run in SITE:
         needed += [f"{run}/claims.csv", f"{run}/tables/{SCORES}", f"{run}/tables/{SCORE_AGGREGATE}"]
+        needed.append(SITE[run]["config"])
         drawn = [f"anytime_{view}" for view in ANYTIME_VIEWS] if Path(run, "tables", PER_ITERATION).is_file() else []
         needed += [f"{run}/figures/{stem}.png" for stem in (SCORE_FIGURE, "anytime_verdicts", *drawn)]
     return needed
