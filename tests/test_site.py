@@ -273,3 +273,20 @@ def test_the_site_command_builds_the_listed_runs_with_their_configs_header_and_r
     about = page.split("<h2>About this run</h2>")[1].split("<h2>")[0]
     assert "<pre>Why this run &lt;is&gt; here.\n  its rule, indented</pre>" in about
     assert 'href="../../config/x.yaml"' in about and "results: r" not in page
+
+
+def test_the_index_shows_each_claims_verdict_as_the_readme_does() -> None:
+    """The committed index's glance table and README.md's name the same verdict and deciding run for every claim the
+    README lists (both choose through analysis.presentation.glance; the site links the run's page)."""
+    from analysis.data import published
+
+    readme = (ROOT / "README.md").read_text().split("<!-- glance:begin -->")[1].split("<!-- glance:end -->")[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in readme.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert len(rows) >= 20
+    index = (ROOT / "site" / "index.html").read_text().split("<h2>Runs</h2>")[0]
+    for number_, _, verdict, _, run in rows:
+        folder = Path(published.CLAIMS[run]).parent.as_posix() if run != "–" else None
+        link = f'<a href="{folder.replace("/", "-")}/index.html">{folder}</a>' if folder else "–"
+        cells = f'<td class="number">{number_}</td>'
+        row = next(r for r in index.split("<tr") if cells in r)
+        assert f"<td>{html.text(verdict.strip('*'))}</td>" in row and f"<td>{link}</td>" in row, number_

@@ -54,6 +54,7 @@ from analysis.presentation.fit_blocks import (
     paper_scale_trials_block,
     trace_determinism_block,
 )
+from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.readme_blocks import (
     automatic_block,
     automatic_goal_block,
@@ -110,20 +111,11 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
-#: the published runs, smallest first: a claim's verdict at a glance is the one of the last run here that measured it
-#: (battery_temperature, claim 12 alone on fresh seeds, decides it by the rule its config wrote before it ran)
-RUNS = ("default", "auto_temperature", "extended", "battery_temperature", "large_batch")
-
-
 def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:
-    """One line per claim: verdict, the binding comparison with its mean advantage and BCa CI, and which run."""
-    chosen: dict[int, tuple[str, pd.Series]] = {}
-    for run in sorted(tables, key=lambda r: RUNS.index(r) if r in RUNS else len(RUNS)):
-        for _, row in tables[run].iterrows():
-            if row["verdict"] != verdicts.NOT_MEASURED or row["number"] not in chosen:
-                chosen[row["number"]] = (run, row)
+    """One line per claim: verdict, the binding comparison with its mean advantage and BCa CI, and which run
+    (`analysis.presentation.glance` chooses it)."""
     rows = []
-    for number_, (run, r) in sorted(chosen.items()):
+    for number_, (run, r) in chosen(tables).items():
         binding = r.get("binding")
         delta = (
             f"{cell(binding)}: {signed(r['binding_mean'])} [{number(r['binding_lo'])}, {number(r['binding_hi'])}]"

@@ -20,10 +20,11 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from analysis.data import per_iteration, per_trial
+from analysis.data import per_iteration, per_trial, published
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, experiment_title, problem_title
 from analysis.presentation.captions import caption
+from analysis.presentation.glance import RUNS, chosen
 from analysis.site import html
 from analysis.statistics.verdicts import NOT_MEASURED
 from analysis.tables.provenance import PLATFORM
@@ -287,16 +288,47 @@ def run_page(run: Path, out: Path, config: Path | None = None) -> Path:
 
 
 def index_page(runs: list[Path], out: Path) -> Path:
-    """The site's front page: every run, with the verdicts of the claims it measures and how many it does not."""
+    """The site's front page: each claim's verdict at a glance, then every run with the verdicts of the claims it
+    measures and how many it does not."""
     entries = []
     for run in runs:
         claims = _read(run / "claims.csv")
         entries.append(f"{html.link(_href(page_path(run, out), out), run.as_posix())} — {html.text(_counts(claims))}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
-    body = "<p>One page per published run of the B3O reproduction workflow.</p>" + html.items(entries)
+    body = glance_section(runs, out) + "<h2>Runs</h2><p>One page per published run of the B3O reproduction workflow.</p>"
+    body += html.items(entries)
     target.write_text(html.page("B3O results", body), encoding="utf-8")
     return target
+
+
+def glance_section(runs: list[Path], out: Path) -> str:
+    """Each claim's verdict from the run that decides it, chosen as README.md's table chooses it
+    (`analysis.presentation.glance`), linked to that run's page; empty where the site builds none of those runs."""
+    folders = {name: Path(csv).parent for name, csv in published.CLAIMS.items()}
+    tables = {name: pd.read_csv(folders[name] / "claims.csv") for name in RUNS
+              if folders[name] in runs and (folders[name] / "claims.csv").exists()}
+    if not tables:
+        return ""
+    rows = []
+    for number_, (name, row) in chosen(tables).items():
+        bound = row.get("binding")
+        measured = row["verdict"] != NOT_MEASURED
+        rows.append({
+            "#": number_, "claim": row["claim"], "verdict": row["verdict"],
+            "binding comparison: mean advantage [95 % CI]": (
+                f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
+                if isinstance(bound, str) and bound else "–"),
+            "run": html.link(_href(page_path(folders[name], out), out), folders[name].as_posix()) if measured else "–",
+        })
+    frame = pd.DataFrame(rows)
+    intro = (
+        "<p>Each claim's verdict from the published run that decides it: the last of "
+        f"{html.text(', '.join(folders[name].as_posix() for name in tables))} that measured it, as README.md's table "
+        "reads it. The checks' own questions are on their runs' pages below.</p>"
+    )
+    classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
+    return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
 
 
 def _counts(claims: pd.DataFrame | None) -> str:
