@@ -277,7 +277,8 @@ def test_the_site_command_builds_the_listed_runs_with_their_configs_header_and_r
 
 def test_the_index_shows_each_claims_verdict_as_the_readme_does() -> None:
     """The committed index's glance table and README.md's name the same verdict and deciding run for every claim the
-    README lists (both choose through analysis.presentation.glance; the site links the run's page)."""
+    README lists (both choose through analysis.presentation.glance; the site links the run's page), and the index adds
+    the questions only a check measures."""
     from analysis.data import published
 
     readme = (ROOT / "README.md").read_text().split("<!-- glance:begin -->")[1].split("<!-- glance:end -->")[0]
@@ -290,3 +291,6 @@ def test_the_index_shows_each_claims_verdict_as_the_readme_does() -> None:
         cells = f'<td class="number">{number_}</td>'
         row = next(r for r in index.split("<tr") if cells in r)
         assert f"<td>{html.text(verdict.strip('*'))}</td>" in row and f"<td>{link}</td>" in row, number_
+    # a question only a check measures comes from that check's run (claim 34: the first fit check at M = 500)
+    row = next(r for r in index.split("<tr") if '<td class="number">34</td>' in r)
+    assert '<a href="paper-collapsed_fit_m500/index.html">paper/collapsed_fit_m500</a>' in row

@@ -113,7 +113,8 @@ def comparisons_table(comparisons: pd.DataFrame) -> str:
     return html.table(shown, classes={i: html.verdict_class(str(v)) for i, v in enumerate(shown["verdict"])})
 
 
-def _measured(claims: pd.DataFrame) -> pd.Series:
+def _measured(claims: pd.DataFrame | pd.Series) -> pd.Series | bool:
+    """Which claims (rows of a claims table, or one row) the run measured."""
     return claims["verdict"] != NOT_MEASURED
 
 
@@ -304,28 +305,33 @@ def index_page(runs: list[Path], out: Path) -> Path:
 
 def glance_section(runs: list[Path], out: Path) -> str:
     """Each claim's verdict from the run that decides it, chosen as README.md's table chooses it
-    (`analysis.presentation.glance`), linked to that run's page; empty where the site builds none of those runs."""
+    (`analysis.presentation.glance`), then the questions only a check of ours measures, from that check's run; each
+    linked to the run's page. Empty where the site builds none of README.md's runs."""
     folders = {name: Path(csv).parent for name, csv in published.CLAIMS.items()}
     tables = {name: pd.read_csv(folders[name] / "claims.csv") for name in RUNS
               if folders[name] in runs and (folders[name] / "claims.csv").exists()}
     if not tables:
         return ""
+    picked = {number_: (folders[name], row) for number_, (name, row) in chosen(tables).items()}
+    for run in (r for r in runs if r not in folders.values()):
+        claims = _read(run / "claims.csv")
+        for _, row in (claims[_measured(claims)] if claims is not None else pd.DataFrame()).iterrows():
+            picked.setdefault(row["number"], (run, row))
     rows = []
-    for number_, (name, row) in chosen(tables).items():
+    for number_, (run, row) in sorted(picked.items()):
         bound = row.get("binding")
-        measured = row["verdict"] != NOT_MEASURED
         rows.append({
             "#": number_, "claim": row["claim"], "verdict": row["verdict"],
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
                 if isinstance(bound, str) and bound else "–"),
-            "run": html.link(_href(page_path(folders[name], out), out), folders[name].as_posix()) if measured else "–",
+            "run": html.link(_href(page_path(run, out), out), run.as_posix()) if _measured(row) else "–",
         })
     frame = pd.DataFrame(rows)
     intro = (
         "<p>Each claim's verdict from the published run that decides it: the last of "
         f"{html.text(', '.join(folders[name].as_posix() for name in tables))} that measured it, as README.md's table "
-        "reads it. The checks' own questions are on their runs' pages below.</p>"
+        "reads it; a question only a check of ours measures, from that check's run.</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
     return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
