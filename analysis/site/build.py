@@ -39,8 +39,11 @@ SCORES, SCORE_AGGREGATE, VERDICTS_ALONG = "scores.csv", "score_aggregate.csv", "
 PER_TRIAL, PER_TRIAL_PARQUET = "per_trial.csv", "per_trial.parquet"
 #: the per-iteration table a run commits, which the anytime views read
 PER_ITERATION = per_iteration.NAME
-#: tables shown in a section of their own; every other CSV of a run's tables/ is shown under "Tables"
+#: tables shown in a section of their own; every other CSV of a run's tables/ is shown under "Tables", except
 SHOWN_TABLES = {PER_TRIAL, SCORES, SCORE_AGGREGATE, VERDICTS_ALONG, "comparisons.csv", "provenance.csv"}
+#: the test suite's size and time (README's), which sits beside the default run's tables: not a result, and rewritten
+#: after every CI
+NOT_RESULTS = {"test_run.csv"}
 #: a table longer than this is named with its size and left to its download
 TABLE_ROWS = 100
 
@@ -161,7 +164,7 @@ def verdicts_section(run: Path) -> str:
 def tables_section(run: Path, page_dir: Path) -> str:
     """Every table of the run's tables/ folder no other section shows, each a click away with its rows (numbers to
     three significant digits; the download has them in full)."""
-    tables = sorted(p for p in (run / "tables").glob("*.csv") if p.name not in SHOWN_TABLES)
+    tables = sorted(p for p in (run / "tables").glob("*.csv") if p.name not in SHOWN_TABLES | NOT_RESULTS)
     if not tables:
         return "<p><em>no other tables</em></p>"
     parts = []
