@@ -176,7 +176,8 @@ def tables_section(run: Path, page_dir: Path) -> str:
             continue
         shown = frame.apply(lambda column: column.map(number) if column.dtype.kind == "f" else column)
         body = f'<p>{link}</p><div class="wide">{html.table(shown)}</div>'
-        parts.append(html.details(f"{html.text(path.name)} ({len(frame)} rows)", body))
+        rows = f"{len(frame)} row{'s' if len(frame) != 1 else ''}"
+        parts.append(html.details(f"{html.text(path.name)} ({rows})", body))
     return "".join(parts)
 
 
