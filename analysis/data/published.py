@@ -8,7 +8,7 @@ from __future__ import annotations
 #: the pages whose generated sections `--published` rewrites: the README and every page of docs/
 PAGES = ("README.md", "docs")
 
-#: run -> its claims table, smallest run first (`analysis.presentation.glance.RUNS` orders them)
+#: run -> its claims table, smallest run first: this order is the glance table's (`analysis.presentation.glance`)
 CLAIMS = {
     "default": "paper/claims.csv",
     "auto_temperature": "paper/auto_temperature/claims.csv",

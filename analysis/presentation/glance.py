@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analysis.data import published
 from analysis.statistics import verdicts
 
-#: the published runs, smallest first: a claim's verdict at a glance is the one of the last run here that measured it
-#: (battery_temperature, claim 12 alone on fresh seeds, decides it by the rule its config wrote before it ran)
-RUNS = ("default", "auto_temperature", "extended", "battery_temperature", "large_batch")
+#: the published runs in published.CLAIMS' order, smallest first: a claim's verdict at a glance is the one of the last
+#: run here that measured it (battery_temperature, claim 12 alone on fresh seeds, decides it by the rule its config
+#: wrote before it ran)
+RUNS = tuple(published.CLAIMS)
 
 
 def chosen(tables: dict[str, pd.DataFrame]) -> dict[int, tuple[str, pd.Series]]:
