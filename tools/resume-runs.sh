@@ -26,7 +26,6 @@ CORES=${CORES:-$(nproc)}
 # older runner resuming elsewhere would write a record that names only the last platform) | cores | its results
 # directory under RUNS (default: its name)
 RUN_LIST=(
-  "collapsed_fit_m500_confirm|45e802b|config/collapsed_fit_m500_confirm.yaml|yes|2"
   "large_batch_shekel|f37a79f|@config/large_batch.yaml|no|2|large_batch"
 )
 
