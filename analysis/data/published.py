@@ -35,6 +35,7 @@ TABLES = {
     "verdict_size": "paper/tables/verdict_size.csv",
     "cost": "paper/tables/run_times.csv",
     "horizon": "paper/horizon/tables/horizon.csv",
+    "headline": "paper/large_batch/tables/headline.csv",
     "large_batch": "paper/large_batch/tables/horizon_along.csv",
     "scores": "paper/extended/tables/score_aggregate.csv",
     "test_run": "paper/tables/test_run.csv",

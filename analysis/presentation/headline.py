@@ -36,8 +36,8 @@ def _verdicts(rows: pd.DataFrame) -> str:
 
 def _typical(r) -> str:
     return (
-        f"{r.label} ahead on {int(r.wins)} of {int(r.n)} seeds, P(ahead) {number(r.share)} "
-        f"[{number(r.share_lo)}, {number(r.share_hi)}], {TYPICAL[r.reading]}"
+        f"{r.label} ahead on {int(r.wins)} of {int(r.n)} seeds, P(ahead) {r.share:.2f} "
+        f"[{r.share_lo:.2f}, {r.share_hi:.2f}], {TYPICAL[r.reading]}"
     )
 
 
@@ -48,26 +48,38 @@ def _stuck(rows: pd.DataFrame) -> str:
     return ", ".join(parts)
 
 
-def lines(table: pd.DataFrame) -> list[str]:
-    """The paragraph as markdown lines: an opening sentence, then a bullet per problem."""
-    if table.empty:
-        return ["No checkpoint of the paper-horizon run is decided yet."]
+def intro(table: pd.DataFrame) -> str:
+    """The opening sentence: the run's scale and how each reading is made (plain text; `RULE` in backticks)."""
     first = table.iloc[0]
-    status = sorted(set(table["status"]))
-    out = [
-        f"**The paper's horizon** (N₀ = {int(first.n_init)}, then T = {int(first.iterations)} batches of "
-        f"B = {int(first.batch_size)}): B3O against {first.rival}, per problem. Where along t the mean per-seed "
+    status = " / ".join(sorted(set(table["status"])))
+    return (
+        f"At the paper's horizon (N₀ = {int(first.n_init)}, then T = {int(first.iterations)} batches of "
+        f"B = {int(first.batch_size)}), B3O against {first.rival}, per problem: where along t the mean per-seed "
         f"advantage (the paper's reading) shows B3O ahead; at t = {int(first.t)} the mean's verdict, then the typical "
-        f"seed (ours, {' / '.join(status)}: an exact sign test of P(B3O ends below {first.rival}) = ½, Holm over the "
-        f"checkpoint's comparisons) and the stuck seeds (final regret above {number(first.k)} times the setting's "
-        f"median; rule: `{RULE}`).",
-        "",
-    ]
-    for problem, rows in table.groupby("problem", sort=False):
-        out.append(
-            f"- **{problem_title(problem)}**: ahead by the mean at {_along(rows)}. At t = {int(rows['t'].iloc[0])} the "
-            f"mean is {_verdicts(rows)}. Typical seed: {'; '.join(_typical(r) for r in rows.itertuples())}. "
-            f"Stuck seeds: {_stuck(rows)}."
-        )
-    return out
+        f"seed (ours, {status}: an exact sign test of P(B3O ends below {first.rival}) = ½, Holm over the "
+        f"checkpoint's comparisons) and the stuck seeds (final regret above {number(first.k)} times the problem's "
+        f"typical final regret; rule: `{RULE}`)."
+    )
 
+
+def bullets(table: pd.DataFrame) -> list[tuple[str, str]]:
+    """(problem's title, its sentences) per problem, in the table's order."""
+    return [
+        (
+            problem_title(problem),
+            f"ahead by the mean at {_along(rows)}. At t = {int(rows['t'].iloc[0])} the mean is {_verdicts(rows)}. "
+            f"Typical seed: {'; '.join(_typical(r) for r in rows.itertuples())}. Stuck seeds: {_stuck(rows)}.",
+        )
+        for problem, rows in table.groupby("problem", sort=False)
+    ]
+
+
+#: what the paragraph says when the run has no decided checkpoint yet
+EMPTY = "No checkpoint of the paper-horizon run is decided yet."
+
+
+def lines(table: pd.DataFrame) -> list[str]:
+    """The paragraph as markdown lines: the opening sentence, then a bullet per problem."""
+    if table.empty:
+        return [EMPTY]
+    return [intro(table), "", *(f"- **{title}**: {text}" for title, text in bullets(table))]

@@ -65,6 +65,7 @@ from analysis.presentation.readme_blocks import (
     density_block,
     generated,
     horizon_block,
+    headline_block,
     large_batch_block,
     markers,
     run_cost_block,
@@ -162,6 +163,13 @@ SECTIONS = {
     "horizon": (
         horizon_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
         "python -m analysis.tables.horizon",
+    ),
+    "headline": (
+        headline_block,
+        {"problem", "label", "rival", "n_init", "batch_size", "iterations", "checkpoints", "ahead_at", "t", "verdict",
+         "n", "wins", "share", "share_lo", "share_hi", "reading", "stuck", "stuck_n", "rival_stuck", "rival_n", "k",
+         "status"},
+        "python -m analysis.tables.headline",
     ),
     "large_batch": (
         large_batch_block,

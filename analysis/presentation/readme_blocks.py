@@ -11,6 +11,7 @@ import pandas as pd
 
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, problem_title
+from analysis.presentation import headline
 from analysis.statistics import verdicts
 from analysis.statistics.scores import final
 from analysis.tables.automatic import goal, leaning
@@ -331,6 +332,11 @@ def large_batch_block(table: pd.DataFrame, source: str) -> str:
         if parts:
             sentences.append(f"**{problem_title(problem)}** at t = {last}: " + "; ".join(parts) + ".")
     return generated("large_batch", source, sentences or ["No checkpoint of the paper-horizon run is decided yet."])
+
+
+def headline_block(table: pd.DataFrame, source: str) -> str:
+    """The paper-horizon run's headline paragraph (`analysis.presentation.headline`), opening the README's results."""
+    return generated("headline", source, headline.lines(table))
 
 
 def goal_text(table: pd.DataFrame) -> str:

@@ -23,6 +23,7 @@ import yaml
 from analysis.data import per_iteration, per_trial, published
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, experiment_title, problem_title
+from analysis.presentation import headline
 from analysis.presentation.captions import caption
 from analysis.presentation.glance import RUNS, chosen
 from analysis.site import html
@@ -301,10 +302,29 @@ def index_page(runs: list[Path], out: Path) -> Path:
         entries.append(f"{html.link(_href(page_path(run, out), out), run.as_posix())} — {html.text(_counts(claims))}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
-    body = glance_section(runs, out) + "<h2>Runs</h2><p>One page per published run of the B3O reproduction workflow.</p>"
+    body = (headline_section(runs, out) + glance_section(runs, out)
+            + "<h2>Runs</h2><p>One page per published run of the B3O reproduction workflow.</p>")
     body += html.items(entries)
     target.write_text(html.page("B3O results", body), encoding="utf-8")
     return target
+
+
+def headline_section(runs: list[Path], out: Path) -> str:
+    """The paper-horizon run's headline paragraph, as the README opens with it (`analysis.presentation.headline`), its
+    per-seed figure and a link to its run's page; empty where the site does not build that run or it has no table."""
+    table_path = Path(published.TABLES["headline"])
+    run = table_path.parent.parent
+    if run not in runs or not table_path.is_file():
+        return ""
+    table = pd.read_csv(table_path)
+    if table.empty:
+        return f"<h2>The headline</h2><p>{html.text(headline.EMPTY)}</p>"
+    intro = html.text(headline.intro(table)).replace("`", "")
+    items = html.items(f"<strong>{html.text(title)}</strong>: {html.text(text)}" for title, text in headline.bullets(table))
+    figure = run / "figures" / "seeds_along.png"
+    shown = html.figure(_href(figure, out), "Every seed's TS − B3O regret difference") if figure.is_file() else ""
+    link = html.link(_href(page_path(run, out), out), f"its run's page ({run.as_posix()})")
+    return f"<h2>The headline</h2><p>{intro}</p>{items}{shown}<p>Every table and figure of it: {link}.</p>"
 
 
 def glance_section(runs: list[Path], out: Path) -> str:

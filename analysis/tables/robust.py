@@ -10,7 +10,7 @@ checkpoint's comparisons on the seeds of the look the horizon table decided them
 A reading is labelled "pre-registered" where its rule says so (Shekel-4 at the paper's horizon), else "exploratory".
 
     python -m analysis.tables.robust --table paper/large_batch/tables/per_trial.csv \
-        --looks synthetic_b100=10,20,30 --horizon paper/large_batch/tables/horizon_along.csv \
+        --config config/large_batch.yaml --horizon paper/large_batch/tables/horizon_along.csv \
         --per-iteration paper/large_batch/tables/per_iteration.parquet --out paper/large_batch/tables/robust
 
 Writes OUT.csv (a row per comparison, `kind` "claim" or "horizon") and OUT_stuck.csv (a row per setting at its
@@ -32,7 +32,8 @@ from analysis.claims.comparisons import sides
 from analysis.data import per_iteration, per_trial
 from analysis.statistics import robust
 from analysis.statistics.verdicts import NOT_COMPARABLE
-from analysis.tables.claims_table import number, parse_looks
+from analysis.statistics.verdicts_along import config_looks
+from analysis.tables.claims_table import number
 from analysis.tables.horizon import RIVAL
 
 COLUMNS = [
@@ -166,7 +167,7 @@ def readings(
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.robust", description=__doc__.splitlines()[0])
     cli.add_argument("--table", required=True, help="the run's per-trial table (CSV, analysis.data.per_trial)")
-    cli.add_argument("--looks", nargs="*", default=[], metavar="EXPERIMENT=N1,N2,...", help="as the claims table's")
+    cli.add_argument("--config", help="the run's config, for its planned looks (none: every claim in one look)")
     cli.add_argument("--horizon", help="the run's horizon table (horizon_along.csv): also read claims 1 and 7 along t")
     cli.add_argument("--per-iteration", help="the run's per-iteration table (needed with --horizon)")
     cli.add_argument("--out", required=True, help="output prefix: writes OUT.csv and OUT_stuck.csv")
@@ -174,11 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     if bool(args.horizon) != bool(args.per_iteration):
         print("error: --horizon and --per-iteration go together", file=sys.stderr)
         return 2
-    try:
-        looks = parse_looks(args.looks)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    looks = config_looks(args.config)
     table = per_trial.load(args.table)
     along = pd.read_csv(args.horizon) if args.horizon else None
     iterations = per_iteration.read(args.per_iteration) if args.per_iteration else None

@@ -292,6 +292,7 @@ def figure_outputs():
                 f"{PAPER}/figures/anytime_verdicts.png"]
     if HORIZON:
         outputs += [f"{PAPER}/tables/horizon_along.csv", f"{PAPER}/figures/horizon_along.png"]
+    outputs += robust_outputs(PAPER)
     outputs.append(f"{PAPER}/claims.md")
     outputs.append(f"{PAPER}/report.tex")
     if LATEX:
@@ -384,6 +385,33 @@ def horizon_option(wildcards, input):
     return f"--horizon {shlex.quote(input.horizon)} --horizon-experiment {run_horizon(wildcards.published)[1]}"
 
 
+def horizon_readings(published):
+    """The horizon table and per-iteration table a run's robust readings along t need, or {}: a run read along its
+    horizon whose per-iteration table is made (this run) or committed (a published run)."""
+    source = run_horizon(published)
+    per_iteration = f"{published}/tables/{PER_ITERATION}"
+    if not source or (published != PAPER and not Path(per_iteration).is_file()):
+        return {}
+    return {"horizon": f"{published}/tables/{source[0]}", "per_iteration": per_iteration}
+
+
+def robust_inputs(wildcards):
+    """`analysis.tables.robust`'s inputs for a run: its per-trial table and config, and `horizon_readings`."""
+    return {"table": f"{wildcards.published}/tables/{PER_TRIAL}", "config": run_configfile(wildcards.published),
+            **horizon_readings(wildcards.published)}
+
+
+def horizon_readings_of(wildcards):
+    return horizon_readings(wildcards.published)
+
+
+def robust_outputs(published):
+    """What the robust readings make for a run: its tables, and the headline and the per-seed figure along t where it
+    is read along its horizon."""
+    along = [f"{published}/tables/headline.csv", f"{published}/figures/seeds_along.png"] if horizon_readings(published) else []
+    return [f"{published}/tables/robust.csv", *along]
+
+
 def site_inputs(wildcards):
     """Everything a run's page shows that the site's rules make, for every published run, and the config whose header
     opens its page; the views drawn from the per-iteration table only for a run that has one (a run published before
@@ -394,4 +422,5 @@ def site_inputs(wildcards):
         needed.append(SITE[run]["config"])
         drawn = [f"anytime_{view}" for view in ANYTIME_VIEWS] if Path(run, "tables", PER_ITERATION).is_file() else []
         needed += [f"{run}/figures/{stem}.png" for stem in (SCORE_FIGURE, "anytime_verdicts", *drawn)]
+        needed += robust_outputs(run)
     return needed

@@ -96,3 +96,62 @@ rule site:
         ENV
     shell:
         "python -m analysis.site {params.papers} --out {params.out:q} > {log:q} 2>&1"
+
+
+rule robust:
+    """The robust readings beside a run's mean verdicts (`analysis.tables.robust`, rule in
+    analysis/statistics/robust_readings.yaml): per comparison and per setting, and along the horizon where it has one."""
+    input:
+        unpack(robust_inputs),
+    output:
+        readings="{published}/tables/robust.csv",
+        stuck="{published}/tables/robust_stuck.csv",
+    log:
+        "{published}/site_logs/robust.log",
+    params:
+        horizon=lambda wildcards, input: (
+            f"--horizon {shlex.quote(input.horizon)} --per-iteration {shlex.quote(input.per_iteration)}"
+            if "horizon" in input.keys() else ""
+        ),
+    localrule: True
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.robust --table {input.table:q} --config {input.config:q} {params.horizon} "
+        "--out {wildcards.published:q}/tables/robust > {log:q} 2>&1"
+
+
+rule headline:
+    """A horizon run's headline as numbers (`analysis.tables.headline`): the README's and the index's first paragraph."""
+    input:
+        unpack(horizon_readings_of),
+        readings="{published}/tables/robust.csv",
+        stuck="{published}/tables/robust_stuck.csv",
+        table=f"{{published}}/tables/{PER_TRIAL}",
+    output:
+        "{published}/tables/headline.csv",
+    log:
+        "{published}/site_logs/headline.log",
+    localrule: True
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.headline --horizon {input.horizon:q} --robust {input.readings:q} "
+        "--stuck {input.stuck:q} --table {input.table:q} --out {output:q} > {log:q} 2>&1"
+
+
+rule seeds_along:
+    """Every seed's TS − B3O difference at a horizon run's checkpoints (`analysis.figures.seeds_along`)."""
+    input:
+        unpack(horizon_readings_of),
+    output:
+        png="{published}/figures/seeds_along.png",
+        pdf="{published}/figures/seeds_along.pdf",
+    log:
+        "{published}/site_logs/seeds_along.log",
+    localrule: True
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.seeds_along --table {input.per_iteration:q} --horizon {input.horizon:q} "
+        "--out {wildcards.published:q}/figures/seeds_along > {log:q} 2>&1"

@@ -1,0 +1,163 @@
+"""The robust readings beside the mean verdicts (analysis.statistics.robust, analysis.tables.robust) and the headline
+written from them (analysis.tables.headline, analysis.presentation.headline): exact tests whose size holds, the
+comparisons the claims engine formed, the pre-registration as committed, and a paragraph held to its table."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from analysis.data import published
+from analysis.presentation import headline as words
+from analysis.statistics import robust
+from analysis.tables import headline, robust as robust_table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ahead_is_the_exact_sign_test_with_ties_left_out():
+    a = np.array([0.1, 0.2, 0.3, 0.5, 0.5, 0.9, 0.1, 0.1])
+    b = np.array([0.2, 0.3, 0.4, 0.4, 0.5, 1.0, 0.2, 0.2])
+    found = robust.ahead(a, b)
+    assert (found.wins, found.losses, found.ties, found.n) == (6, 1, 1, 8)
+    assert found.p == pytest.approx(stats.binomtest(6, 7, 0.5).pvalue)
+    assert found.lo <= 6 / 7 <= found.hi
+    assert robust.ahead(b, a).share == pytest.approx(1 / 7)
+    assert robust.ahead(-a, -b, lower_is_better=False).wins == 6
+
+
+@pytest.mark.parametrize("n", [5, 10, 20, 30])
+def test_the_sign_tests_size_is_at_most_its_level_whatever_the_spreads(n):
+    """The decision's size under the null, exactly: P(p < α) summed over the binomial law of the wins (no simulation
+    error), and by simulation on paired regrets with very unequal log-spreads and one heavy tail."""
+    level = robust.level()
+    exact = sum(stats.binom.pmf(k, n, 0.5) for k in range(n + 1) if stats.binomtest(k, n, 0.5).pvalue < level)
+    assert exact <= level
+    rng = np.random.default_rng(n)
+    common = rng.normal(size=(4000, n))
+    a = np.exp(common + rng.standard_t(2, size=(4000, n)) * 1.5)  # the same median as b, heavy and wide
+    b = np.exp(common + rng.normal(size=(4000, n)) * 0.1)
+    p_of_wins = {k: robust.ahead(np.r_[np.zeros(k), np.ones(n - k)], np.full(n, 0.5)).p for k in range(n + 1)}
+    rejected = np.mean([p_of_wins[k] < level for k in (a < b).sum(axis=1)])  # no ties: continuous draws
+    assert rejected <= level + 2 * np.sqrt(level * (1 - level) / 4000)
+
+
+def test_the_median_interval_covers_at_least_its_level_on_skewed_differences():
+    rng = np.random.default_rng(1)
+    for n in (10, 30):
+        draws = rng.lognormal(0.0, 1.5, size=(4000, n)) - 1.0  # true median 0
+        covered = np.mean([lo <= 0.0 <= hi for _, lo, hi in map(robust.median_interval, draws)])
+        assert covered >= robust.CONFIDENCE - 2 * np.sqrt(0.05 * 0.95 / 4000)
+    median, lo, hi = robust.median_interval(np.arange(1.0, 31.0))
+    assert (median, lo, hi) == (15.5, 10.0, 21.0)  # the textbook order statistics for n = 30
+    assert robust.median_interval(np.arange(5.0))[1:] == (-np.inf, np.inf)  # too few seeds for 95 %
+
+
+def test_stuck_seeds_are_counted_against_the_problems_typical_value():
+    assert robust.reference([0.01, 0.02, 0.03, 5.0]) == pytest.approx(0.025)
+    assert robust.stuck(np.array([0.01, 0.2, 0.26, np.nan]), typical=0.025) == 1  # 0.26 > 10 × 0.025 only
+    assert robust.stuck_factor() == 10
+
+
+def _table(problem: str = "ackley5", seeds: int = 12) -> pd.DataFrame:
+    """A per-trial table of the large-batch experiment: B3O-UCB-c ends below TS on every seed but one far one."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for seed in range(300, 300 + seeds):
+        for label, method, temp, value in (
+            ("B3O-UCB-c", "b3o", "constant", 0.01 * rng.uniform(0.5, 1.5)),
+            ("TS", "ts", "", 0.02 * rng.uniform(0.5, 1.5) if seed != 300 else 2.0),
+        ):
+            rows.append({
+                "experiment": "synthetic_b100", "trial_id": f"{label}{seed}", "label": label, "problem": problem,
+                "method": method, "acquisition": "ucb" if method == "b3o" else "", "temperature": temp,
+                "lam": 1.0 if method == "b3o" else np.nan, "sampler": "defer" if method == "b3o" else "",
+                "batch_size": 100, "iterations": 50, "n_init": 100, "seed": seed, "metric": "simple_regret",
+                "lower_is_better": True, "final_budget": 5100, "budget": 5100, "value": value,
+            })
+    return pd.DataFrame(rows)
+
+
+def test_claim_rows_read_the_comparisons_the_engine_formed_with_their_status():
+    from analysis.claims.catalogue import claim
+
+    rows = robust_table.claim_rows(claim("constant_beats_ts"), _table(), {})
+    assert [(r["left"], r["right"], r["n"], r["wins"]) for r in rows] == [("B3O-UCB-c", "TS", 12, 12)]
+    assert rows[0]["reading"] == "ahead" and rows[0]["right_stuck"] == 1 and rows[0]["left_stuck"] == 0
+    assert rows[0]["status"] == "exploratory"
+    shekel = robust_table.claim_rows(claim("constant_beats_ts"), _table("shekel4"), {})
+    assert shekel[0]["status"] == "pre-registered"
+
+
+def test_the_rule_was_committed_before_any_shekel_record_of_the_horizon_run_was_analysed():
+    """The rule's first commit predates every committed Shekel-4 table of paper/large_batch (none exists yet: then the
+    published tables must hold no Shekel-4 row)."""
+    def first_commit(path: str) -> str:
+        out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%cI", "--", path], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()
+        return out[-1] if out else ""
+
+    ruled = first_commit("analysis/statistics/robust_readings.yaml")
+    if not ruled:
+        pytest.skip("not a git checkout with history")
+    table = pd.read_csv(ROOT / "paper/large_batch/tables/per_trial.csv")
+    if "shekel4" in set(table["problem"]):
+        shekel_published = subprocess.run(
+            ["git", "log", "-S", "shekel4", "--format=%cI", "--", "paper/large_batch/tables/per_trial.csv"],
+            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        assert min(shekel_published) > ruled
+    assert "synthetic_b100" in robust.rule()["preregistered"]
+
+
+def test_the_headline_paragraph_says_what_its_table_says():
+    path = ROOT / published.TABLES["headline"]
+    table = pd.read_csv(path)
+    text = "\n".join(words.lines(table))
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"<!-- headline:begin -->\n.*?\n(.*?)<!-- headline:end -->", readme, re.DOTALL).group(1)
+    assert block.strip() == text.strip()
+    assert readme.index("<!-- headline:begin -->") < len("\n".join(readme.splitlines()[:90]))  # in the first 90 lines
+    for r in table.itertuples():
+        assert f"{r.label} ahead on {r.wins} of {r.n} seeds, P(ahead) {r.share:.2f} [{r.share_lo:.2f}, {r.share_hi:.2f}]" in text
+        assert f"{r.label} {r.stuck} of {r.stuck_n}" in text
+    first = table.iloc[0]
+    assert f"T = {first.iterations} batches of B = {first.batch_size}" in text
+
+
+def test_headline_rows_join_the_horizon_the_readings_and_the_stuck_counts():
+    along = pd.DataFrame([
+        {"experiment": "synthetic_b100", "problem": "ackley5", "label": "B3O-UCB-c", "iteration": t, "look": 1.0,
+         "seeds_at_look": 12, "verdict": v, "look_mean": 0.1, "look_lo": 0.0, "look_hi": 0.2}
+        for t, v in ((6, "holds"), (50, "inconclusive"))
+    ])
+    iterations = _table().assign(iteration=50).rename(columns={})
+    readings = pd.DataFrame(robust_table.horizon_rows(along[along["iteration"] == 50], iterations))
+    stuck = robust_table.stuck_table(_table())
+    frame = headline.headline(along, readings, stuck, _table())
+    row = frame.iloc[0]
+    assert (row["ahead_at"], row["verdict"], row["wins"], row["n"], row["rival_stuck"]) == ("6", "inconclusive", 12, 12, 1)
+    text = "\n".join(words.lines(frame))
+    assert "t = 6 (1 of 1 variants), t = 50 (0 of 1)" in text and "TS 1 of 12" in text
+
+
+def test_the_site_index_opens_with_the_same_headline(tmp_path, monkeypatch):
+    import shutil
+
+    from analysis.site import build
+
+    source = Path(published.TABLES["headline"])
+    run = source.parent.parent
+    (tmp_path / source.parent).mkdir(parents=True)
+    shutil.copy(ROOT / source, tmp_path / source)
+    monkeypatch.chdir(tmp_path)  # the site lives beside its runs, which it names from the repository root
+    page = build.index_page([run], tmp_path / "site").read_text()
+    table = pd.read_csv(source)
+    assert page.index("The headline") < page.index("<h2>Runs</h2>")
+    for title, text in words.bullets(table):
+        assert f"<strong>{title}</strong>: {text}" in page
