@@ -64,6 +64,12 @@ CAPTIONS = {
         "bootstrap CI over seeds; dotted lines mark the checkpoints at which claims 1 and 7 are decided along the "
         "horizon (the config's `horizon`). " + _HORIZON_ROWS
     ),
+    "seeds_along": (
+        "Every seed beside the mean curves: at each checkpoint of a run read along its horizon, one point per seed and "
+        "B3O variant, TS's simple regret minus the variant's on the seed they share (above zero, B3O ended lower). "
+        "Symmetric-log axis, linear within the problem's typical final regret, so that one far seed does not flatten "
+        "the rest; the share of points above zero is the headline's typical-seed reading."
+    ),
     "regret_b5": (
         "Simple regret against function evaluations at B = 5, where B3O meets the batch methods that scale "
         "poorly in B (q-EI, local penalisation): mean and 95% CI over seeds."
