@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     if absent:
         cli.error(f"not found: {', '.join(absent)}")
     start = time.perf_counter()
-    pages = build(papers, Path(args.out), configs)
+    pages = build(papers, Path(args.out), configs, Path(RUNS))
     print(f"wrote {len(pages)} pages under {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 
