@@ -338,6 +338,10 @@ def test_the_provenance_table_describes_each_platform_from_its_records():
         "trieste 4.6.1; BLAS: OpenBLAS 0.3.30 (Haswell kernels, 1 thread)"
     )
     assert "platform p2" not in items  # its records hold nothing to describe it by
+    assert provenance.parts(items["platform p1"]) == {  # read back into its parts, for page one's sentence
+        "CPU": "AMD EPYC or Xeon", "OS": "Linux 6.18.44-fc-v669 (x86_64, glibc 2.36)",
+        "Python": "3.11.7 with numpy 1.26.4, trieste 4.6.1", "BLAS": "OpenBLAS 0.3.30 (Haswell kernels, 1 thread)",
+    }
 
 
 @pytest.mark.parametrize(("rows", "shrunk"), [(3, True), (6, False)])

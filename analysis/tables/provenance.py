@@ -105,6 +105,16 @@ def describe(details: list[dict]) -> str:
     return "; ".join(f"{name}: {value}" for name, value in parts.items() if value)
 
 
+#: the parts of a platform's description, in `describe`'s order
+PARTS = ("CPU", "OS", "Python", "libraries", "BLAS")
+
+
+def parts(described: str) -> dict[str, str]:
+    """A description `describe` wrote, read back into its parts (those it has): {"CPU": "AMD EPYC", ...}."""
+    pieces = re.split(r"; (?=(?:" + "|".join(PARTS) + r"): )", described)
+    return dict(piece.split(": ", 1) for piece in pieces if ": " in piece)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = common.parser("provenance", __doc__.splitlines()[0]).parse_args(argv)
     table = pd.read_parquet(args.table)
