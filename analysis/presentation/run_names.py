@@ -8,7 +8,6 @@ A run the listing does not name (a user's own run) is called by its directory.
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,8 +33,9 @@ class RunName:
         return f"{self.title} ({self.scale})" if self.scale else self.title
 
 
-@functools.cache
-def _titles(listing: Path) -> dict[str, str]:
+def titles(listing: Path = LISTING) -> dict[str, str]:
+    """run directory (as the listing gives it) -> its title; every run listed must have one. No listing: none."""
+    listing = Path(listing)
     if not listing.is_file():
         return {}
     runs = yaml.safe_load(listing.read_text(encoding="utf-8"))["runs"]
@@ -43,11 +43,6 @@ def _titles(listing: Path) -> dict[str, str]:
     if untitled:
         raise ValueError(f"{listing}: runs without a title: {', '.join(untitled)}")
     return {run: entry["title"] for run, entry in runs.items()}
-
-
-def titles(listing: Path = LISTING) -> dict[str, str]:
-    """run directory (as the listing gives it) -> its title; every run listed must have one."""
-    return dict(_titles(Path(listing)))
 
 
 def _span(values: pd.Series) -> str:
