@@ -196,7 +196,7 @@ def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, mon
     shutil.copytree(ROOT / "paper", tmp_path / "paper", ignore=_figure_pdfs)
     shutil.copytree(ROOT / "config", tmp_path / "config")
     monkeypatch.chdir(tmp_path)  # the pages name each run by the path it is given, as the workflow gives it
-    build(list(configs), Path("site"), configs)
+    build(list(configs), Path("site"), configs, ROOT / "workflow" / "site.yaml")
     built = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
     committed = sorted(p.relative_to(ROOT / "site") for p in (ROOT / "site").rglob("*") if p.is_file())
     assert built == committed

@@ -310,10 +310,18 @@ def about_section(config: Path, page_dir: Path) -> str:
     return f"<p>From the header of {link}, the config that ran it:</p><pre>{html.text(chr(10).join(lines))}</pre>"
 
 
+def beside(name: RunName) -> str:
+    """What stands beside a run's title: its scale, then its directory (unless the title is the directory: a run the
+    listing does not name)."""
+    parts = [html.text(name.scale)] if name.scale else []
+    if name.title != name.directory:
+        parts.append(f"<code>{html.text(name.directory)}</code>")
+    return " · ".join(parts)
+
+
 def named(name: RunName) -> str:
     """The run's scale in words, its directory secondary (under a title that names its question)."""
-    scale = f"{html.text(name.scale)} · " if name.scale else ""
-    return f'<p class="run">{scale}<code>{html.text(name.directory)}</code></p>'
+    return f'<p class="run">{beside(name)}</p>'
 
 
 def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | None = None) -> Path:
@@ -351,9 +359,8 @@ def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = 
         claims = _read(run / "claims.csv")
         along = along_t(run, claims) if claims is not None else None
         link = html.link(_href(page_path(run, out), out), names[run].title)
-        scale = f"{html.text(names[run].scale)} · " if names[run].scale else ""
-        entries.append(f"{link} ({scale}<code>{html.text(run.as_posix())}</code>) — "
-                       f"{html.text(_counts(claims, along))}")
+        shown = f" ({beside(names[run])})" if beside(names[run]) else ""
+        entries.append(f"{link}{shown} — {html.text(_counts(claims, along))}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
     body = (headline_section(runs, out) + glance_section(runs, out, names)
@@ -408,7 +415,7 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
     frame = pd.DataFrame(rows)
     intro = (
         "<p>Each claim's verdict from the published run that decides it: the last of "
-        f"{html.text(', '.join(names[folders[name]].title for name in tables))} that measured it, as README.md's table "
+        f"{html.text('; '.join(names[folders[name]].title for name in tables))} that measured it, as README.md's table "
         "reads it; a question only a check of ours measures, from that check's run.</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
