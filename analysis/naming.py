@@ -184,6 +184,7 @@ LABEL_COLUMNS = ("label", "auto", "rival", "left", "right")
 TITLED_COLUMNS = {
     "problem": problem_title, "experiment": experiment_title, "method": method_title,
     "acquisition": lambda a: ACQUISITIONS.get(a, a), "temperature": temperature_title, "sampler": sampler_name,
+    "fit": lambda f: FITS.get(f, f),
 }
 
 

@@ -410,3 +410,14 @@ def test_shown_tables_spell_methods_problems_and_experiments_by_their_names(tmp_
     assert "<td>synthetic_b100</td>" not in tables
     assert f"<td>{html.text(naming.experiment_title('synthetic_b100'))}</td>" in tables
     assert "B3O-ucb-constant" in pd.read_csv(run / "tables" / "run_times.csv")["label"].values  # the CSV is as it was
+
+
+def test_the_scores_name_their_problems(site) -> None:
+    from analysis import naming
+
+    out, run, _, _ = site
+    scores = page_path(run, out).read_text().split("<h2>Normalised scores</h2>")[1].split("<h2>")[0]
+    problems = pd.read_csv(run / "tables" / "score_aggregate.csv")["problems"]
+    for ids in problems:
+        assert f"<td>{html.text(', '.join(naming.problem_title(p) for p in ids.split(', ')))}</td>" in scores
+        assert f"<td>{ids}</td>" not in scores

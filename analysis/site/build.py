@@ -241,7 +241,8 @@ def scores_section(run: Path, page_dir: Path) -> str:
     shown = pd.DataFrame({
         "experiment": aggregate["experiment"].map(experiment_title), "budget": aggregate["budget"],
         "method": aggregate["label"],
-        "problems": aggregate["problems"], "runs": aggregate["runs"],
+        "problems": aggregate["problems"].map(lambda ids: ", ".join(problem_title(p) for p in str(ids).split(", "))),
+        "runs": aggregate["runs"],
         "mean score [95 % CI]": [with_ci(m, lo, hi) for m, lo, hi in zip(aggregate["mean"], aggregate["lo"], aggregate["hi"])],
         "median": [number(m) for m in aggregate["median"]],
     })
