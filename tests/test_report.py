@@ -524,7 +524,7 @@ def test_page_one_names_the_run_and_says_a_run_at_the_papers_scale_is_at_it(monk
     prose = _prose(glance)
     title = yaml.safe_load((ROOT / "workflow" / "site.yaml").read_text())["runs"]["paper/large_batch"]["title"]
     assert prose.startswith(rf"\textbf{{{text(title)}}} (B = 100, T = 50, N₀ = 100, ")
-    assert r"directory \texttt{paper/large\_batch}" in prose
+    assert r"directory \texttt{paper/\allowbreak{}large\_batch}" in prose
     table = pd.read_csv(ROOT / "paper/large_batch/tables/per_trial.csv").drop_duplicates("trial_id")
     paper = {s.name: s.paper for s in SETTINGS if s.experiment == "synthetic_b100"}
     assert (table["batch_size"].mode()[0], table["iterations"].mode()[0], table["n_init"].mode()[0]) == (

@@ -16,7 +16,7 @@ from analysis.report import text as say
 from analysis.report.beyond import across, automatic, other, recommended
 from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report.inputs import Run
-from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
+from analysis.report.latex import Section, blank_repeats, figure, long_table, path, ref, text
 from analysis.tables import density as density_table
 from analysis.tables import run_times as run_times_table
 from analysis.tables.claims_table import paper_and_beyond
@@ -52,7 +52,7 @@ def overview(run: Run) -> Section | None:
 def _named(run: Run) -> str:
     """'\\textbf{Its question in words} (its scale; directory paper/x).' (`analysis.presentation.run_names`)."""
     name = run_names.name(run.paper)
-    where = rf"directory \texttt{{{text(name.directory)}}}"
+    where = f"directory {path(name.directory)}"
     said = "; ".join(p for p in (text(name.scale), where) if p)
     if name.title == name.directory:
         return f"This run ({said})."
