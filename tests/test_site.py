@@ -421,3 +421,14 @@ def test_the_scores_name_their_problems(site) -> None:
     for ids in problems:
         assert f"<td>{html.text(', '.join(naming.problem_title(p) for p in ids.split(', ')))}</td>" in scores
         assert f"<td>{ids}</td>" not in scores
+
+
+def test_the_provenance_names_the_machines_in_words_with_their_ids_secondary(site) -> None:
+    from analysis.tables.provenance import PLATFORM, machines
+
+    out, run, _, _ = site
+    items = dict(pd.read_csv(run / "tables" / "provenance.csv").astype(str).itertuples(index=False))
+    assert any(key.startswith(PLATFORM) for key in items)
+    said = page_path(run, out).read_text().split("<h2>Provenance</h2>")[1].split("<h2>")[0]
+    assert html.text(machines(items)) in said and "They ran on AMD EPYC" in said
+    assert "Platform " not in said and "on platform(s)" not in said

@@ -3,27 +3,20 @@
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 
 import pandas as pd
 
-from analysis.formatting import number, signed, with_ci
+from analysis.formatting import number, series, signed, with_ci
 from analysis.naming import experiment_title, ordered_problems, problem_title
 from analysis.report.latex import text
 from analysis.tables import provenance as provenance_table
-from analysis.tables.provenance import PLATFORM
 
 METRICS = {
     "simple_regret": "final simple regret",
     "hypervolume": "final hypervolume",
     "best_value": "final best objective",
 }
-
-
-def series(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def problems_of(frame: pd.DataFrame) -> list[str]:
@@ -53,7 +46,7 @@ def setup(per_trial: pd.DataFrame, experiment: str) -> str:
 
 def provenance(items: dict[str, str], config: str = "") -> str:
     """Page one's account of where the numbers come from (the provenance table's items): the trials and commits, the
-    machines in words (`platforms`), when the trials ran and what they cost."""
+    machines in words (`analysis.tables.provenance.machines`), when the trials ran and what they cost."""
     experiments = series([text(experiment_title(e)) for e in items["experiments"].split(", ")])
     named = rf" (\texttt{{{text(config)}}})" if config else ""
     made = (
@@ -64,40 +57,7 @@ def provenance(items: dict[str, str], config: str = "") -> str:
         f"Its trials finished between {text(items['first trial finished'])} and "
         f"{text(items['last trial finished'])} (UTC) and took {text(items['core-minutes'])} core-minutes."
     )
-    return " ".join([made, platforms(items), finished])
-
-
-def _each(values) -> str:
-    return series(list(dict.fromkeys(values)))
-
-
-def platforms(items: dict[str, str]) -> str:
-    """The machines the trials ran on in words, from each platform's description (`analysis.tables.provenance`):
-    which CPU (with its trials), OS, Python and library versions and BLAS, each said once where every platform shares
-    it; the platform ids (a hash of the numerics a machine gives) last, in brackets. Platforms without a description
-    (tables made before records said what they were) are named by their ids."""
-    counts = {pid: int(n) for pid, n in re.findall(r"(\S+) \((\d+) trials\)", items.get("platforms", ""))}
-    described = {item.removeprefix(PLATFORM): provenance_table.parts(value)
-                 for item, value in items.items() if item.startswith(PLATFORM)}
-    ids = f"numerical platform id{'s' * (len(counts) != 1)} {text(items.get('platforms', ''))}"
-    if not described:
-        return f"They ran on {ids}."
-    trials: dict[str, int] = {}
-    for pid, n in counts.items():
-        cpu = described.get(pid, {}).get("CPU", "a machine its records do not describe")
-        trials[cpu] = trials.get(cpu, 0) + n
-    machines = series([f"{text(cpu)} ({n} trial{'s' * (n != 1)})" for cpu, n in trials.items()])
-    said = [f"They ran on {machines}"]
-    oses = [d["OS"] for d in described.values() if "OS" in d]
-    if oses:
-        said[0] += f" under {text(_each(oses))}"
-    software = [f"Python {d['Python']}" if "Python" in d else d.get("libraries", "") for d in described.values()]
-    if any(software):
-        said.append(f"with {text(_each(s for s in software if s))}")
-    blas = [" and ".join(sorted(re.split(r"(?<=\)), ", d["BLAS"]))) for d in described.values() if "BLAS" in d]
-    if blas:
-        said.append(f"BLAS {text(_each(blas))}")
-    return ", ".join(said[:1]) + (", " + "; ".join(said[1:]) if len(said) > 1 else "") + f" ({ids})."
+    return " ".join([made, text(provenance_table.machines(items)), finished])
 
 
 def metric(rows: pd.DataFrame) -> tuple[str, bool]:

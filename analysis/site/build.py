@@ -29,7 +29,7 @@ from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.statistics.verdicts import NOT_MEASURED
-from analysis.tables.provenance import PLATFORM
+from analysis.tables.provenance import PLATFORM, machines
 
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
 #: and the verdict strips), shown in their sections, by file stem
@@ -78,7 +78,8 @@ def _missing(path: Path) -> str:
 
 
 def provenance_text(provenance: pd.DataFrame) -> str:
-    """The provenance table as sentences (the items `analysis.tables.provenance` writes), then any other items."""
+    """The provenance table as sentences (the items `analysis.tables.provenance` writes; the machines in words, their
+    platform ids secondary), then any other items."""
     item = dict(zip(provenance["item"], provenance["value"].astype(str)))
     said = []
     parts = []
@@ -89,10 +90,10 @@ def provenance_text(provenance: pd.DataFrame) -> str:
     if "commits" in item:
         parts.append(f"run from code at commit(s) {item['commits']}")
         said.append("commits")
-    if "platforms" in item:
-        parts.append(f"on platform(s) {item['platforms']}")
-        said.append("platforms")
     sentences = [", ".join(parts) + "."] if parts else []
+    if "platforms" in item:
+        sentences.append(machines(item))
+        said += ["platforms", *(key for key in item if key.startswith(PLATFORM))]
     if "first trial finished" in item and "last trial finished" in item:
         sentences.append(f"The first trial finished at {item['first trial finished']}, the last at "
                          f"{item['last trial finished']}.")
@@ -100,10 +101,6 @@ def provenance_text(provenance: pd.DataFrame) -> str:
     if "core-minutes" in item:
         sentences.append(f"The trials took {item['core-minutes']} core-minutes in all.")
         said.append("core-minutes")
-    for key, value in item.items():
-        if key.startswith(PLATFORM):
-            sentences.append(f"Platform {key.removeprefix(PLATFORM)} is {value}.")
-            said.append(key)
     rest = [f"{html.text(k)}: {html.text(v)}" for k, v in item.items() if k not in said]
     return f"<p>{html.text(' '.join(sentences))}</p>" + (html.items(rest) if rest else "")
 
