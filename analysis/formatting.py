@@ -23,3 +23,8 @@ def signed(value: float) -> str:
     """A difference with its sign always shown (+0.3, −1.2)."""
     text = number(value)
     return text if text.startswith(("-", "–")) else f"+{text}"
+
+
+def series(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

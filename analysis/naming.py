@@ -177,3 +177,21 @@ def display_labels(frame: pd.DataFrame, columns: tuple[str, ...] = ("label",)) -
         if not names.duplicated(["within", "shown"]).any():
             changed[column] = shown
     return frame.assign(**changed) if changed else frame
+
+
+#: a shown table's columns of labels (`display_labels`) and of ids spelled by their titles
+LABEL_COLUMNS = ("label", "auto", "rival", "left", "right")
+TITLED_COLUMNS = {
+    "problem": problem_title, "experiment": experiment_title, "method": method_title,
+    "acquisition": lambda a: ACQUISITIONS.get(a, a), "temperature": temperature_title, "sampler": sampler_name,
+    "fit": lambda f: FITS.get(f, f),
+}
+
+
+def displayed(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table as a reader sees it (a page showing a CSV, whose keys code reads): labels spelled as names, problem,
+    experiment and method ids as their titles; other columns as they are."""
+    shown = display_labels(frame, LABEL_COLUMNS)
+    titled = {c: shown[c].map(lambda v, f=f: f(v) if isinstance(v, str) else v)
+              for c, f in TITLED_COLUMNS.items() if c in shown.columns}
+    return shown.assign(**titled) if titled else shown

@@ -707,8 +707,9 @@ def test_readme_glance_and_claims_blocks_are_rewritten_from_the_claims_tables(tm
     assert readme_claims.main(args) == 0
     glance, full = readme.read_text(), docs.read_text()
     assert glance.startswith("intro\n") and glance.endswith("\nafter\n") and "old glance" not in glance
-    assert "| 1 | A \\| B | **holds** | hartmann6: A vs B: +0.25 [0.1, 0.4] | default |" in glance
-    assert "| 2 | C | **inconclusive** | shekel4: C vs D: -0.5 [-1, 0.2] | extended |" in glance
+    run = f"`{tmp_path.as_posix()}`"  # a run workflow/site.yaml does not name is called by its directory
+    assert f"| 1 | A \\| B | **holds** | hartmann6: A vs B: +0.25 [0.1, 0.4] | {run} |" in glance
+    assert f"| 2 | C | **inconclusive** | shekel4: C vs D: -0.5 [-1, 0.2] | {run} |" in glance
     assert "| 1 | A \\| B (Sec. 1) | B = 50, T = 6; 5 seeds | holds |" in full and verdicts.RULES[0] in full
     readme.write_text("no markers\n")
     docs.write_text("no markers\n")

@@ -338,6 +338,10 @@ def test_the_provenance_table_describes_each_platform_from_its_records():
         "trieste 4.6.1; BLAS: OpenBLAS 0.3.30 (Haswell kernels, 1 thread)"
     )
     assert "platform p2" not in items  # its records hold nothing to describe it by
+    assert provenance.parts(items["platform p1"]) == {  # read back into its parts, for page one's sentence
+        "CPU": "AMD EPYC or Xeon", "OS": "Linux 6.18.44-fc-v669 (x86_64, glibc 2.36)",
+        "Python": "3.11.7 with numpy 1.26.4, trieste 4.6.1", "BLAS": "OpenBLAS 0.3.30 (Haswell kernels, 1 thread)",
+    }
 
 
 @pytest.mark.parametrize(("rows", "shrunk"), [(3, True), (6, False)])
@@ -379,3 +383,40 @@ def test_a_density_section_names_the_variants_collapsed_at_most_of_their_iterati
     )
     none = density_block("density")(table.assign(collapsed=0), "density.csv")
     assert "Collapsed at more than half of their iterations: none." in none
+
+
+def test_the_verdict_strip_has_one_unit_per_x_axis():
+    """The large-batch run's strip holds claims 1 and 7 along its horizon (BO iterations t = 6 ... 50) and the rest at
+    its final budget (5100 evaluations): each panel's ticks are of the unit its axis label names."""
+    from analysis.figures import anytime
+
+    along = pd.read_csv(ROOT / "paper" / "large_batch" / "tables" / "verdicts_along.csv")
+    assert set(along["axis"]) == {"iteration", "evaluations"}
+    fig = anytime.draw_verdicts(along)
+    labels = {label: axis for axis, label in anytime.STRIP_AXES.items()}
+    shown = set()
+    for ax in (ax for ax in fig.axes if ax.get_xlabel()):
+        ticks = {int(t.get_text()) for t in ax.get_xticklabels()}
+        axis = labels[ax.get_xlabel()]
+        assert ticks == set(along.loc[along["axis"] == axis, "budget"]), ax.get_xlabel()
+        shown.add(axis)
+    assert shown == {"iteration", "evaluations"}
+
+
+def test_the_readme_glance_names_each_run_by_its_title_with_its_scale_and_directory(monkeypatch):
+    """README.md's glance table names the deciding run in words (its title in workflow/site.yaml), its directory
+    secondary, and lists each run's scale from its per-trial table under the table."""
+    from analysis.data import published
+    from analysis.presentation import readme, run_names
+
+    monkeypatch.chdir(ROOT)
+    tables = {run: pd.read_csv(path) for run, path in published.CLAIMS.items()}
+    names = {run: run_names.name(Path(path).parent) for run, path in published.CLAIMS.items()}
+    block = readme.glance_block(tables, "x", names)
+    title = run_names.titles()["paper/large_batch"]
+    assert f"| {title} (`paper/large_batch`) |" in block and "| large_batch |" not in block
+    trials = pd.read_csv("paper/large_batch/tables/per_trial.csv").drop_duplicates("trial_id")
+    scale = f"B = {trials['batch_size'].mode()[0]}, T = {trials['iterations'].mode()[0]}, N₀ = {trials['n_init'].mode()[0]}"
+    assert f"- {title} (`paper/large_batch`): {scale}, " in block
+    default = run_names.titles()["paper"]
+    assert f"- {default} (`paper`): B = " in block  # every run of the table, the default run too

@@ -497,13 +497,42 @@ def test_the_published_reports_leave_no_page_mostly_empty(run):
 def test_page_one_gives_the_provenance_the_scale_and_every_verdict(paper):
     glance = _sections((paper / "report.tex").read_text())["This run at a glance"]
     assert "made 12 trials" in glance and "abc123def456 (12 trials)" in glance and "17.5 core-minutes" in glance
-    # the platform in words beside its id: CPU, OS, Python and the libraries' versions
-    assert r"Platform 727c497f1432 is CPU: AMD EPYC; OS: Linux 6.1.0 (x86\_64, glibc 2.36); Python: 3.11.7 with" in glance
-    assert "the large-batch study at B = 50 (paper 100)" in glance and "docs/deviations.md" in glance
+    # the machine in words (CPU with its trials, OS, Python and the libraries' versions), its platform id secondary
+    assert (r"They ran on AMD EPYC (12 trials) under Linux 6.1.0 (x86\_64, glibc 2.36), with Python 3.11.7 with "
+            r"numpy 1.26.4 (numerical platform id 727c497f1432 (12 trials))." in glance)
+    assert "Platform 727c497f1432 is" not in glance
+    assert "the large-batch study at reduced scale: B = 50 (paper 100), T = 6 (paper 50)" in glance
+    assert "docs/deviations.md" in glance
+    assert glance.split(r"\label{sec:glance}")[1].strip().startswith("This run (B = 50, T = 6, N₀ = 50, 5 seeds")
     claims = pd.read_csv(paper / "claims.csv")
     rows = re.findall(r"^(\d+) & ", glance, re.M)
     assert sorted(map(int, rows)) == sorted(claims["number"])
 
+
+
+def test_page_one_names_the_run_and_says_a_run_at_the_papers_scale_is_at_it(monkeypatch):
+    """The large-batch run (N₀ = 100, then T = 50 batches of B = 100, up to 30 seeds) is at the paper's scale of
+    Sec. 6.1 in B, T, N₀ and seeds, which page one says (not "reduced"), with the M its config gives against the
+    paper's; the run is named by its title in workflow/site.yaml, its directory secondary."""
+    import yaml
+
+    from analysis.presentation.deviations import SETTINGS
+    from analysis.report.latex import text
+
+    monkeypatch.chdir(ROOT)
+    glance = _sections(build("paper/large_batch", None, "config/large_batch.yaml"))["This run at a glance"]
+    prose = _prose(glance)
+    title = yaml.safe_load((ROOT / "workflow" / "site.yaml").read_text())["runs"]["paper/large_batch"]["title"]
+    assert prose.startswith(rf"\textbf{{{text(title)}}} (B = 100, T = 50, N₀ = 100, ")
+    assert r"directory \texttt{paper/\allowbreak{}large\_batch}" in prose
+    table = pd.read_csv(ROOT / "paper/large_batch/tables/per_trial.csv").drop_duplicates("trial_id")
+    paper = {s.name: s.paper for s in SETTINGS if s.experiment == "synthetic_b100"}
+    assert (table["batch_size"].mode()[0], table["iterations"].mode()[0], table["n_init"].mode()[0]) == (
+        paper["batch size B"], paper["iterations T"], paper["initial points N₀"])
+    assert "the large-batch study at the paper's scale: B = 100, T = 50, N₀ = 100, " in prose
+    assert "reduced" not in prose and "(paper 100)" not in prose
+    assert "Its SVGP has M = 64 inducing points (the paper's 500)." in prose
+    assert "They ran on AMD EPYC" in prose and "OpenBLAS" in prose and "gpflow 2.11.2" in prose
 
 
 def test_an_experiment_no_section_describes_gets_its_own_subsection(paper):

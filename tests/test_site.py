@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
+import yaml
 
 from analysis.data import per_iteration, per_trial
 from analysis.site import html
@@ -195,7 +196,7 @@ def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, mon
     shutil.copytree(ROOT / "paper", tmp_path / "paper", ignore=_figure_pdfs)
     shutil.copytree(ROOT / "config", tmp_path / "config")
     monkeypatch.chdir(tmp_path)  # the pages name each run by the path it is given, as the workflow gives it
-    build(list(configs), Path("site"), configs)
+    build(list(configs), Path("site"), configs, ROOT / "workflow" / "site.yaml")
     built = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
     committed = sorted(p.relative_to(ROOT / "site") for p in (ROOT / "site").rglob("*") if p.is_file())
     assert built == committed
@@ -270,11 +271,17 @@ def test_the_site_command_builds_the_listed_runs_with_their_configs_header_and_r
     assert refused.value.code == 2
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "x.yaml").write_text("# Why this run <is> here.\n#   its rule, indented\nresults: r\n")
+    with pytest.raises(SystemExit) as refused:  # the listing does not name the run in words
+        main([])
+    assert refused.value.code == 2 and not (tmp_path / "site").exists()
+    (tmp_path / "workflow" / "site.yaml").write_text(
+        "runs:\n  paper/check:\n    config: config/x.yaml\n    title: A check\n")
     assert main([]) == 0
     page = (tmp_path / "site" / "paper-check" / "index.html").read_text()
     about = page.split("<h2>About this run</h2>")[1].split("<h2>")[0]
     assert "<pre>Why this run &lt;is&gt; here.\n  its rule, indented</pre>" in about
     assert 'href="../../config/x.yaml"' in about and "results: r" not in page
+    assert "<h1>B3O results: A check</h1>" in page
 
 
 def test_the_index_shows_each_claims_verdict_as_the_readme_does() -> None:
@@ -283,16 +290,145 @@ def test_the_index_shows_each_claims_verdict_as_the_readme_does() -> None:
     the questions only a check measures."""
     from analysis.data import published
 
+    from analysis.presentation import run_names
+
+    titles = run_names.titles(ROOT / "workflow" / "site.yaml")
     readme = (ROOT / "README.md").read_text().split("<!-- glance:begin -->")[1].split("<!-- glance:end -->")[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in readme.splitlines() if re.match(r"\| \d+ \|", line)]
     assert len(rows) >= 20
     index = (ROOT / "site" / "index.html").read_text().split("<h2>Runs</h2>")[0]
     for number_, _, verdict, _, run in rows:
-        folder = Path(published.CLAIMS[run]).parent.as_posix() if run != "–" else None
-        link = f'<a href="{folder.replace("/", "-")}/index.html">{folder}</a>' if folder else "–"
+        # the README names the run by its title, its directory secondary: "Title (`paper/x`)"
+        folder = re.fullmatch(r".* \(`(.+)`\)", run).group(1) if run != "–" else None
+        if folder:
+            assert folder in {Path(claims).parent.as_posix() for claims in published.CLAIMS.values()}
+            assert run == f"{titles[folder]} (`{folder}`)"
+        link = f'<a href="{folder.replace("/", "-")}/index.html">{html.text(titles[folder])}</a>' if folder else "–"
         cells = f'<td class="number">{number_}</td>'
         row = next(r for r in index.split("<tr") if cells in r)
         assert f"<td>{html.text(verdict.strip('*'))}</td>" in row and f"<td>{link}</td>" in row, number_
     # a question only a check measures comes from that check's run (claim 34: the first fit check at M = 500)
     row = next(r for r in index.split("<tr") if '<td class="number">34</td>' in r)
-    assert '<a href="paper-collapsed_fit_m500/index.html">paper/collapsed_fit_m500</a>' in row
+    title = html.text(titles["paper/collapsed_fit_m500"])
+    assert f'<a href="paper-collapsed_fit_m500/index.html">{title}</a>' in row
+
+
+def _listing(root: Path, titles: dict[str, str]) -> Path:
+    listing = root / "site.yaml"
+    listing.write_text(yaml.safe_dump({"runs": {run: {"config": "c.yaml", "title": t} for run, t in titles.items()}}))
+    return listing
+
+
+def test_a_run_is_named_by_its_title_and_scale_with_its_directory_secondary(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's heading, the index's entry and the glance table name a run by the title workflow/site.yaml gives
+    it, its scale (from its per-trial table) and directory beside; a run missing its title is refused."""
+    from analysis.presentation import run_names
+
+    run = tmp_path / "paper" / "large_batch"
+    (run / "tables").mkdir(parents=True)
+    table = pd.read_csv(ROOT / "paper" / "large_batch" / "tables" / "per_trial.csv")
+    table.to_csv(run / "tables" / "per_trial.csv", index=False)
+    shutil.copy(ROOT / "paper" / "large_batch" / "claims.csv", run / "claims.csv")
+    monkeypatch.chdir(tmp_path)  # the listing names runs by their paths from the repository's root
+    listing = _listing(tmp_path, {"paper/large_batch": "The paper's <large-batch> study"})
+    out = tmp_path / "site"
+    build([Path("paper/large_batch")], out, listing=listing)
+
+    trials = table.drop_duplicates("trial_id")
+    seeds = trials.groupby(["problem", "label"])["seed"].nunique()
+    scale = (f"B = {trials['batch_size'].mode()[0]}, T = {trials['iterations'].mode()[0]}, "
+             f"N₀ = {trials['n_init'].mode()[0]}, {seeds.min()}–{seeds.max()} seeds, {trials['problem'].nunique()} problems")
+    assert run_names.name(Path("paper/large_batch"), listing).scale == scale
+    page = page_path(Path("paper/large_batch"), out).read_text()
+    assert "<h1>B3O results: The paper&#x27;s &lt;large-batch&gt; study</h1>" in page
+    assert f'<p class="run">{scale} · <code>paper/large_batch</code></p>' in page
+    assert "<h1>B3O results: paper/large_batch</h1>" not in page
+    index = (out / "index.html").read_text()
+    assert (f'<a href="paper-large_batch/index.html">The paper&#x27;s &lt;large-batch&gt; study</a> ({scale} · '
+            "<code>paper/large_batch</code>)") in index
+    glance = index.split("<h2>Each claim at a glance</h2>")[1].split("<h2>")[0]
+    assert "The paper&#x27;s &lt;large-batch&gt; study</a>" in glance and ">paper/large_batch</a>" not in glance
+
+    untitled = tmp_path / "untitled.yaml"
+    untitled.write_text("runs:\n  paper/large_batch:\n    config: c.yaml\n")
+    with pytest.raises(ValueError, match="without a title: paper/large_batch"):
+        run_names.titles(untitled)
+
+
+def test_every_published_run_has_a_title() -> None:
+    from analysis.presentation import run_names
+
+    titles = run_names.titles(ROOT / "workflow" / "site.yaml")
+    assert set(titles) == {run.as_posix() for run in site_configs(ROOT / "workflow" / "site.yaml")}
+    assert len(set(titles.values())) == len(titles)  # no two runs read the same
+    assert not any(title.startswith("paper/") for title in titles.values())
+
+
+def test_a_horizon_runs_checkpoint_verdicts_count_as_measuring_claims_1_and_7_along_t(tmp_path: Path) -> None:
+    """paper/horizon measures no claim at a final budget (its experiment is not the one the claims name), but
+    decides claims 1 and 7 at each checkpoint t: the index and its page count them, with their verdicts along t."""
+    run = tmp_path / "paper" / "horizon"
+    (run / "tables").mkdir(parents=True)
+    for name in ("claims.csv", "tables/verdicts_along.csv"):
+        shutil.copy(ROOT / "paper" / "horizon" / name, run / name)
+    claims = pd.read_csv(run / "claims.csv")
+    along = pd.read_csv(run / "tables" / "verdicts_along.csv")
+    assert (claims["verdict"] == "not measured").all() and set(along["axis"]) == {"iteration"}
+    out = tmp_path / "site"
+    build([run], out)
+
+    entry = (out / "index.html").read_text().split("<h2>Runs</h2>")[1]
+    assert "none of the claims measured" not in entry
+    for number_, rows in along.groupby("number"):
+        first = rows.sort_values("budget").iloc[0]
+        assert f"claim {number_} along t ({html.text(first['verdict'])} at t = {first['budget']}" in entry
+    assert f"({len(claims) - along['number'].nunique()} not measured)" in entry
+    verdicts = page_path(run, out).read_text().split("<h2>Claims and verdicts</h2>")[1].split("<h2>")[0]
+    assert "This run measures none of the claims" not in verdicts
+    assert verdicts.count('<tr class="verdict-') == len(along)  # one row per claim and checkpoint
+    assert f"{len(claims) - along['number'].nunique()} claims this run does not measure" in verdicts
+
+
+def test_shown_tables_spell_methods_problems_and_experiments_by_their_names(tmp_path: Path) -> None:
+    """A run's other tables (here the extended run's run times and best λ) show labels, problems and experiments as
+    every figure names them (analysis.naming), while the CSVs keep the ids code reads."""
+    from analysis import naming
+
+    run = tmp_path / "paper" / "named"
+    (run / "tables").mkdir(parents=True)
+    for name in ("run_times.csv", "best_lambda.csv"):
+        shutil.copy(EXTENDED / "tables" / name, run / "tables" / name)
+    raw = pd.read_csv(run / "tables" / "run_times.csv")
+    assert "B3O-ucb-constant" in set(raw["label"])
+    out = tmp_path / "site"
+    build([run], out)
+
+    tables = page_path(run, out).read_text().split("<h2>Tables</h2>")[1]
+    assert "B3O-ucb-constant" not in tables and f"<td>{naming.display_label('B3O-ucb-constant')}</td>" in tables
+    assert "<td>ackley5</td>" not in tables and f"<td>{html.text(naming.problem_title('ackley5'))}</td>" in tables
+    assert "<td>synthetic_b100</td>" not in tables
+    assert f"<td>{html.text(naming.experiment_title('synthetic_b100'))}</td>" in tables
+    assert "B3O-ucb-constant" in pd.read_csv(run / "tables" / "run_times.csv")["label"].values  # the CSV is as it was
+
+
+def test_the_scores_name_their_problems(site) -> None:
+    from analysis import naming
+
+    out, run, _, _ = site
+    scores = page_path(run, out).read_text().split("<h2>Normalised scores</h2>")[1].split("<h2>")[0]
+    problems = pd.read_csv(run / "tables" / "score_aggregate.csv")["problems"]
+    for ids in problems:
+        assert f"<td>{html.text(', '.join(naming.problem_title(p) for p in ids.split(', ')))}</td>" in scores
+        assert f"<td>{ids}</td>" not in scores
+
+
+def test_the_provenance_names_the_machines_in_words_with_their_ids_secondary(site) -> None:
+    from analysis.tables.provenance import PLATFORM, machines
+
+    out, run, _, _ = site
+    items = dict(pd.read_csv(run / "tables" / "provenance.csv").astype(str).itertuples(index=False))
+    assert any(key.startswith(PLATFORM) for key in items)
+    said = page_path(run, out).read_text().split("<h2>Provenance</h2>")[1].split("<h2>")[0]
+    assert html.text(machines(items)) in said and "They ran on AMD EPYC" in said
+    assert "Platform " not in said and "on platform(s)" not in said

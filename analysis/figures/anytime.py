@@ -13,7 +13,8 @@ batches. `--regret evaluated` (the paper's) draws the best evaluated point's reg
 is no known optimum), `--regret recommended` the regret of the point each method would recommend, which a user
 gets: the two differ under noise (Ax's benchmark keeps both). `ecdf`: runtime ECDFs over fixed targets
 (`analysis.statistics.runtime_ecdf`), every iteration a budget. `verdicts`: one strip per claim, its verdict had the run
-stopped at each budget (`analysis.statistics.verdicts_along`). An (experiment, problem) with a single iteration to show
+stopped at each budget (`analysis.statistics.verdicts_along`), a panel per experiment and x axis (its `axis`: function
+evaluations, or the checkpoints t of a run read along its horizon), so each axis has one unit. An (experiment, problem) with a single iteration to show
 has no "along" and is left out; a figure with nothing left says so. The run's own tables are read as committed, so the
 view is the same whoever wrote them.
 """
@@ -60,6 +61,8 @@ AXES = {"num_evals": EVALUATIONS, "iteration": "Iteration (0: the initial design
 #: a strip's x axis (`analysis.statistics.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's
 #: checkpoints t
 STRIP_AXES = {"evaluations": EVALUATIONS, "iteration": "BO iteration t (batches after the initial design)"}
+#: a strip panel's title after its experiment's, where the experiment has a panel on each axis
+STRIP_TITLES = {"evaluations": ", at the final budget", "iteration": ", along the horizon"}
 #: `--regret`: the per-iteration table's column drawn, and the figure's title
 REGRETS = {
     "evaluated": ("value", "The best evaluated point's metric after each iteration"),
@@ -130,16 +133,26 @@ def draw_ecdf(curves: pd.DataFrame) -> Figure:
     return titled(fig, f"Runtime ECDF over {TARGETS} fixed targets per problem, at every iteration", axes.values())
 
 
-def draw_verdicts(along: pd.DataFrame) -> Figure:
+def strip_panels(along: pd.DataFrame) -> list[tuple[str, str]]:
+    """(experiment, axis) of each strip panel: one unit per x axis, so a run read along its horizon (checkpoints t)
+    and at its final budget (evaluations) has a panel for each, along the horizon first (as the table's rows run)."""
     experiments = list(dict.fromkeys(along["experiment"]))
-    heights = [along.loc[along["experiment"] == e, "name"].nunique() for e in experiments]
-    # one panel per experiment, as tall as its claims are many
+    keys = dict.fromkeys(zip(along["experiment"], along["axis"]))
+    return sorted(keys, key=lambda key: (experiments.index(key[0]), key[1] != "iteration"))
+
+
+def draw_verdicts(along: pd.DataFrame) -> Figure:
+    along = along if "axis" in along else along.assign(axis="evaluations")  # tables written before the axis column
+    keys = strip_panels(along)
+    panels = [along[(along["experiment"] == e) & (along["axis"] == a)] for e, a in keys]
+    heights = [rows["name"].nunique() for rows in panels]
+    # one panel per experiment and x axis, as tall as its claims are many
     fig, column = plt.subplots(
-        len(experiments), 1, figsize=(WIDTH, 0.19 * sum(heights) + 0.65 * len(experiments) + 0.8), layout="constrained",
+        len(keys), 1, figsize=(WIDTH, 0.19 * sum(heights) + 0.65 * len(keys) + 0.8), layout="constrained",
         squeeze=False, gridspec_kw={"height_ratios": heights},
     )
-    for experiment, ax in zip(experiments, column[:, 0]):
-        rows = along[along["experiment"] == experiment]
+    split = {e for e, _ in keys if sum(k == e for k, _ in keys) > 1}  # experiments with a panel on each axis
+    for (experiment, axis), rows, ax in zip(keys, panels, column[:, 0]):
         claims = list(dict.fromkeys(f"Claim {n}" for n in rows["number"]))  # its text: the run's claims table
         budgets = sorted(rows["budget"].unique())
         for row in rows.itertuples():
@@ -150,8 +163,8 @@ def draw_verdicts(along: pd.DataFrame) -> Figure:
         ax.invert_yaxis()
         ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
         ax.set_xlim(-0.5, len(budgets) - 0.5)
-        ax.set_xlabel(STRIP_AXES[rows["axis"].iloc[0]] if "axis" in rows else EVALUATIONS)
-        ax.set_title(experiment_title(experiment))
+        ax.set_xlabel(STRIP_AXES[axis])
+        ax.set_title(experiment_title(experiment) + (STRIP_TITLES[axis] if experiment in split else ""))
         ax.grid(False)
     handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="gray", label=c) for c in CATEGORIES]
     fig.legend(handles=handles, loc="outside lower center", ncol=legend_columns(CATEGORIES, len(handles)),

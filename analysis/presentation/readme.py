@@ -54,6 +54,7 @@ from analysis.presentation.fit_blocks import (
     paper_scale_trials_block,
     trace_determinism_block,
 )
+from analysis.presentation import run_names
 from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.readme_blocks import (
     automatic_block,
@@ -112,9 +113,13 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
-def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:
+def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, run_names.RunName]) -> str:
     """One line per claim: verdict, the binding comparison with its mean advantage and BCa CI, and which run
-    (`analysis.presentation.glance` chooses it)."""
+    (`analysis.presentation.glance` chooses it) by its title, its directory secondary; then each run's scale."""
+    def run_cell(run: str) -> str:  # a run the listing does not name is called by its directory
+        name = names[run]
+        return f"`{name.directory}`" if name.title == name.directory else f"{cell(name.title)} (`{name.directory}`)"
+
     rows = []
     for number_, (run, r) in chosen(tables).items():
         binding = r.get("binding")
@@ -123,7 +128,7 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:
             if isinstance(binding, str) and binding and not math.isnan(r.get("binding_mean", math.nan))
             else ""
         )
-        shown_run = run if r["verdict"] != verdicts.NOT_MEASURED else "–"
+        shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
         rows.append(f"| {number_} | {cell(r['claim'])} | **{r['verdict']}** | {delta} | {shown_run} |")
     return generated(
         "glance",
@@ -132,6 +137,10 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str) -> str:
             "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
             "|---|---|---|---|---|",
             *rows,
+            "",
+            "The runs, each at its scale (from its per-trial table):",
+            "",
+            *(f"- {run_cell(run)}: {names[run].scale or 'no per-trial table'}" for run in tables),
         ],
     )
 
@@ -369,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
         if claims:
             command = SECTIONS["claims"][2]
             tables = {run: _read(path, GLANCE_COLUMNS, command) for run, path in claims.items()}
-            rewrite_all(texts, glance_block(tables, ", ".join(claims.values())), "glance")
+            names = {run: run_names.name(Path(path).parent) for run, path in claims.items()}
+            rewrite_all(texts, glance_block(tables, ", ".join(claims.values()), names), "glance")
             first = min(claims, key=RUNS.index)
             if _has(texts, "claims"):  # the full claims live in docs/results.md, which only the default run rewrites
                 rewrite_all(texts, claims_block(tables[first], claims[first]), "claims")

@@ -21,6 +21,11 @@ def text(value: object) -> str:
     return common.escape(value)
 
 
+def path(value: str) -> str:
+    """A file path in typewriter type, escaped, that may break after each '/' (a long run directory still fits)."""
+    return rf"\texttt{{{text(value).replace('/', '/' + chr(92) + 'allowbreak{}')}}}"
+
+
 @dataclass
 class Section:
     """A section: its parts in order (paragraphs, subsection heads, floats, tables; LaTeX), all placed before the

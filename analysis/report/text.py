@@ -7,21 +7,16 @@ from collections import Counter
 
 import pandas as pd
 
-from analysis.formatting import number, signed, with_ci
+from analysis.formatting import number, series, signed, with_ci
 from analysis.naming import experiment_title, ordered_problems, problem_title
 from analysis.report.latex import text
-from analysis.tables.provenance import PLATFORM
+from analysis.tables import provenance as provenance_table
 
 METRICS = {
     "simple_regret": "final simple regret",
     "hypervolume": "final hypervolume",
     "best_value": "final best objective",
 }
-
-
-def series(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def problems_of(frame: pd.DataFrame) -> list[str]:
@@ -50,25 +45,19 @@ def setup(per_trial: pd.DataFrame, experiment: str) -> str:
 
 
 def provenance(items: dict[str, str], config: str = "") -> str:
-    """Page one's account of where the numbers come from (the provenance table's items): the trials, commits and
-    platforms, each platform in words (its CPU, OS, Python and library versions, where its records give them), when
-    the trials ran and what they cost."""
+    """Page one's account of where the numbers come from (the provenance table's items): the trials and commits, the
+    machines in words (`analysis.tables.provenance.machines`), when the trials ran and what they cost."""
     experiments = series([text(experiment_title(e)) for e in items["experiments"].split(", ")])
-    platforms = [
-        f"Platform {text(item.removeprefix(PLATFORM))} is {text(value)}."
-        for item, value in items.items()
-        if item.startswith(PLATFORM)
-    ]
     named = rf" (\texttt{{{text(config)}}})" if config else ""
     made = (
         f"This run{named} made {text(items['trials'])} trials of {experiments}, from commit(s) "
-        f"{text(items['commits'])} on numerical platform(s) {text(items['platforms'])}."
+        f"{text(items['commits'])}."
     )
     finished = (
         f"Its trials finished between {text(items['first trial finished'])} and "
         f"{text(items['last trial finished'])} (UTC) and took {text(items['core-minutes'])} core-minutes."
     )
-    return " ".join([made, *platforms, finished])
+    return " ".join([made, text(provenance_table.machines(items)), finished])
 
 
 def metric(rows: pd.DataFrame) -> tuple[str, bool]:

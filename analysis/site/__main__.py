@@ -9,6 +9,7 @@ import argparse
 import time
 from pathlib import Path
 
+from analysis.presentation.run_names import titles
 from analysis.site import __doc__ as about
 from analysis.site.build import build, site_configs
 
@@ -29,8 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     absent = [p.as_posix() for p in [*papers, *(configs[p] for p in papers if p in configs)] if not p.exists()]
     if absent:
         cli.error(f"not found: {', '.join(absent)}")
+    try:
+        titles(Path(RUNS))  # every listed run has its title, before any page is written
+    except ValueError as error:
+        cli.error(str(error))
     start = time.perf_counter()
-    pages = build(papers, Path(args.out), configs)
+    pages = build(papers, Path(args.out), configs, Path(RUNS))
     print(f"wrote {len(pages)} pages under {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 

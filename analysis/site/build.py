@@ -22,13 +22,14 @@ import yaml
 
 from analysis.data import per_iteration, per_trial, published
 from analysis.formatting import number, with_ci
-from analysis.naming import display_label, display_labels, experiment_title, problem_title
-from analysis.presentation import headline
+from analysis.naming import display_label, display_labels, displayed, experiment_title, problem_title
+from analysis.presentation import headline, run_names
 from analysis.presentation.captions import caption
 from analysis.presentation.glance import RUNS, chosen
+from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.statistics.verdicts import NOT_MEASURED
-from analysis.tables.provenance import PLATFORM
+from analysis.tables.provenance import PLATFORM, machines
 
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
 #: and the verdict strips), shown in their sections, by file stem
@@ -47,6 +48,8 @@ SHOWN_TABLES = {PER_TRIAL, SCORES, SCORE_AGGREGATE, VERDICTS_ALONG, "comparisons
 NOT_RESULTS = {"test_run.csv"}
 #: a table longer than this is named with its size and left to its download
 TABLE_ROWS = 100
+#: verdicts_along.csv's axis of a run read along its horizon: checkpoint verdicts at BO iteration t
+ALONG_T = "iteration"
 
 
 def slug(run: Path, out: Path) -> str:
@@ -75,7 +78,8 @@ def _missing(path: Path) -> str:
 
 
 def provenance_text(provenance: pd.DataFrame) -> str:
-    """The provenance table as sentences (the items `analysis.tables.provenance` writes), then any other items."""
+    """The provenance table as sentences (the items `analysis.tables.provenance` writes; the machines in words, their
+    platform ids secondary), then any other items."""
     item = dict(zip(provenance["item"], provenance["value"].astype(str)))
     said = []
     parts = []
@@ -86,10 +90,10 @@ def provenance_text(provenance: pd.DataFrame) -> str:
     if "commits" in item:
         parts.append(f"run from code at commit(s) {item['commits']}")
         said.append("commits")
-    if "platforms" in item:
-        parts.append(f"on platform(s) {item['platforms']}")
-        said.append("platforms")
     sentences = [", ".join(parts) + "."] if parts else []
+    if "platforms" in item:
+        sentences.append(machines(item))
+        said += ["platforms", *(key for key in item if key.startswith(PLATFORM))]
     if "first trial finished" in item and "last trial finished" in item:
         sentences.append(f"The first trial finished at {item['first trial finished']}, the last at "
                          f"{item['last trial finished']}.")
@@ -97,10 +101,6 @@ def provenance_text(provenance: pd.DataFrame) -> str:
     if "core-minutes" in item:
         sentences.append(f"The trials took {item['core-minutes']} core-minutes in all.")
         said.append("core-minutes")
-    for key, value in item.items():
-        if key.startswith(PLATFORM):
-            sentences.append(f"Platform {key.removeprefix(PLATFORM)} is {value}.")
-            said.append(key)
     rest = [f"{html.text(k)}: {html.text(v)}" for k, v in item.items() if k not in said]
     return f"<p>{html.text(' '.join(sentences))}</p>" + (html.items(rest) if rest else "")
 
@@ -118,16 +118,43 @@ def comparisons_table(comparisons: pd.DataFrame) -> str:
 
 
 def _measured(claims: pd.DataFrame | pd.Series) -> pd.Series | bool:
-    """Which claims (rows of a claims table, or one row) the run measured."""
+    """Which claims (rows of a claims table, or one row) the run measured at its final budget."""
     return claims["verdict"] != NOT_MEASURED
 
 
+def along_t(run: Path, claims: pd.DataFrame) -> pd.DataFrame:
+    """The checkpoint verdicts along t (tables/verdicts_along.csv, axis `iteration`) of the claims the run measures
+    only there: a run read along its horizon (paper/horizon) measures claims 1 and 7 at each checkpoint t, though its
+    experiment is not the one its claims name at the final budget. Empty where it has none."""
+    along = _read(run / "tables" / VERDICTS_ALONG)
+    if along is None or "axis" not in along:
+        return pd.DataFrame(columns=["number", "budget", "verdict"])
+    final = claims.loc[_measured(claims), "number"]
+    return along[(along["axis"] == ALONG_T) & (along["verdict"] != NOT_MEASURED) & ~along["number"].isin(final)]
+
+
+def _along_text(along: pd.DataFrame) -> str:
+    """'claim 1 along t (holds on 4 of 12 at t = 6 and 12, inconclusive at t = 25)'; claims joined by ' and '."""
+    def series(budgets: pd.Series) -> str:
+        shown = [str(b) for b in budgets]
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+    per_claim = []
+    for number_, rows in along.sort_values(["number", "budget"]).groupby("number", sort=False):
+        verdicts_ = rows.groupby("verdict", sort=False)["budget"].apply(series)
+        per_claim.append(f"claim {number_} along t (" + ", ".join(f"{v} at t = {b}" for v, b in verdicts_.items())
+                         + ")")
+    return " and ".join(per_claim)
+
+
 def verdicts_section(run: Path) -> str:
-    """The claims the run measures, each with its comparisons a click away; the others folded into one list, each
-    with why it is not measured (a check run measures none of the paper's claims: its result is under Tables)."""
+    """The claims the run measures, each with its comparisons a click away (those a horizon run measures along t,
+    with their verdict at each checkpoint); the others folded into one list, each with why it is not measured (a
+    check run measures none of the paper's claims: its result is under Tables)."""
     claims = _read(run / "claims.csv")
     if claims is None:
         return _missing(run / "claims.csv")
+    along = along_t(run, claims)
     comparisons = _read(run / "tables" / "comparisons.csv")
     rows = []
     for claim in claims[_measured(claims)].to_dict("records"):
@@ -152,9 +179,19 @@ def verdicts_section(run: Path) -> str:
         "<p>Click a claim to see its comparisons (left vs right at a budget: paired mean advantage of left, "
         "its interval and verdict).</p>" + note
         + html.table(frame, raw=("claim",), classes={i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])})
-        if len(frame) else "<p>This run measures none of the claims; its results are in its tables (below).</p>"
+        if len(frame) else "" if len(along) else
+        "<p>This run measures none of the claims; its results are in its tables (below).</p>"
     )
-    unmeasured = claims[~_measured(claims)]
+    if len(along):
+        texts = claims.set_index("number")["claim"]
+        shown = pd.DataFrame({"number": along["number"], "claim": along["number"].map(texts),
+                              "checkpoint t": along["budget"], "verdict": along["verdict"]})
+        measured += (
+            f"<p>Along its horizon this run measures {html.text(_along_text(along))} (each checkpoint t decided as "
+            f"the claim is; tables/{VERDICTS_ALONG}):</p>"
+            + html.table(shown, classes={i: html.verdict_class(str(v)) for i, v in enumerate(shown["verdict"])})
+        )
+    unmeasured = claims[~_measured(claims) & ~claims["number"].isin(along["number"])]
     if not len(unmeasured):
         return measured
     reasons = [f"{c.number}. {html.text(c.claim)} <em>({html.text(c.measured)})</em>" for c in unmeasured.itertuples()]
@@ -164,7 +201,8 @@ def verdicts_section(run: Path) -> str:
 
 def tables_section(run: Path, page_dir: Path) -> str:
     """Every table of the run's tables/ folder no other section shows, each a click away with its rows (numbers to
-    three significant digits; the download has them in full)."""
+    three significant digits, methods, problems and experiments by their display names; the download has them in full,
+    by the ids code reads)."""
     tables = sorted(p for p in (run / "tables").glob("*.csv") if p.name not in SHOWN_TABLES | NOT_RESULTS)
     if not tables:
         return "<p><em>no other tables</em></p>"
@@ -175,7 +213,7 @@ def tables_section(run: Path, page_dir: Path) -> str:
         if not len(frame) or len(frame) > TABLE_ROWS:
             parts.append(f"<p>{link}: {len(frame)} rows{', too many to show here' if len(frame) else ''}.</p>")
             continue
-        shown = frame.apply(lambda column: column.map(number) if column.dtype.kind == "f" else column)
+        shown = displayed(frame).apply(lambda column: column.map(number) if column.dtype.kind == "f" else column)
         body = f'<p>{link}</p><div class="wide">{html.table(shown)}</div>'
         rows = f"{len(frame)} row{'s' if len(frame) != 1 else ''}"
         parts.append(html.details(f"{html.text(path.name)} ({rows})", body))
@@ -200,12 +238,13 @@ def scores_section(run: Path, page_dir: Path) -> str:
     shown = pd.DataFrame({
         "experiment": aggregate["experiment"].map(experiment_title), "budget": aggregate["budget"],
         "method": aggregate["label"],
-        "problems": aggregate["problems"], "runs": aggregate["runs"],
+        "problems": aggregate["problems"].map(lambda ids: ", ".join(problem_title(p) for p in str(ids).split(", "))),
+        "runs": aggregate["runs"],
         "mean score [95 % CI]": [with_ci(m, lo, hi) for m, lo, hi in zip(aggregate["mean"], aggregate["lo"], aggregate["hi"])],
         "median": [number(m) for m in aggregate["median"]],
     })
     table = html.table(shown) if len(shown) else "<p><em>No trial of this run has a score.</em></p>"
-    why = ("<p>Rows without a score, and why:</p>" + html.table(unscored)) if len(unscored) else ""
+    why = ("<p>Rows without a score, and why:</p>" + html.table(displayed(unscored))) if len(unscored) else ""
     return intro + table + why + _figures(run, page_dir, [SCORE_FIGURE])
 
 
@@ -269,8 +308,24 @@ def about_section(config: Path, page_dir: Path) -> str:
     return f"<p>From the header of {link}, the config that ran it:</p><pre>{html.text(chr(10).join(lines))}</pre>"
 
 
-def run_page(run: Path, out: Path, config: Path | None = None) -> Path:
-    """Write the run's page under `out` (opening with `config`'s header where given); returns its path."""
+def beside(name: RunName) -> str:
+    """What stands beside a run's title: its scale, then its directory (unless the title is the directory: a run the
+    listing does not name)."""
+    parts = [html.text(name.scale)] if name.scale else []
+    if name.title != name.directory:
+        parts.append(f"<code>{html.text(name.directory)}</code>")
+    return " · ".join(parts)
+
+
+def named(name: RunName) -> str:
+    """The run's scale in words, its directory secondary (under a title that names its question)."""
+    return f'<p class="run">{beside(name)}</p>'
+
+
+def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | None = None) -> Path:
+    """Write the run's page under `out` (opening with `config`'s header where given), titled by `name` (default: the
+    run's name, `analysis.presentation.run_names`); returns its path."""
+    name = name or run_names.name(run)
     target = page_path(run, out)
     page_dir = target.parent
     page_dir.mkdir(parents=True, exist_ok=True)
@@ -278,7 +333,7 @@ def run_page(run: Path, out: Path, config: Path | None = None) -> Path:
     others = sorted(p.stem for p in (run / "figures").glob("*.png") if p.stem not in shown)
     provenance = _read(run / "tables" / "provenance.csv")
     body = (
-        f"<p>{html.link(_href(out / 'index.html', page_dir), 'All runs')}</p>"
+        named(name) + f"<p>{html.link(_href(out / 'index.html', page_dir), 'All runs')}</p>"
         + ("<h2>About this run</h2>" + about_section(config, page_dir) if config is not None else "")
         + "<h2>Downloads</h2>" + downloads_section(run, page_dir)
         + "<h2>Provenance</h2>" + (provenance_text(provenance) if provenance is not None
@@ -289,20 +344,24 @@ def run_page(run: Path, out: Path, config: Path | None = None) -> Path:
         + "<h2>Figures</h2>" + (_figures(run, page_dir, others) if others else "<p><em>no other figures</em></p>")
         + "<h2>Tables</h2>" + tables_section(run, page_dir)
     )
-    target.write_text(html.page(f"B3O results: {run.as_posix()}", body), encoding="utf-8")
+    target.write_text(html.page(f"B3O results: {name.title}", body), encoding="utf-8")
     return target
 
 
-def index_page(runs: list[Path], out: Path) -> Path:
-    """The site's front page: each claim's verdict at a glance, then every run with the verdicts of the claims it
-    measures and how many it does not."""
+def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = None) -> Path:
+    """The site's front page: each claim's verdict at a glance, then every run, by its name (`names`; default: its
+    name, `analysis.presentation.run_names`), with the verdicts of the claims it measures and how many it does not."""
+    names = {run: (names or {}).get(run) or run_names.name(run) for run in runs}
     entries = []
     for run in runs:
         claims = _read(run / "claims.csv")
-        entries.append(f"{html.link(_href(page_path(run, out), out), run.as_posix())} — {html.text(_counts(claims))}")
+        along = along_t(run, claims) if claims is not None else None
+        link = html.link(_href(page_path(run, out), out), names[run].title)
+        shown = f" ({beside(names[run])})" if beside(names[run]) else ""
+        entries.append(f"{link}{shown} — {html.text(_counts(claims, along))}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
-    body = (headline_section(runs, out) + glance_section(runs, out)
+    body = (headline_section(runs, out) + glance_section(runs, out, names)
             + "<h2>Runs</h2><p>One page per published run of the B3O reproduction workflow.</p>")
     body += html.items(entries)
     target.write_text(html.page("B3O results", body), encoding="utf-8")
@@ -327,10 +386,10 @@ def headline_section(runs: list[Path], out: Path) -> str:
     return f"<h2>The headline</h2><p>{intro}</p>{items}{shown}<p>Every table and figure of it: {link}.</p>"
 
 
-def glance_section(runs: list[Path], out: Path) -> str:
+def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> str:
     """Each claim's verdict from the run that decides it, chosen as README.md's table chooses it
     (`analysis.presentation.glance`), then the questions only a check of ours measures, from that check's run; each
-    linked to the run's page. Empty where the site builds none of README.md's runs."""
+    linked to the run's page by its title. Empty where the site builds none of README.md's runs."""
     folders = {name: Path(csv).parent for name, csv in published.CLAIMS.items()}
     tables = {name: pd.read_csv(folders[name] / "claims.csv") for name in RUNS
               if folders[name] in runs and (folders[name] / "claims.csv").exists()}
@@ -349,35 +408,40 @@ def glance_section(runs: list[Path], out: Path) -> str:
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
                 if isinstance(bound, str) and bound else "–"),
-            "run": html.link(_href(page_path(run, out), out), run.as_posix()) if _measured(row) else "–",
+            "run": html.link(_href(page_path(run, out), out), names[run].title) if _measured(row) else "–",
         })
     frame = pd.DataFrame(rows)
     intro = (
         "<p>Each claim's verdict from the published run that decides it: the last of "
-        f"{html.text(', '.join(folders[name].as_posix() for name in tables))} that measured it, as README.md's table "
+        f"{html.text('; '.join(names[folders[name]].title for name in tables))} that measured it, as README.md's table "
         "reads it; a question only a check of ours measures, from that check's run.</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
     return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
 
 
-def _counts(claims: pd.DataFrame | None) -> str:
-    """'2 holds; 4 inconclusive (17 claims not measured)', or what a check run that measures none has instead."""
+def _counts(claims: pd.DataFrame | None, along: pd.DataFrame | None = None) -> str:
+    """'2 holds; 4 inconclusive (17 claims not measured)', with the claims a horizon run measures along t (`along_t`)
+    and their checkpoint verdicts, or what a check run that measures none has instead."""
     if claims is None:
         return "no claims"
-    unmeasured = int((~_measured(claims)).sum())
+    along = along if along is not None else pd.DataFrame(columns=["number"])
+    unmeasured = int((~_measured(claims) & ~claims["number"].isin(along["number"])).sum())
     verdicts = claims.loc[_measured(claims), "verdict"].value_counts()
-    if not len(verdicts):
+    parts = [f"{n} {v}" for v, n in verdicts.items()] + ([_along_text(along)] if len(along) else [])
+    if not parts:
         return "none of the claims measured: its results are in its tables"
-    return "; ".join(f"{n} {v}" for v, n in verdicts.items()) + (f" ({unmeasured} not measured)" if unmeasured else "")
+    return "; ".join(parts) + (f" ({unmeasured} not measured)" if unmeasured else "")
 
 
-def build(runs: list[Path], out: Path, configs: dict[Path, Path] | None = None) -> list[Path]:
+def build(runs: list[Path], out: Path, configs: dict[Path, Path] | None = None,
+          listing: Path = run_names.LISTING) -> list[Path]:
     """Every run's Parquet download and page, and the index; returns the pages written. `configs`: the config that
-    ran a run, where known (`site_configs`)."""
+    ran a run, where known (`site_configs`); `listing`: where the runs' titles are (`analysis.presentation.run_names`)."""
+    names = {run: run_names.name(run, listing) for run in runs}
     for run in runs:
         write_parquet(run)
-    return [*(run_page(run, out, (configs or {}).get(run)) for run in runs), index_page(runs, out)]
+    return [*(run_page(run, out, (configs or {}).get(run), names[run]) for run in runs), index_page(runs, out, names)]
 
 
 def site_configs(listing: Path) -> dict[Path, Path]:

@@ -13,6 +13,7 @@ import re
 
 import pandas as pd
 
+from analysis.formatting import series
 from analysis.tables import common
 
 #: the tables the workflow writes with this script: name -> the experiment it needs (None: any; read unimported)
@@ -105,6 +106,16 @@ def describe(details: list[dict]) -> str:
     return "; ".join(f"{name}: {value}" for name, value in parts.items() if value)
 
 
+#: the parts of a platform's description, in `describe`'s order
+PARTS = ("CPU", "OS", "Python", "libraries", "BLAS")
+
+
+def parts(described: str) -> dict[str, str]:
+    """A description `describe` wrote, read back into its parts (those it has): {"CPU": "AMD EPYC", ...}."""
+    pieces = re.split(r"; (?=(?:" + "|".join(PARTS) + r"): )", described)
+    return dict(piece.split(": ", 1) for piece in pieces if ": " in piece)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = common.parser("provenance", __doc__.splitlines()[0]).parse_args(argv)
     table = pd.read_parquet(args.table)
@@ -118,3 +129,30 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def machines(items: dict[str, str]) -> str:
+    """The machines a run's trials ran on in words, from its provenance items (`provenance`): which CPU (with its
+    trials), OS, Python and library versions and BLAS, each said once where every platform shares it; the platform ids
+    (a hash of the numerics a machine gives) last, in brackets. Platforms without a description (tables made before
+    records said what they were) are named by their ids."""
+    counts = {pid: int(n) for pid, n in re.findall(r"(\S+) \((\d+) trials\)", items.get("platforms", ""))}
+    described = {item.removeprefix(PLATFORM): parts(value) for item, value in items.items() if item.startswith(PLATFORM)}
+    ids = f"numerical platform id{'s' * (len(counts) != 1)} {items.get('platforms', '')}"
+    if not described:
+        return f"They ran on {ids}."
+    trials: dict[str, int] = {}
+    for pid, n in counts.items():
+        cpu = described.get(pid, {}).get("CPU", "a machine its records do not describe")
+        trials[cpu] = trials.get(cpu, 0) + n
+    said = [f"They ran on {series([f'{cpu} ({n} trial' + 's' * (n != 1) + ')' for cpu, n in trials.items()])}"]
+    oses = [d["OS"] for d in described.values() if "OS" in d]
+    if oses:
+        said[0] += f" under {series(list(dict.fromkeys(oses)))}"
+    software = [f"Python {d['Python']}" if "Python" in d else d.get("libraries", "") for d in described.values()]
+    if any(software):
+        said.append(f"with {series(list(dict.fromkeys(s for s in software if s)))}")
+    blas = [" and ".join(sorted(re.split(r"(?<=\)), ", d["BLAS"]))) for d in described.values() if "BLAS" in d]
+    if blas:
+        said.append(f"BLAS {series(list(dict.fromkeys(blas)))}")
+    return ", ".join(said[:1]) + (", " + "; ".join(said[1:]) if len(said) > 1 else "") + f" ({ids})."

@@ -415,8 +415,8 @@ def robust_outputs(published):
 def site_inputs(wildcards):
     """Everything a run's page shows that the site's rules make, for every published run, and the config whose header
     opens its page; the views drawn from the per-iteration table only for a run that has one (a run published before
-    it, whose records are gone, has none: its page says so)."""
-    needed = []
+    it, whose records are gone, has none: its page says so); the listing, whose titles name the runs."""
+    needed = ["workflow/site.yaml"]
     for run in SITE:
         needed += [f"{run}/claims.csv", f"{run}/tables/{SCORES}", f"{run}/tables/{SCORE_AGGREGATE}"]
         needed.append(SITE[run]["config"])
