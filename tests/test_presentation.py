@@ -8,7 +8,6 @@ that the names and the sizes of the text depend on.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -164,20 +163,6 @@ def _illustrations() -> Iterator[tuple[str, Callable[[], Figure]]]:
     yield "timing", lambda: timing.draw(timing.scaling(common.load_table(ROOT / "paper/tables/scaling.csv")))
 
 
-@functools.cache
-def _drawers(run: str) -> dict[str, Callable[[], Figure]]:
-    """Figure name -> its drawing, for a run (its data made once) or, for "", the illustrations."""
-    return dict(_figures(ROOT / run) if run else _illustrations())
-
-
-def _drawn() -> list[tuple[str, str]]:
-    return [(run, name) for run in [*map(_run_id, RUNS), ""] for name in _drawers(run)]
-
-
-def _draw(run: str, name: str) -> Figure:
-    return _drawers(run)[name]()
-
-
 def _texts(fig: Figure) -> list[Text]:
     """Every piece of text the figure prints: titles, labels, tick labels, legends, notes."""
     fig.canvas.draw()
@@ -201,13 +186,20 @@ def _close_figures():
     plt.close("all")
 
 
-@pytest.mark.parametrize(("run", "name"), _drawn())
-def test_a_figure_names_no_grid_id_and_prints_its_text_at_7pt_or_more(run, name):
-    fig = _draw(run, name)
-    named = [t.get_text() for t in _texts(fig) if internal(t.get_text())]
-    assert named == []
-    size, which = _smallest_printed(fig, capped=name.split()[0] not in SITE_ONLY)
-    assert size >= printed.SMALLEST_FONT_PT, which
+@pytest.mark.parametrize("run", [*map(_run_id, RUNS), ""])
+def test_a_figure_names_no_grid_id_and_prints_its_text_at_7pt_or_more(run, subtests):
+    """Each figure a run's tables draw ("": the illustrations) is a subtest: which figures a run draws is known only
+    from its data, made here rather than at collection."""
+    import matplotlib.pyplot as plt
+
+    for name, draw in _figures(ROOT / run) if run else _illustrations():
+        with subtests.test(figure=name):
+            fig = draw()
+            named = [t.get_text() for t in _texts(fig) if internal(t.get_text())]
+            assert named == []
+            size, which = _smallest_printed(fig, capped=name.split()[0] not in SITE_ONLY)
+            assert size >= printed.SMALLEST_FONT_PT, which
+        plt.close(fig)
 
 
 def _cells(frame: pd.DataFrame) -> list[str]:

@@ -40,7 +40,9 @@ def test_every_sequential_experiment_s_first_look_is_planned_at_once(workdir):
 def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdir):
     """`seeds: {start, step, max}`: a checkpoint decides the claims at each look and the next look's seeds go only to
     the settings of comparisons still open; the claims then name the look each comparison reached."""
-    configfile = tiny_config(workdir, "looks", seeds=2, results="results/looks", trials_per_job=4)
+    # as many trials per job as the most seeds: each look's seeds of a setting in one job (`trial_jobs` cuts jobs at
+    # the looks), the fewest trial processes, each paying TensorFlow's start-up
+    configfile = tiny_config(workdir, "looks", seeds=2, results="results/looks", trials_per_job=8)
     config = yaml.safe_load((workdir / configfile).read_text())
     experiment = config["experiments"]["synthetic_b100"]
     # the fewest seeds at which a first look can decide (the workflow refuses one that cannot,
