@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from trieste.space import SearchSpace
@@ -87,3 +87,29 @@ def finite_starts(
         f"the log density is -inf at all but {len(values)} of {max_rounds * n} uniform draws: "
         "nothing to start chains from"
     )
+
+
+def distinct_picks(
+    lay: Layout, points: np.ndarray, chosen: np.ndarray, draw_in_cell: Callable[[np.ndarray], np.ndarray],
+    max_rounds: int = 100,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """`points[chosen]` with every repeat of an earlier pick replaced by a fresh draw inside that pick's cell.
+
+    Resampling (importance or discretised) picks a point as often as its weight says, but in batch BO a repeated point
+    is a parallel evaluation thrown away. The first pick of a point is kept; each further pick keeps the choice of
+    the cell (so the cells' masses are those the weights give) and takes a new point inside it from
+    `draw_in_cell(point indices) -> [m, d]`, redrawn while infeasible. Returns the batch and how many picks repeated.
+    """
+    x = points[chosen].copy()
+    first = np.zeros(len(chosen), dtype=bool)
+    first[np.unique(chosen, return_index=True)[1]] = True
+    pending = np.flatnonzero(~first)
+    repeats = len(pending)
+    for _ in range(max_rounds):
+        if not len(pending):
+            break
+        fresh = draw_in_cell(chosen[pending])
+        ok = lay.feasible(fresh)
+        x[pending[ok]] = fresh[ok]
+        pending = pending[~ok]
+    return x, {"repeated_picks": repeats, "unique_fraction": len(np.unique(x, axis=0)) / len(x)}
