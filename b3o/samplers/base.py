@@ -90,26 +90,49 @@ def finite_starts(
 
 
 def distinct_picks(
-    lay: Layout, points: np.ndarray, chosen: np.ndarray, draw_in_cell: Callable[[np.ndarray], np.ndarray],
-    max_rounds: int = 100,
+    lay: Layout,
+    points: np.ndarray,
+    log_p: np.ndarray,
+    chosen: np.ndarray,
+    scale: np.ndarray,
+    log_density: Callable[[np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    steps: int = 5,
+    max_steps: int = 60,
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """`points[chosen]` with every repeat of an earlier pick replaced by a fresh draw inside that pick's cell.
+    """`points[chosen]` with every repeat of an earlier pick moved off it by Metropolis-Hastings steps targeting p.
 
     Resampling (importance or discretised) picks a point as often as its weight says, but in batch BO a repeated point
-    is a parallel evaluation thrown away. The first pick of a point is kept; each further pick keeps the choice of
-    the cell (so the cells' masses are those the weights give) and takes a new point inside it from
-    `draw_in_cell(point indices) -> [m, d]`, redrawn while infeasible. Returns the batch and how many picks repeated.
+    is a parallel evaluation thrown away. The first pick of a point stays; each repeat takes `steps` random-walk
+    Metropolis-Hastings steps from the pick (`log_p` its log density): the resample-move step of sequential Monte
+    Carlo. Each step leaves p invariant, so a repeat distributed as the resampled batch stays so distributed, and the
+    narrow modes the weights found keep their picks. Step k is Gaussian with s.d. `scale` (the pick's cell as a
+    fraction of the box, [m, d] or [m, 1]) / 2^k, folded into the box: small cells get small steps, and each step
+    proposes closer. A repeat that rejected all `steps` keeps stepping until it moves (up to `max_steps`), a small
+    departure from invariance for the few that do. One batched density call per step, for the repeats only.
+    Returns the batch and `repeated_picks`, `move_evals`, `unique_fraction`.
     """
-    x = points[chosen].copy()
+    x, lp = points[chosen].copy(), log_p[chosen].copy()
     first = np.zeros(len(chosen), dtype=bool)
     first[np.unique(chosen, return_index=True)[1]] = True
-    pending = np.flatnonzero(~first)
-    repeats = len(pending)
-    for _ in range(max_rounds):
-        if not len(pending):
+    repeats = np.flatnonzero(~first)
+    moved = np.zeros(len(chosen), dtype=bool)
+    evals = 0
+    for k in range(max_steps):
+        active = repeats if k < steps else repeats[~moved[repeats]]
+        if not len(active):
             break
-        fresh = draw_in_cell(chosen[pending])
-        ok = lay.feasible(fresh)
-        x[pending[ok]] = fresh[ok]
-        pending = pending[~ok]
-    return x, {"repeated_picks": repeats, "unique_fraction": len(np.unique(x, axis=0)) / len(x)}
+        y = lay.reflect(x[active] + scale[chosen[active]] * 0.5**k * lay.width * rng.standard_normal(x[active].shape))
+        log_q = np.full(len(y), -np.inf)
+        feasible = lay.feasible(y)
+        log_q[feasible] = log_density(y[feasible])
+        evals += int(feasible.sum())
+        with np.errstate(invalid="ignore"):  # -inf - -inf: reject
+            accept = np.log(rng.random(len(y))) < log_q - lp[active]
+        x[active[accept]], lp[active[accept]] = y[accept], log_q[accept]
+        moved[active[accept]] = True
+    return x, {
+        "repeated_picks": len(repeats),
+        "move_evals": evals,
+        "unique_fraction": len(np.unique(x, axis=0)) / len(x),
+    }

@@ -23,8 +23,9 @@ space); sampling draws a leaf with probability proportional to its mass, then a 
 Importance correction (`importance` = K > 0, registered as `defer-is`): the piecewise-constant density q is then
 only a proposal. K * n candidates drawn from it are weighted by p / q with the true density in one batched call and
 n are resampled by weight; the candidates come out of the same budget, and log Z becomes the importance estimate.
-A candidate picked again is not repeated (a repeated point is a wasted evaluation): the repeat keeps the pick's leaf
-and takes a fresh uniform point inside it, as plain DEFER draws, so a batch is B distinct points.
+A candidate picked again is not repeated (a repeated point is a wasted evaluation): the repeat is moved off it by
+Metropolis-Hastings steps targeting p, scaled to its leaf (`distinct_picks`), so a batch is B distinct points; those
+few evaluations come on top of the budget.
 
 Random origin (`random_origin`, on in `defer-is`): the partition is built on the unit torus shifted by a uniform
 offset drawn from the seed, so the grid of leaf centres falls somewhere new on every call and no mode is missed on
@@ -273,14 +274,8 @@ class Defer(Sampler):
             x, _, proposals = fill_tagged(lay, propose, num_samples, self.max_rejection_rounds)
             return x, {**stats, "rejection_rate": 1.0 - num_samples / proposals}
         x, leaf, proposals = fill_tagged(lay, propose, num_candidates, self.max_rejection_rounds)
-        chosen, importance = _resample(density, x, tree.log_f[leaf], num_samples, rng)
-
-        def in_leaf(picks: np.ndarray) -> np.ndarray:
-            """A uniform draw inside the leaf of each picked candidate (q's density there)."""
-            cells = leaf[picks]
-            return _to_space(lay, tree.centres[cells] + (rng.random((len(cells), lay.dim)) - 0.5) * side[cells], origin)
-
-        x, distinct = distinct_picks(lay, x, chosen, in_leaf, self.max_rejection_rounds)
+        chosen, log_p, importance = _resample(density, x, tree.log_f[leaf], num_samples, rng)
+        x, distinct = distinct_picks(lay, x, log_p, chosen, side[leaf], density, rng)
         # E_q[p / q] over the feasible draws is Z / q(feasible set); the acceptance rate estimates q(feasible set).
         log_z = self.partition.log_z + importance.pop("log_mean_weight") + np.log(num_candidates / proposals)
         return x, {
@@ -315,7 +310,8 @@ class ImportanceDefer(Defer):
 
     The partition's piecewise-constant density q is only the proposal: K * n feasible candidates are drawn from it,
     weighted by p / q with the true log density (one batched call), and n are resampled by weight; a candidate picked
-    twice gives its second pick a fresh uniform point in its leaf (`distinct_picks`), so no point repeats. Those K * n
+    twice has its second pick moved off it by Metropolis-Hastings steps targeting p (`distinct_picks`), so no
+    point repeats. Those K * n
     evaluations come out of the same `budget` (at most half of it), so the partition is built with the rest. The
     partition divides only potentially-optimal leaves (`high_mass=False`, the original DIRECT rule): refining
     high-mass leaves concentrates evaluations where q already has mass, the weights need q to have found every
@@ -386,18 +382,19 @@ def _restricted(density: LogDensity, lay: Layout, x: np.ndarray) -> np.ndarray:
 
 def _resample(
     density: LogDensity, candidates: np.ndarray, log_q: np.ndarray, n: int, rng: np.random.Generator
-) -> tuple[np.ndarray, dict[str, Any]]:
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Sampling-importance-resampling: weight the candidates by p / q in one density call, pick n indices by weight
-    (with repeats; `distinct_picks` then redraws the repeats inside their leaves).
+    (with repeats, which `distinct_picks` then moves off their pick); returns the picks, log p at every candidate and
+    the statistics.
 
     `log_q` is the partition's log density at each candidate's leaf (its normalisation cancels). The weights make
     the batch consistent for p however far the partition's leaf values are from p inside the leaves.
     """
-    log_w = density(candidates) - log_q
-    log_p = safe_log_softmax(log_w)
-    weights = np.exp(log_p)
+    log_p = density(candidates)
+    log_w = log_p - log_q
+    weights = np.exp(safe_log_softmax(log_w))
     chosen = rng.choice(len(candidates), size=n, p=weights)
-    return chosen, {
+    return chosen, log_p, {
         "importance_candidates": len(candidates),
         "importance_ess": float(1.0 / np.sum(weights**2)),
         "log_mean_weight": float(logsumexp(log_w) - np.log(len(candidates))),

@@ -3,9 +3,9 @@
 The density is evaluated once on N space-filling points (scipy's scrambled Sobol sequence, seeded from the
 sampler's generator); the batch is drawn with replacement with probabilities softmax(log p). Points violating
 explicit constraints get probability zero and are not evaluated. A point picked again is not repeated: the repeat
-takes a fresh uniform point in the cube of volume 1 / N centred on the pick (the volume each point stands for;
-`distinct_picks`), so a batch is B distinct points. The effective sample size 1 / sum(w^2) of the weights says how
-many grid points really carry the mass: when it approaches the batch size, most of the batch comes from those cubes
+is moved off it by Metropolis-Hastings steps targeting p, scaled to the volume 1 / N each point stands for
+(`distinct_picks`), so a batch is B distinct points. The effective sample size 1 / sum(w^2) of the weights says how
+many grid points really carry the mass: when it approaches the batch size, most of the batch comes from those moves
 and N should grow.
 """
 
@@ -34,20 +34,14 @@ class DiscretisedMonteCarlo(Sampler):
         self, density: LogDensity, lay: Layout, num_samples: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, dict[str, Any]]:
         sobol = qmc.Sobol(lay.dim, scramble=True, seed=rng)
-        unit = sobol.random(self.num_points)
-        points = lay.from_unit(unit)
+        points = lay.from_unit(sobol.random(self.num_points))
         log_w = np.full(self.num_points, -np.inf)
         feasible = lay.feasible(points)
         log_w[feasible] = density(points[feasible])
         weights = np.exp(safe_log_softmax(log_w))
         chosen = rng.choice(self.num_points, size=num_samples, p=weights)
-        side = self.num_points ** (-1.0 / lay.dim)  # a cube of the volume each point stands for, 1 / N of the space
-
-        def in_cell(picks: np.ndarray) -> np.ndarray:
-            """A uniform draw in the cube of volume 1 / N centred on each picked point, folded into the box."""
-            return lay.reflect(lay.from_unit(unit[picks] + (rng.random((len(picks), lay.dim)) - 0.5) * side))
-
-        x, distinct = distinct_picks(lay, points, chosen, in_cell)
+        side = np.full((self.num_points, 1), self.num_points ** (-1.0 / lay.dim))  # the volume a point stands for
+        x, distinct = distinct_picks(lay, points, log_w, chosen, side, density, rng)
         return x, {
             "ess": float(1.0 / np.sum(weights**2)),
             **distinct,
