@@ -30,7 +30,15 @@ class StandardisedModel(TrainableProbabilisticModel):
 
     Example::
 
-        model = b3o.StandardisedModel(lambda data: GaussianProcessRegression(build_gpr(data, space)), initial_data)
+        import tensorflow as tf
+        from trieste.models.gpflow import GaussianProcessRegression, build_gpr
+        from trieste.objectives.utils import mk_observer
+        from trieste.space import Box
+
+        space = Box([0.0, 0.0], [1.0, 1.0])
+        data = mk_observer(lambda x: 1e3 * tf.reduce_sum(x**2, axis=1, keepdims=True) + 7)(space.sample_sobol(5))
+        model = b3o.StandardisedModel(lambda d: GaussianProcessRegression(build_gpr(d, space)), data)
+        mean, variance = model.predict(data.query_points)  # in the data's units
     """
 
     def __init__(self, build: Callable[[Dataset], TrainableProbabilisticModel], dataset: Dataset):

@@ -54,6 +54,13 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
     :param standardise: build alpha on each objective standardised by the current data's mean and s.d.
         (`b3o.outputs.StandardisedView`), so lambda means what Table 2's does whatever the objective's units; False
         only where the models are already fitted to standardised data (the trial runner's).
+
+    Example (a whole loop: README's "Use B3O in a trieste loop")::
+
+        rule = b3o.BoltzmannBatch(
+            b3o.acquisitions.get("logei"), b3o.samplers.get("defer-is"), b3o.Constant(1.0), num_query_points=4, seed=0
+        )
+        # BayesianOptimizer(observer, search_space).optimize(steps, initial_data, model, rule)
     """
 
     def __init__(
