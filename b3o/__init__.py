@@ -22,6 +22,7 @@ _LAZY = {
     "EffectiveSampleSize": "b3o.temperature",
     "Normalised": "b3o.temperature",
     "Scheduled": "b3o.temperature",
+    "StandardisedModel": "b3o.models",
     "UpperTail": "b3o.temperature",
     "mean_pairwise_distance": "b3o.diversity",
     "acquisitions": None,
@@ -34,6 +35,7 @@ __all__ = sorted(_LAZY)
 if TYPE_CHECKING:
     from b3o import acquisitions, samplers, temperature
     from b3o.diversity import mean_pairwise_distance
+    from b3o.models import StandardisedModel
     from b3o.rule import BoltzmannBatch
     from b3o.temperature import Constant, EffectiveSampleSize, Normalised, Scheduled, UpperTail
 

@@ -22,7 +22,12 @@ def names() -> list[str]:
 
 
 def get(name: str, **kwargs: Any) -> SingleModelAcquisitionBuilder:
-    """The acquisition builder registered under `name`, with its options."""
+    """The acquisition builder registered under `name`, with its options.
+
+    Example::
+
+        ucb = b3o.acquisitions.get("ucb", beta=4.0)  # or "logei" (incumbent=...), "ehvi" for a model stack
+    """
     factory = getattr(import_module("b3o.builders"), lookup("acquisition", _REGISTRY, name))
     check_options(f"acquisition {name!r} option", kwargs, factory)
     try:

@@ -20,6 +20,10 @@ def mean_pairwise_distance(x: np.ndarray, space: SearchSpace | None = None) -> f
 
     With `space`, coordinates are first scaled to [0, 1]: continuous ones by their bounds, categorical indices by
     (number of categories - 1), so that distances are comparable across problems.
+
+    Example::
+
+        assert b3o.mean_pairwise_distance([[0.0, 0.0], [3.0, 4.0]]) == 5.0
     """
     x = np.asarray(x, dtype=np.float64)
     if len(x) < 2:

@@ -31,7 +31,7 @@ from trieste.observer import OBJECTIVE
 from trieste.space import SearchSpace
 from trieste.types import Tag, TensorType
 
-from b3o import quiet
+from b3o import inputs, quiet
 from b3o.density import LogDensity, boltzmann_diagnostics
 from b3o.diversity import mean_pairwise_distance
 from b3o.outputs import StandardisedView
@@ -47,13 +47,20 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
     :param builder: any point-wise trieste acquisition builder (a single-model builder is applied to OBJECTIVE).
     :param sampler: a `b3o.samplers` sampler able to handle the search space.
     :param temperature: a `b3o.temperature.Temperature`.
-    :param num_query_points: the batch size B.
+    :param num_query_points: the batch size B, a positive integer.
     :param seed: the sampler's seed at iteration t is derived from (seed, t), so a resumed run draws the same batches.
     :param reference_size: size of the fixed space-filling set on which the density's diagnostics (ESS/N of the
         Boltzmann weights, spread of alpha) are measured each iteration, and `Normalised` temperatures standardise.
     :param standardise: build alpha on each objective standardised by the current data's mean and s.d.
         (`b3o.outputs.StandardisedView`), so lambda means what Table 2's does whatever the objective's units; False
         only where the models are already fitted to standardised data (the trial runner's).
+
+    Example (a whole loop: README's "Use B3O in a trieste loop")::
+
+        rule = b3o.BoltzmannBatch(
+            b3o.acquisitions.get("logei"), b3o.samplers.get("defer-is"), b3o.Constant(1.0), num_query_points=4, seed=0
+        )
+        # BayesianOptimizer(observer, search_space).optimize(steps, initial_data, model, rule)
     """
 
     def __init__(
@@ -67,14 +74,12 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         reference_size: int = 4096,
         standardise: bool = True,
     ):
-        if int(num_query_points) < 1:
-            raise ValueError(f"num_query_points must be at least 1, got {num_query_points}")
         if isinstance(builder, SingleModelAcquisitionBuilder):
             builder = builder.using(OBJECTIVE)
         self._builder = builder
         self.sampler = sampler
         self.temperature = temperature
-        self.num_query_points = int(num_query_points)
+        self.num_query_points = inputs.batch_size(num_query_points)
         self.seed = int(seed)
         self.reference_size = reference_size
         self.standardise = standardise
@@ -108,6 +113,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         datasets: Optional[Mapping[Tag, Dataset]] = None,
     ) -> TensorType:
         self.sampler.check_space(search_space)  # fail before any model work
+        inputs.check_acquire(search_space, models, datasets)
         with quiet.while_compiling(self._acquisition_function is None):
             return self._acquire(search_space, models, datasets)
 

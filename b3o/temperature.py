@@ -53,7 +53,12 @@ class Temperature(ABC):
 
 
 class Constant(Temperature):
-    """lambda_t = lam."""
+    """lambda_t = lam.
+
+    Example::
+
+        assert b3o.Constant(2.0)(t=5) == 2.0
+    """
 
     def __init__(self, lam: float):
         self.lam = _check_lambda(lam, "lambda")
@@ -66,7 +71,13 @@ class Constant(Temperature):
 
 
 class Scheduled(Temperature):
-    """lambda_t = lam0 * sqrt(t) * log(t), the O(sqrt(t) log t) growth of the paper's regret bound (Theorem 2)."""
+    """lambda_t = lam0 * sqrt(t) * log(t), the O(sqrt(t) log t) growth of the paper's regret bound (Theorem 2).
+
+    Example::
+
+        schedule = b3o.Scheduled(0.5)
+        assert schedule(1) == 0.0 and schedule(4) > schedule(2)  # the first batch is uniform
+    """
 
     def __init__(self, lam0: float):
         self.lam0 = _check_lambda(lam0, "lambda0")
@@ -89,6 +100,10 @@ class Normalised(Temperature):
     divided by 2 * 1.2816 (the standard deviation, for Gaussian values) - robust to LogEI's long lower tail. With a
     degenerate spread (alpha constant on the reference set) the scale falls back to 1. So lam = 1 means "one unit of
     typical acquisition variation changes the density by a factor e", whatever the acquisition or problem.
+
+    Example::
+
+        temperature = b3o.Normalised(1.0)
     """
 
     def __init__(self, lam: float):
@@ -130,7 +145,12 @@ class EffectiveSampleSize(_Automatic):
     sample size of `per_sample` x B (bisection on log lambda_t), as sequential Monte Carlo samplers choose their next
     temperature. The ESS falls from N (lambda = 0, uniform) to the number of reference points tied at the maximum
     (lambda -> inf), so the target is met exactly unless it is below that (then lambda_t is the one at which every
-    point below the maximum has lost all weight)."""
+    point below the maximum has lost all weight).
+
+    Example::
+
+        temperature = b3o.EffectiveSampleSize(per_sample=2.0)  # or b3o.temperature.get("auto", per_sample=2.0)
+    """
 
     def __init__(self, per_sample: float = 1.0):
         self.per_sample = _check_lambda(per_sample, "per_sample")
@@ -160,7 +180,12 @@ class EffectiveSampleSize(_Automatic):
 class UpperTail(_Automatic):
     """lambda_t = ratio / (max alpha - its 90th percentile) over the reference set: the best reference point is e^ratio
     times as likely as the 90th-percentile one, whatever the spread of alpha's lower tail (LogEI's is long). The default
-    ratio is the one the pre-registered tuning chose on Hartmann-6 (docs/auto-temperature.md)."""
+    ratio is the one the pre-registered tuning chose on Hartmann-6 (docs/auto-temperature.md).
+
+    Example::
+
+        temperature = b3o.UpperTail()  # or b3o.temperature.get("auto-tail")
+    """
 
     def __init__(self, ratio: float = 9.2):
         self.ratio = _check_lambda(ratio, "ratio")
@@ -182,7 +207,12 @@ DEFAULT_LAMBDA = 1.0
 
 def get(kind: str, lam: float | None = None, **options: float) -> Temperature:
     """Temperature by name: `constant`, `scheduled`, `normalised` with their lambda (lambda0 when scheduled; default
-    DEFAULT_LAMBDA), or `auto` / `auto-tail`, which take no lambda but may take their constant as an option."""
+    DEFAULT_LAMBDA), or `auto` / `auto-tail`, which take no lambda but may take their constant as an option.
+
+    Example::
+
+        assert b3o.temperature.get("scheduled", 0.5)(4) == b3o.Scheduled(0.5)(4)
+    """
     table = {**_KINDS, **_AUTOMATIC}
     cls = lookup("temperature", table, kind)
     if kind in _AUTOMATIC:

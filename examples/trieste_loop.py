@@ -1,8 +1,9 @@
 """B3O in your own trieste loop: a batch of 4 per iteration on a 2-D function of your own, in any units.
 
-Run from anywhere: `python examples/trieste_loop.py`. The model is trieste's own GPR builder; the rule standardises
-each objective by its data itself (docs/method.md), so lambda = 1 means what Table 2's lambda means even though this
-function's values are in the thousands.
+Run from anywhere: `python examples/trieste_loop.py`. The model is trieste's own GPR builder, fitted to the
+observations standardised by their mean and s.d. (`b3o.StandardisedModel`), and the rule standardises each objective
+by its data (docs/method.md): lambda = 1 means what Table 2's lambda means and the batches are those of the same
+function in any other units, even though this one's values are in the thousands.
 """
 
 import b3o  # first: TensorFlow then starts without its CUDA chatter (b3o/quiet.py)
@@ -21,7 +22,7 @@ def my_function(x: tf.Tensor) -> tf.Tensor:
 search_space = Box([0.0, 0.0], [1.0, 1.0])
 observer = mk_observer(my_function)
 initial_data = observer(search_space.sample_sobol(5))
-model = GaussianProcessRegression(build_gpr(initial_data, search_space))
+model = b3o.StandardisedModel(lambda data: GaussianProcessRegression(build_gpr(data, search_space)), initial_data)
 rule = b3o.BoltzmannBatch(
     b3o.acquisitions.get("logei"),  # or "ucb"
     b3o.samplers.get("defer-is"),  # DEFER with importance resampling; its budget scales with the dimension

@@ -59,7 +59,17 @@ def sampler_class(name: str) -> type[Sampler]:
 
 
 def get(name: str, **kwargs: Any) -> Sampler:
-    """Build the sampler registered under `name` with its options."""
+    """Build the sampler registered under `name` with its options.
+
+    Example::
+
+        import numpy as np
+        from trieste.space import Box
+
+        sampler = b3o.samplers.get("defer-is", budget=2_000)
+        x = sampler.sample(lambda x: -np.sum((x - 0.3) ** 2, axis=1) / 0.01, Box([0, 0], [1, 1]), 10, seed=0)
+        assert x.shape == (10, 2)
+    """
     cls = sampler_class(name)
     check_options(f"sampler {name!r} option", kwargs, cls)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from trieste.space import SearchSpace
@@ -87,3 +87,52 @@ def finite_starts(
         f"the log density is -inf at all but {len(values)} of {max_rounds * n} uniform draws: "
         "nothing to start chains from"
     )
+
+
+def distinct_picks(
+    lay: Layout,
+    points: np.ndarray,
+    log_p: np.ndarray,
+    chosen: np.ndarray,
+    scale: np.ndarray,
+    log_density: Callable[[np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    steps: int = 5,
+    max_steps: int = 60,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """`points[chosen]` with every repeat of an earlier pick moved off it by Metropolis-Hastings steps targeting p.
+
+    Resampling (importance or discretised) picks a point as often as its weight says, but in batch BO a repeated point
+    is a parallel evaluation thrown away. The first pick of a point stays; each repeat takes `steps` random-walk
+    Metropolis-Hastings steps from the pick (`log_p` its log density): the resample-move step of sequential Monte
+    Carlo. Each step leaves p invariant, so a repeat distributed as the resampled batch stays so distributed, and the
+    narrow modes the weights found keep their picks. Step k is Gaussian with s.d. `scale` (the pick's cell as a
+    fraction of the box, [m, d] or [m, 1]) / 2^k, folded into the box: small cells get small steps, and each step
+    proposes closer. A repeat that rejected all `steps` keeps stepping until it moves (up to `max_steps`), a small
+    departure from invariance for the few that do. One batched density call per step, for the repeats only.
+    Returns the batch and `repeated_picks`, `move_evals`, `unique_fraction`.
+    """
+    x, lp = points[chosen].copy(), log_p[chosen].copy()
+    first = np.zeros(len(chosen), dtype=bool)
+    first[np.unique(chosen, return_index=True)[1]] = True
+    repeats = np.flatnonzero(~first)
+    moved = np.zeros(len(chosen), dtype=bool)
+    evals = 0
+    for k in range(max_steps):
+        active = repeats if k < steps else repeats[~moved[repeats]]
+        if not len(active):
+            break
+        y = lay.reflect(x[active] + scale[chosen[active]] * 0.5**k * lay.width * rng.standard_normal(x[active].shape))
+        log_q = np.full(len(y), -np.inf)
+        feasible = lay.feasible(y)
+        log_q[feasible] = log_density(y[feasible])
+        evals += int(feasible.sum())
+        with np.errstate(invalid="ignore"):  # -inf - -inf: reject
+            accept = np.log(rng.random(len(y))) < log_q - lp[active]
+        x[active[accept]], lp[active[accept]] = y[accept], log_q[accept]
+        moved[active[accept]] = True
+    return x, {
+        "repeated_picks": len(repeats),
+        "move_evals": evals,
+        "unique_fraction": len(np.unique(x, axis=0)) / len(x),
+    }

@@ -23,6 +23,9 @@ space); sampling draws a leaf with probability proportional to its mass, then a 
 Importance correction (`importance` = K > 0, registered as `defer-is`): the piecewise-constant density q is then
 only a proposal. K * n candidates drawn from it are weighted by p / q with the true density in one batched call and
 n are resampled by weight; the candidates come out of the same budget, and log Z becomes the importance estimate.
+A candidate picked again is not repeated (a repeated point is a wasted evaluation): the repeat is moved off it by
+Metropolis-Hastings steps targeting p, scaled to its leaf (`distinct_picks`), so a batch is B distinct points; those
+few evaluations come on top of the budget.
 
 Random origin (`random_origin`, on in `defer-is`): the partition is built on the unit torus shifted by a uniform
 offset drawn from the seed, so the grid of leaf centres falls somewhere new on every call and no mode is missed on
@@ -44,7 +47,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from b3o.density import LogDensity, safe_log_softmax
-from b3o.samplers.base import Sampler
+from b3o.samplers.base import Sampler, distinct_picks
 from b3o.space import InfeasibleSpaceError, Layout, describe_infeasibility, fill_tagged
 
 _LOG3 = np.log(3.0)
@@ -271,12 +274,14 @@ class Defer(Sampler):
             x, _, proposals = fill_tagged(lay, propose, num_samples, self.max_rejection_rounds)
             return x, {**stats, "rejection_rate": 1.0 - num_samples / proposals}
         x, leaf, proposals = fill_tagged(lay, propose, num_candidates, self.max_rejection_rounds)
-        x, importance = _resample(density, x, tree.log_f[leaf], num_samples, rng)
+        chosen, log_p, importance = _resample(density, x, tree.log_f[leaf], num_samples, rng)
+        x, distinct = distinct_picks(lay, x, log_p, chosen, side[leaf], density, rng)
         # E_q[p / q] over the feasible draws is Z / q(feasible set); the acceptance rate estimates q(feasible set).
         log_z = self.partition.log_z + importance.pop("log_mean_weight") + np.log(num_candidates / proposals)
         return x, {
             **stats,
             **importance,
+            **distinct,
             "log_z": float(log_z),
             "partition_log_z": self.partition.log_z,
             "rejection_rate": 1.0 - num_candidates / proposals,
@@ -304,7 +309,9 @@ class ImportanceDefer(Defer):
     """DEFER corrected by sampling-importance-resampling (beyond the paper and the reference package).
 
     The partition's piecewise-constant density q is only the proposal: K * n feasible candidates are drawn from it,
-    weighted by p / q with the true log density (one batched call), and n are resampled by weight. Those K * n
+    weighted by p / q with the true log density (one batched call), and n are resampled by weight; a candidate picked
+    twice has its second pick moved off it by Metropolis-Hastings steps targeting p (`distinct_picks`), so no
+    point repeats. Those K * n
     evaluations come out of the same `budget` (at most half of it), so the partition is built with the rest. The
     partition divides only potentially-optimal leaves (`high_mass=False`, the original DIRECT rule): refining
     high-mass leaves concentrates evaluations where q already has mass, the weights need q to have found every
@@ -375,19 +382,20 @@ def _restricted(density: LogDensity, lay: Layout, x: np.ndarray) -> np.ndarray:
 
 def _resample(
     density: LogDensity, candidates: np.ndarray, log_q: np.ndarray, n: int, rng: np.random.Generator
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """Sampling-importance-resampling: weight the candidates by p / q in one density call, draw n by weight.
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Sampling-importance-resampling: weight the candidates by p / q in one density call, pick n indices by weight
+    (with repeats, which `distinct_picks` then moves off their pick); returns the picks, log p at every candidate and
+    the statistics.
 
     `log_q` is the partition's log density at each candidate's leaf (its normalisation cancels). The weights make
     the batch consistent for p however far the partition's leaf values are from p inside the leaves.
     """
-    log_w = density(candidates) - log_q
-    log_p = safe_log_softmax(log_w)
-    weights = np.exp(log_p)
+    log_p = density(candidates)
+    log_w = log_p - log_q
+    weights = np.exp(safe_log_softmax(log_w))
     chosen = rng.choice(len(candidates), size=n, p=weights)
-    return candidates[chosen], {
+    return chosen, log_p, {
         "importance_candidates": len(candidates),
         "importance_ess": float(1.0 / np.sum(weights**2)),
-        "unique_fraction": len(np.unique(chosen)) / n,
         "log_mean_weight": float(logsumexp(log_w) - np.log(len(candidates))),
     }

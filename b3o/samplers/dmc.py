@@ -2,9 +2,11 @@
 
 The density is evaluated once on N space-filling points (scipy's scrambled Sobol sequence, seeded from the
 sampler's generator); the batch is drawn with replacement with probabilities softmax(log p). Points violating
-explicit constraints get probability zero and are not evaluated. The effective sample size 1 / sum(w^2) of the
-weights says how many distinct points really carry the mass: when it approaches the batch size, duplicates
-appear and N should grow.
+explicit constraints get probability zero and are not evaluated. A point picked again is not repeated: the repeat
+is moved off it by Metropolis-Hastings steps targeting p, scaled to the volume 1 / N each point stands for
+(`distinct_picks`), so a batch is B distinct points. The effective sample size 1 / sum(w^2) of the weights says how
+many grid points really carry the mass: when it approaches the batch size, most of the batch comes from those moves
+and N should grow.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 from scipy.stats import qmc
 
 from b3o.density import LogDensity, safe_log_softmax
-from b3o.samplers.base import Sampler
+from b3o.samplers.base import Sampler, distinct_picks
 from b3o.space import Layout
 
 
@@ -38,8 +40,10 @@ class DiscretisedMonteCarlo(Sampler):
         log_w[feasible] = density(points[feasible])
         weights = np.exp(safe_log_softmax(log_w))
         chosen = rng.choice(self.num_points, size=num_samples, p=weights)
-        return points[chosen], {
+        side = np.full((self.num_points, 1), self.num_points ** (-1.0 / lay.dim))  # the volume a point stands for
+        x, distinct = distinct_picks(lay, points, log_w, chosen, side, density, rng)
+        return x, {
             "ess": float(1.0 / np.sum(weights**2)),
-            "unique_fraction": len(np.unique(chosen)) / num_samples,
+            **distinct,
             "feasible_fraction": float(feasible.mean()),
         }
