@@ -61,9 +61,11 @@ TRACE_SCALARS = (
 TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "fit_cpu_s", "acquire_cpu_s", "peak_rss_mb")
 #: keys records gained after records were first published - in trace rows from t = 1: `fit` (the fit's outcome,
 #: `baselines.models.fit_outcome`) and `recommended_value` / `_regret` / `_evals` (the point the method would
-#: recommend from the data before that row's batch); in the record: `final_recommendation` (from all the data).
+#: recommend from the data before that row's batch); in the record: `final_recommendation` (from all the data); in
+#: a resampling sampler's diagnostics: `repeated_picks` and `move_evals` (`b3o.samplers.base.distinct_picks`).
 #: A record without one is an older record, compared on the keys it has (`same_run`).
-ADDED_KEYS = ("fit", "recommended_value", "recommended_regret", "recommended_evals", "final_recommendation")
+ADDED_KEYS = ("fit", "recommended_value", "recommended_regret", "recommended_evals", "final_recommendation",
+              "repeated_picks", "move_evals")
 #: columns of the `b3o scaling` table: one row per (configuration, batch size)
 SCALING_COLUMNS = (
     "method",
@@ -294,7 +296,7 @@ def stable(record: dict[str, Any], without: tuple[str, ...] = ()) -> dict[str, A
     for row in record["trace"]:
         row = {k: v for k, v in row.items() if k not in TIMING_KEYS and k not in without}
         if "diagnostics" in row:
-            row["diagnostics"] = {k: v for k, v in row["diagnostics"].items() if "seconds" not in k}
+            row["diagnostics"] = {k: v for k, v in row["diagnostics"].items() if "seconds" not in k and k not in without}
         trace.append(row)
     kept = {"spec": record["spec"], "trial_id": record["trial_id"], "problem": record["problem"], "trace": trace}
     if "final_recommendation" in record and "final_recommendation" not in without:
@@ -310,5 +312,5 @@ def same_run(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def has_key(record: dict[str, Any], key: str) -> bool:
-    """Whether `key` is in the record or in any of its trace rows."""
-    return key in record or any(key in row for row in record["trace"])
+    """Whether `key` is in the record, in any of its trace rows or in their diagnostics."""
+    return key in record or any(key in row or key in row.get("diagnostics", {}) for row in record["trace"])

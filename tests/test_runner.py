@@ -125,6 +125,19 @@ def test_a_record_made_before_the_added_keys_matches_its_rerun(tmp_path):
     assert not same_run(changed_trace, record)
 
 
+def test_a_record_made_before_the_resamplers_counted_their_moves_matches_its_rerun():
+    """`repeated_picks` and `move_evals` live in a row's diagnostics: an older record without them still matches."""
+    row = {"num_evals": 10, "best_value": 1.0, "diagnostics": {"ess": 3.0, "repeated_picks": 0, "move_evals": 0}}
+    new = {"spec": {}, "trial_id": "t", "problem": "p", "trace": [row]}
+    old = json.loads(json.dumps(new))
+    for key in ("repeated_picks", "move_evals"):
+        del old["trace"][0]["diagnostics"][key]
+    assert same_run(old, new) and same_run(new, old)
+    moved = json.loads(json.dumps(new))
+    moved["trace"][0]["diagnostics"]["move_evals"] = 5
+    assert not same_run(moved, new)  # compared where both records have it
+
+
 def test_every_method_sees_the_same_initial_design(tmp_path):
     b3o = run_trial(TINY, tmp_path / "b3o.json")
     rnd = run_trial({**TINY, "method": "random", "params": {}}, tmp_path / "random.json")
