@@ -18,7 +18,7 @@ import pandas as pd
 from analysis.claims import checking, wording
 from analysis.claims.comparisons import MIN_ITERATIONS
 from analysis.data import per_trial
-from analysis.statistics import verdicts
+from analysis.statistics import resampling, verdicts
 from analysis.tables import common
 from problems import margins
 
@@ -53,7 +53,7 @@ def rules() -> list[str]:
         ),
         (
             "Δ is A's advantage over B per seed, in the metric's units: B − A for regret, A − B for hypervolume and "
-            f"diversity; mean [{verdicts.LEVEL:.0%} BCa bootstrap CI, {verdicts.NUM_RESAMPLES} resamples, for "
+            f"diversity; mean [{verdicts.LEVEL:.0%} BCa bootstrap CI, {resampling.NUM_RESAMPLES} resamples, for "
             "display; the verdict is the tests'], then the verdict and why. The paper's unpaired CIs are in the figures."
         ),
     ]
