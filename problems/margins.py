@@ -11,8 +11,9 @@ A margin turns a pair of per-seed values into two series whose means are both po
 the ratio ρ they are log ρ − log(a/b) and log ρ + log(a/b) (a, b the two methods' regrets): the regrets' geometric
 means within a factor ρ of each other, as the 80–125 % rule of bioequivalence reads it. The linearised series it
 replaced, ρ·b − a and ρ·a − b (arithmetic means), are a difference of two skewed regrets whose skew differs when their
-spreads do: at log-SDs 1.5 against 0.25 its non-inferiority test declared "matches" at the margin 0.11–0.19 of the time
-(nominal 0.025), and no test of arithmetic means holds its size there at a few seeds. The log ratio of two regrets of
+spreads do: at log-SDs 1.5 against 0.25 its non-inferiority test declared "matches" at the margin several times as
+often as α/2 (the rule before's rows of `paper/tables/verdict_size.csv`), and no test of arithmetic means holds its
+size there at a few seeds. The log ratio of two regrets of
 any spreads is one paired series, which the engine's tests hold at their size
 (`analysis.statistics.verdict_size`, unequal spreads).
 `python -m problems.margins` recomputes the absolute hypervolume margin from the problem alone.

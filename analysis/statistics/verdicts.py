@@ -14,17 +14,18 @@ the test can attain. No test of a mean keeps its size under arbitrary skewness a
 
 Every p that decides is a deterministic function of the data: no decision depends on a resampling seed. The rule
 before drew the studentised bootstrap's resamples (and, above 16 seeds, the sign flips) from a fixed seed, and a
-comparison whose p lay within the Monte Carlo error of its level (claim 25: p 0.0098 at that seed against 0.01034,
-below the level at 8.5 % of other seeds) was decided by the seed. More resamples only narrow the band of p's a seed can
-flip, and the level a p is held to is known only after Holm's ordering and the look. Exact or closed-form tests
-remove the band: Hall's transformation corrects the t statistic's skewness to the same order as the bootstrap-t
-(coverage error O(1/n)) in closed form, at a size within 0.01 of the bootstrap-t's in the skewed cases simulated
-(`paper/tables/verdict_size.csv`); the sign flips are enumerated exactly up to EXACT_MAX = 30 seeds (meeting in the
-middle: two halves of 2^15 sums, sorted, then counted), and above that the sign-flip test is left out (the t-test and
-its skewness correction decide; a permutation distribution of 2^31 means is normal to within what it adds, and its
-floor 2^(−30) binds nothing). The BCa interval shown beside (`analysis.statistics.resampling`) still resamples from a
-fixed seed; it is for display only and decides nothing. Every decision is at two-sided
-level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
+comparison whose p lay within the Monte Carlo error of its level was decided by the seed (issue 67: claim 25's p was
+below its level at 8.5 % of other seeds). More resamples only narrow the band of p's a seed can flip, and the level a
+p is held to is known only after Holm's ordering and the look; exact or closed-form tests remove the band. Hall's
+transformation corrects the t statistic's skewness to the same order as the bootstrap-t (coverage error O(1/n)) in
+closed form, at about the bootstrap-t's size in the skewed cases simulated and below it in the most skewed
+(`analysis.statistics.verdict_size`, whose table had the bootstrap-t's rows before). The sign flips are enumerated
+exactly up to EXACT_MAX = 30 seeds (meeting in the middle: two halves of 2^15 sums, sorted, then counted); above that
+the sign-flip test is left out (the t-test and its skewness correction decide: a permutation distribution of 2^31
+means is normal to within what it adds, and its floor 2^(−30) binds nothing). The BCa interval shown beside
+(`analysis.statistics.resampling`) still resamples from a fixed seed; it is for display only and decides nothing.
+
+Every decision is at two-sided level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
   equivalence margin (`problems.margins`: regrets within a factor of each other, or a fixed difference), equivalent
   (does not hold: equivalent) if the tie is shown by two one-sided paired t-tests (TOST, `equivalence`); else
