@@ -275,7 +275,7 @@ def test_similar_holds_on_a_tie_and_fails_beyond_the_margin_either_way():
 
 def test_seeds_to_decide_a_near_tie_use_the_margin_not_the_tiny_difference():
     """A near-zero mean once asked for 366,913 seeds (to separate it from 0); it is decided sooner as a tie: the
-    weaker side of the tie (e.g. 1.25·r_B − r_A) has mean 0.08 against its SD 0.05."""
+    weaker side of the tie (e.g. log 1.25 − log(r_A/r_B)) has mean 0.08 against its SD 0.05."""
     c = verdicts.Paired("a", "b", "u", 5, -0.0006, -0.1, 0.1, 0.05, 1.0, "better", -0.0006, 0.05, "×1.25",
                         p_equivalent=0.2, tie_mean=0.08, tie_sd=0.05, p_floor=0.0625)
     (decided,) = verdicts.decide([c])

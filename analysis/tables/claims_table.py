@@ -46,7 +46,7 @@ def rules() -> list[str]:
             "Seeds to decide, for an undecided comparison only (none for one decided equivalent): the seeds that "
             f"would give {verdicts.POWER:.0%} power to decide it if the observed mean and paired standard deviation "
             f"held, by the normal approximation n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / gap)², gap = the tested "
-            "mean to show a difference, or the mean of the tie's weaker side (e.g. 1.25·r_B − r_A) to show a tie "
+            "mean to show a difference, or the mean of the tie's weaker side (e.g. log 1.25 − log(r_A/r_B)) to show a tie "
             "(whichever needs fewer), at the Bonferroni level α/m over "
             "the claim's m comparisons (no less strict than Holm), and at least the seeds at which the sign-flip test "
             "can reach α/m at all; a claim's column gives its binding comparison, the undecided one that needs most."
