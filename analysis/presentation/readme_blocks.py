@@ -90,6 +90,39 @@ def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
+def familywise_block(table: pd.DataFrame, source: str) -> str:
+    """The claims engine's family-wise error through planned looks, per seed plan and family size, from
+    `python -m analysis.statistics.familywise`, with the plans' levels and the largest excess over α it shows."""
+    families = sorted(table["family"].unique())
+    rows = []
+    for (looks, levels), group in table.groupby(["looks", "levels"], sort=False):
+        error = group.set_index("family")
+        rows.append(f"| {looks} | {levels.replace(',', ', ')} | "
+                    + " | ".join(f"{error.loc[m, 'familywise_error']:.3f} ± {error.loc[m, 'mc_se']:.3f}" for m in families)
+                    + " |")
+    worst = table.loc[(table["familywise_error"] - verdicts.ALPHA).idxmax()]
+    above = table[table["familywise_error"] > verdicts.ALPHA + 2 * table["mc_se"]]
+    verdict = (
+        "no cell exceeds α by more than two Monte Carlo SEs"
+        if above.empty
+        else f"{len(above)} of {len(table)} cells exceed α by more than two Monte Carlo SEs"
+    )
+    return generated(
+        "familywise",
+        source,
+        [
+            f"Family-wise error of the engine's split (each look's Pocock-type level, Holm over the comparisons open "
+            f"there) with m comparisons under the null, {int(table['replications'].iloc[0]):,} simulated claims per "
+            f"cell (± Monte Carlo SE); the largest is {worst['familywise_error']:.3f} (looks {worst['looks']}, "
+            f"m = {int(worst['family'])}), and {verdict} (α = {verdicts.ALPHA:g}):",
+            "",
+            "| looks (seeds) | nominal levels | " + " | ".join(f"m = {m}" for m in families) + " |",
+            "|---" * (2 + len(families)) + "|",
+            *rows,
+        ],
+    )
+
+
 def _tie_sentence(table: pd.DataFrame) -> str:
     """The tie and non-inferiority tests' size at the margin over the simulated spreads (`verdict_size.simulate_ties`):
     the largest rate, whether any cell exceeds α/2 by more than two Monte Carlo SEs, and the rule before beside."""

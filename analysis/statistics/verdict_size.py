@@ -15,7 +15,8 @@ with normal, skewed (standardised log-normal, skewness 1.75) or heavy-tailed (t 
 at n in TIE_SEEDS, A's regrets exactly the ratio margin worse than B's (`problems.margins`: the mean log ratio is
 log ρ). At the margin a tie (`verdicts.equivalence`, the paired t TOST) and non-inferiority ("matches or beats": the
 three tests on the margin's first side) may be declared at most at the one-sided level α/2; each cell has
-TIE_REPLICATIONS samples (Monte Carlo SE about 0.0035 at 0.025; the grid took about 2 CPU-minutes on a busy core). The linearised arithmetic sides the engine used
+TIE_REPLICATIONS samples (Monte Carlo SE about 0.0035 at 0.025, a size chosen to keep the grid to minutes on two busy
+cores). The linearised arithmetic sides the engine used
 before (1.25·B − A, with the three tests) are simulated beside at the unequal spreads that oversized them
 (BEFORE_SPREADS), at an arithmetic margin. Also normal differences at an absolute margin. Tie power with one outlier:
 a true tie (normal differences, mean 0, SD 0.25 of the margin) with one seed moved 1.5 margins away, declared by the
