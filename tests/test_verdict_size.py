@@ -115,7 +115,7 @@ def test_the_simulated_ties_sit_on_the_margin():
 
 
 def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
-    from analysis.presentation import readme_blocks
+    from analysis.presentation import size_blocks
 
     columns = ["kind", "distribution", "sigma", "sigma_b", "effect", "n", "rule", "rate", "mc_se"]
     rows = [("size", "normal", np.nan, np.nan, 0.0, n, rule, 0.04, 0.001) for n in verdict_size.SEEDS
@@ -126,11 +126,11 @@ def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
     rows += [("tie power, one outlier", "outlier", np.nan, np.nan, np.nan, n, rule, 0.5, 0.01) for n in verdict_size.SEEDS
              for rule in (verdict_size.TIE, "three-test TOST")]
     table = pd.DataFrame(rows, columns=columns).assign(replications=2000)
-    block = readme_blocks.verdict_size_block(table, "size.csv")
+    block = size_blocks.verdict_size_block(table, "size.csv")
     assert "| size, normal | 0.040 / 0.040 |" in block and "tie" not in block  # the tie rows go to the sentence
     power = pd.DataFrame([("power", "normal", np.nan, np.nan, 0.83, 10, verdict_size.NEW, 0.56, 0.01, 2000)],
                          columns=table.columns)
-    line = readme_blocks.verdict_size_line_block(pd.concat([table, power], ignore_index=True), "size.csv")
+    line = size_blocks.verdict_size_line_block(pd.concat([table, power], ignore_index=True), "size.csv")
     assert "5–10 seeds" in line  # the difference test's seeds, not the tie grid's
     assert "declared at most 0.037 of the time (skewed log regrets, log-SDs 2.5 vs 0.1, 20 seeds" in line
     assert "over 5 cells" in line and "log-SDs 0.1–2.5 on either side, 10–40 seeds" in line
@@ -138,7 +138,7 @@ def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
     assert "The linearised arithmetic test it replaced reached 0.190" in line
     assert "0.50 (paired t TOST) vs 0.50 (three-test TOST)" in line
     fine = table[table["distribution"] != "skewed"]
-    assert "no cell exceeds α/2 by more than two Monte Carlo SEs" in readme_blocks.verdict_size_line_block(
+    assert "no cell exceeds α/2 by more than two Monte Carlo SEs" in size_blocks.verdict_size_line_block(
         pd.concat([fine, power], ignore_index=True), "size.csv")
 
 

@@ -71,10 +71,8 @@ from analysis.presentation.readme_blocks import (
     run_costs_block,
     scores_block,
     test_run_block,
-    familywise_block,
-    verdict_size_block,
-    verdict_size_line_block,
 )
+from analysis.presentation.size_blocks import familywise_block, verdict_size_block, verdict_size_line_block
 from analysis.statistics import verdicts
 from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 
