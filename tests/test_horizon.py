@@ -91,7 +91,8 @@ def test_with_the_second_look_s_seeds_a_decision_of_the_first_look_stands_and_op
     decided = clear[clear["verdict"] != ""]
     assert (decided["look"] == 1).all() and (decided["seeds_at_look"] == 10).all() and (decided["n"] == 15).all()
     noisy = _tidy(15, gain=0.0)
-    noisy.loc[noisy["label"] == "TS", "simple_regret"] += np.random.default_rng(1).normal(0, 0.5, (noisy["label"] == "TS").sum())
+    ts = noisy["label"] == "TS"  # wide noise, mean unchanged, regrets kept positive (a ratio margin takes their logs)
+    noisy.loc[ts, "simple_regret"] *= np.exp(np.random.default_rng(1).normal(0, 0.5, ts.sum()) - 0.125)
     open_ = horizon.advantage_by_iteration(noisy)
     at_6 = open_[open_["iteration"] == 6]  # no effect, wide noise: open at the first look, tested again at the second
     assert (at_6["look"] == 2).all() and (at_6["seeds_at_look"] == 15).all()
@@ -103,7 +104,7 @@ def test_a_problem_whose_settings_stopped_at_a_look_leaves_the_others_their_late
     others' open comparisons still reach their later looks on all their seeds, as the claims engine's do."""
     noisy = _tidy(15, gain=0.0)
     ts = noisy["label"] == "TS"
-    noisy.loc[ts, "simple_regret"] += np.random.default_rng(1).normal(0, 0.5, ts.sum())
+    noisy.loc[ts, "simple_regret"] *= np.exp(np.random.default_rng(1).normal(0, 0.5, ts.sum()) - 0.125)
     noisy = noisy[(noisy["problem"] == "ackley5") | (noisy["seed"] < 10)]  # Hartmann-6 stopped at the first look
     at_6 = horizon.advantage_by_iteration(noisy).query("iteration == 6").set_index("problem")
     assert at_6.loc["ackley5", "look"] == 2 and at_6.loc["ackley5", "seeds_at_look"] == 15

@@ -50,7 +50,7 @@ def test_boundaries_spend_alpha_as_planned():
 def test_the_engines_test_through_the_looks_keeps_its_size(distribution, sigma, spending):
     seeds = sequential.looks(6, 3, 12)
     d = verdict_size.draws(distribution, seeds[-1], REPLICATIONS, np.random.default_rng(5), sigma)
-    p = np.column_stack([verdict_size.new_rule(d[:, :n], resamples=999) for n in seeds])
+    p = np.column_stack([verdict_size.new_rule(d[:, :n]) for n in seeds])
     planned = (sequential.first_decision(p, sequential.nominal(seeds, spending=spending)) >= 0).mean()
     naive = (sequential.first_decision(p, np.full(len(seeds), ALPHA)) >= 0).mean()
     print(f"{distribution}: looks {seeds}, spent α: {planned:.4f}; α at every look: {naive:.4f}")

@@ -73,9 +73,8 @@ from analysis.presentation.readme_blocks import (
     run_costs_block,
     scores_block,
     test_run_block,
-    verdict_size_block,
-    verdict_size_line_block,
 )
+from analysis.presentation.size_blocks import familywise_block, verdict_size_block, verdict_size_line_block
 from analysis.statistics import verdicts
 from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 
@@ -167,6 +166,11 @@ SECTIONS = {
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
         "python -m analysis.statistics.verdict_size",
+    ),
+    "familywise": (
+        familywise_block,
+        {"looks", "family", "levels", "replications", "familywise_error", "mc_se"},
+        "python -m analysis.statistics.familywise",
     ),
     "cost": (cost_block, {"experiment", "label", "trials", "total_s", "mean_s"}, "python -m analysis.tables.run_times"),
     "horizon": (

@@ -29,67 +29,6 @@ def generated(name: str, source: str, lines: list[str]) -> str:
     return "\n".join([begin, note, *lines, end])
 
 
-def verdict_size_block(table: pd.DataFrame, source: str) -> str:
-    """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
-    percentile-bootstrap rule it replaced, from `python -m analysis.statistics.verdict_size` (the tie test's rows are in
-    `verdict_size_line_block`'s sentence)."""
-    table = table[table["kind"].isin(["size", "power"])]
-    ns = sorted(table["n"].unique())
-    rules = list(dict.fromkeys(table["rule"]))
-    rows = []
-    for (kind, distribution, sigma, effect), group in table.groupby(
-        ["kind", "distribution", "sigma", "effect"], dropna=False, sort=False
-    ):
-        name = f"{distribution}" + (f" σ = {sigma:g}" if not math.isnan(sigma) else "")
-        name = f"power, {name}, effect {effect:.2f} SD" if kind == "power" else f"size, {name}"
-        rate = group.set_index(["rule", "n"])["rate"]
-        rows.append(f"| {name} | " + " | ".join(" / ".join(f"{rate[r, n]:.3f}" for r in rules) for n in ns) + " |")
-    replications = int(table["replications"].iloc[0])
-    return generated(
-        "verdict_size",
-        source,
-        [
-            (
-                f"Share of {replications:,} simulated comparisons decided (p < α = {verdicts.ALPHA:g}), "
-                f"{' / '.join(rules)}:"
-            ),
-            "",
-            "| per-seed differences | " + " | ".join(f"n = {n}" for n in ns) + " |",
-            "|---" * (1 + len(ns)) + "|",
-            *rows,
-        ],
-    )
-
-
-def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
-    """The verdict rule's size and power in one sentence (the README's; docs/results.md has the table)."""
-    ours = table[table["rule"] == table["rule"].iloc[0]]
-    size, power = ours[ours["kind"] == "size"], ours[ours["kind"] == "power"]
-    worst = size.loc[size["rate"].idxmax()]
-    mild = size[~(size["distribution"].eq(worst["distribution"]) & size["sigma"].eq(worst["sigma"]))]
-    best = power.loc[power["n"].idxmax()]
-    ns = sorted(table["n"].unique())
-    heavy = f"{worst['distribution']}" + (f" σ = {worst['sigma']:g}" if not math.isnan(worst["sigma"]) else "")
-    ties = table[table["kind"] == "tie size"]
-    outlier = table[(table["kind"] == "tie power, one outlier") & (table["n"] == table["n"].max())]
-    tie = (
-        f" A tie (paired t TOST) is declared at the margin itself at most {ties['rate'].max():.3f} of the time, and a "
-        f"true tie with one far seed is still found at {int(outlier['n'].iloc[0])} seeds "
-        + " vs ".join(f"{r.rate:.2f} ({r.rule})" for r in outlier.itertuples()) + "."
-        if len(ties) and len(outlier) else ""
-    )
-    return generated(
-        "verdict_size_line",
-        source,
-        [
-            f"By simulation ({int(table['replications'].iloc[0]):,} comparisons per cell, {ns[0]}–{ns[-1]} seeds): "
-            f"it decides at most {mild['rate'].max():.3f} of null comparisons at α = {verdicts.ALPHA:g} (up to "
-            f"{worst['rate']:.3f} for {heavy} differences), and {best['rate']:.2f} of comparisons with a true "
-            f"effect of {best['effect']:.2f} SD at {int(best['n'])} seeds." + tie
-        ],
-    )
-
-
 def density_block(name: str) -> Callable[[pd.DataFrame, str], str]:
     """The builder of section NAME from a run's density table (`analysis.tables.density`): per experiment and B3O
     variant, the ESS/N range over iterations with lambda_t > 0, the collapsed and uniform counts, and which variants

@@ -389,7 +389,7 @@ def claims(run: Run) -> Section | None:
         + " with what this run measured. "
         "Each comparison pairs two methods by seed and takes the per-seed advantage Δ of A over B at a common "
         "budget; it is decided by the most conservative of a paired t-test, an exact sign-flip test and a "
-        "studentised bootstrap at two-sided level 0.05, Holm-corrected over the claim's comparisons; a tie within "
+        "skewness-corrected (Hall) t-test at two-sided level 0.05, Holm-corrected over the claim's comparisons; a tie within "
         "the problem's pre-set margin is a verdict too (equivalent), and a claim holds only if every comparison it "
         "names was run and holds (\\texttt{claims.md} states the rules in full)."
     )

@@ -1,8 +1,8 @@
 """The one resampling convention of the analysis: how many bootstrap resamples, from which seed, at which level.
 
 Every bootstrap interval (the figures' and tables' CIs in `analysis.data.aggregate`, the verdicts' display CIs and the
-probability of improvement in `analysis.statistics.verdicts` and `analysis.claims`) and every Monte Carlo permutation
-test reads these, so one change reaches all of them.
+probability of improvement in `analysis.statistics.verdicts` and `analysis.claims`) reads these, so one change reaches
+all of them. No verdict reads them: the tests that decide do not resample (`analysis.statistics.verdicts`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
-#: bootstrap resamples (and Monte Carlo sign flips, where a permutation test cannot enumerate them all)
+#: bootstrap resamples
 NUM_RESAMPLES = 9999
 #: the seed of `numpy.random.default_rng` for every resampling
 SEED = 0

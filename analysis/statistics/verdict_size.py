@@ -5,21 +5,24 @@ Size: per-seed differences drawn with mean 0 (normal; t with 3 degrees of freedo
 decides (p < α, either direction) is its false-decision rate, with its Monte Carlo standard error. Power: normal
 differences whose mean is the standardised effect (mean / SD of the per-seed differences) of one comparison of the
 committed default run, REALISTIC. Rules:
-- "t, sign-flip and bootstrap-t" (`analysis.statistics.verdicts`): the most conservative of the one-sample t-test, the
-exact
-  sign-flip test of the mean and the studentised bootstrap, two-sided at α;
-- "percentile bootstrap" (the rule before): twice the smaller share of NUM_RESAMPLES bootstrap means on either side
+- "t, sign-flip and Hall" (`analysis.statistics.verdicts`): the most conservative of the one-sample t-test, the exact
+  sign-flip test of the mean and Hall's skewness-corrected t-test, two-sided at α;
+- "percentile bootstrap" (the rule before it): twice the smaller share of NUM_RESAMPLES bootstrap means on either side
   of 0, from 5 seeds on.
-Tie size: the equivalence test (`analysis.statistics.verdicts.equivalence`, two one-sided paired t-tests on the margin's
-linearised sides, `problems.margins`) at the margin itself, where a tie must be declared at most at rate α: pairs of
-per-seed regrets (A, B) log-normal with σ in TIE_SIGMAS and correlation TIE_CORRELATION between the two methods' log
-regrets (they share each seed's initial design), A's mean exactly the ratio margin times B's; also normal differences
-at an absolute margin. Tie power with one outlier: a true tie (normal differences, mean 0, SD 0.25 of the margin)
-with one seed moved 1.5 margins away, declared by the paired t TOST and by the three-test TOST it replaced (the
-bootstrap-t and the sign flips swing with one far seed).
-The sign flips are enumerated for all samples at once here (`sign_flip`); `tests/test_verdict_size.py` checks them
-against `scipy.stats.permutation_test`, which `analysis.statistics.verdicts` calls, and runs the size check in the test
-suite.
+Tie and non-inferiority size under unequal spreads: pairs of per-seed regrets (A, B) whose log regrets have SDs
+(σ_A, σ_B) from SPREADS on either side, correlated TIE_CORRELATION by seed (they share each seed's initial design),
+with normal, skewed (standardised log-normal, skewness 1.75) or heavy-tailed (t with 3 degrees of freedom) marginals,
+at n in TIE_SEEDS, A's regrets exactly the ratio margin worse than B's (`problems.margins`: the mean log ratio is
+log ρ). At the margin a tie (`verdicts.equivalence`, the paired t TOST) and non-inferiority ("matches or beats": the
+three tests on the margin's first side) may be declared at most at the one-sided level α/2; each cell has
+TIE_REPLICATIONS samples (Monte Carlo SE about 0.0035 at 0.025, a size chosen to keep the grid to minutes on two busy
+cores). The linearised arithmetic sides the engine used
+before (1.25·B − A, with the three tests) are simulated beside at the unequal spreads that oversized them
+(BEFORE_SPREADS), at an arithmetic margin. Also normal differences at an absolute margin. Tie power with one outlier:
+a true tie (normal differences, mean 0, SD 0.25 of the margin) with one seed moved 1.5 margins away, declared by the
+paired t TOST and by the three-test TOST it replaced (the skewness-corrected test and the sign flips swing with one
+far seed).
+`tests/test_verdict_size.py` checks the vectorised rule against the engine's and runs a size check in the test suite.
 
     python -m analysis.statistics.verdict_size --table paper/tables/per_trial.csv --out paper/tables/verdict_size.csv
 """
@@ -42,14 +45,27 @@ from analysis.statistics.verdicts import ALPHA
 
 SEEDS = (5, 6, 8, 10)
 REPLICATIONS = 10_000
+#: seeds and samples per cell of the unequal-spread tie and non-inferiority simulation
+TIE_SEEDS = (5, 10, 20, 40)
+TIE_REPLICATIONS = 2000
+#: log-regret SDs of A and B: every pair from the smallest to the widest spread the published runs show
+SPREADS = tuple((a, b) for a in (0.1, 0.5, 1.5, 2.5) for b in (0.1, 0.5, 1.5, 2.5))
+#: the marginal shapes of the log regrets
+SHAPES = ("normal", "skewed", "heavy-tailed")
+#: the skewed shape: a standardised log-normal of this σ, skewness 0.95, beyond the right skew of the published runs'
+#: log final regrets (95th percentile 0.87 over settings with 10 or more seeds; `skewness_seen`)
+SKEW_SIGMA = 0.3
+#: the unequal spreads at which the linearised arithmetic rule before oversized (issue 67)
+BEFORE_SPREADS = ((1.5, 0.25), (1.0, 0.5))
 #: the comparison whose standardised effect sets the power case: (experiment, problem, A, B)
 REALISTIC = ("synthetic_b100", "hartmann6", "B3O-UCB-c", "TS")
 #: log-normal σ of the skewed cases
 SIGMAS = (0.25, 0.5, 1.0)
-TIE_SIGMAS = (0.25, 0.5, 1.0)
 TIE_CORRELATION = 0.5
 TIE = "paired t TOST"
-NEW = "t, sign-flip and bootstrap-t"
+NON_INFERIORITY = "non-inferiority, three tests"
+BEFORE = "linearised non-inferiority (before)"
+NEW = "t, sign-flip and Hall"
 OLD = "percentile bootstrap"
 
 
@@ -64,32 +80,9 @@ def draws(distribution: str, n: int, replications: int, rng: np.random.Generator
     raise ValueError(f"unknown distribution {distribution!r}")
 
 
-def sign_flip(d: np.ndarray, alternative: str) -> np.ndarray:
-    """One-sided p of the exact sign-flip test of the mean for each row of `d` [R, n] (all 2^n flips, as
-    `scipy.stats.permutation_test(..., permutation_type="samples")` counts them, ties within its tolerance)."""
-    n = d.shape[1]
-    flips = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)  # [2^n, n] of ±1
-    out = np.empty(len(d))
-    chunk = max(1, 2**22 // 2**n)  # rows per block: about 32 MB of flipped means at a time
-    for start in range(0, len(d), chunk):
-        rows = d[start : start + chunk]
-        null = rows @ flips.T / n  # [rows, 2^n]
-        observed = rows.mean(axis=1, keepdims=True)
-        gamma = np.abs(np.finfo(np.float64).eps * 100 * observed)
-        beyond = null >= observed - gamma if alternative == "greater" else null <= observed + gamma
-        out[start : start + chunk] = beyond.mean(axis=1)
-    return out
-
-
-def new_rule(d: np.ndarray, resamples: int = NUM_RESAMPLES) -> np.ndarray:
-    """Two-sided p of `analysis.statistics.verdicts` for each row of `d`: per side the largest of the t-test's, the
-    sign-flip test's and the studentised bootstrap's (`resamples` resamples) one-sided p's; twice the smaller side."""
-    sides = []
-    for alternative in ("greater", "less"):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = stats.ttest_1samp(d, 0.0, axis=1, alternative=alternative).pvalue
-        sides.append(np.maximum.reduce([t, sign_flip(d, alternative), verdicts.studentised(d, alternative, resamples)]))
-    return np.minimum(1.0, 2 * np.minimum(*sides))
+def new_rule(d: np.ndarray) -> np.ndarray:
+    """Two-sided p of `analysis.statistics.verdicts` for each row of `d` (the engine's own vectorised test)."""
+    return verdicts.two_sided(d, 0.0)
 
 
 def old_rule(d: np.ndarray, resamples: int = NUM_RESAMPLES, chunk: int = 500) -> np.ndarray:
@@ -159,20 +152,37 @@ def simulate(effect: float | None, replications: int = REPLICATIONS, old: bool =
     return pd.DataFrame(rows)
 
 
-def tie_sides(
-    distribution: str, n: int, replications: int, rng: np.random.Generator, sigma: float = 1.0
+def log_regrets(
+    shape: str, spreads: tuple[float, float], n: int, replications: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The margin's two sides [replications, n]: regrets whose means are exactly in the ratio of `problems.margins`
-    (log-normal), normal differences on an absolute margin of 1 ("normal"), or a true tie well inside it with one
-    seed 1.5 margins away ("outlier")."""
+    """Two [replications, n] log regrets with mean 0, SDs `spreads` and marginal `shape`, correlated TIE_CORRELATION
+    by seed through a Gaussian copula."""
+    cov = [[1.0, TIE_CORRELATION], [TIE_CORRELATION, 1.0]]
+    z = rng.multivariate_normal([0.0, 0.0], cov, (replications, n))
+    if shape == "skewed":  # standardised log-normal of σ SKEW_SIGMA
+        k = SKEW_SIGMA
+        w = (np.exp(k * z) - np.exp(k**2 / 2)) / np.sqrt((np.exp(k**2) - 1) * np.exp(k**2))
+    elif shape == "heavy-tailed":  # t with 3 degrees of freedom, unit variance
+        w = stats.t.ppf(stats.norm.cdf(z), 3) / np.sqrt(3.0)
+    elif shape == "normal":
+        w = z
+    else:
+        raise ValueError(f"unknown shape {shape!r}")
+    return spreads[0] * w[..., 0], spreads[1] * w[..., 1]
+
+
+def tie_sides(
+    distribution: str, n: int, replications: int, rng: np.random.Generator, spreads: tuple[float, float] = (0.5, 0.5)
+) -> tuple[np.ndarray, np.ndarray]:
+    """The margin's two sides [replications, n] (`problems.margins.Margin.sides`): regrets whose log ratio has mean
+    exactly log ρ (a shape of SHAPES, log-SDs `spreads`), normal differences on an absolute margin of 1 ("absolute"),
+    or a true tie well inside it with one seed 1.5 margins away ("outlier")."""
     from problems.margins import Margin, margin
 
-    if distribution == "lognormal":
+    if distribution in SHAPES:
         ratio = margin("any", "simple_regret")
-        z = rng.multivariate_normal([0.0, 0.0], [[1, TIE_CORRELATION], [TIE_CORRELATION, 1]], (replications, n))
-        b = np.exp(sigma * z[..., 1])
-        a = ratio.value * np.exp(sigma * z[..., 0])  # E[A] = ratio · E[B]: on the margin
-        return ratio.sides(a, b, lower_is_better=True)
+        log_a, log_b = log_regrets(distribution, spreads, n, replications, rng)
+        return ratio.sides(ratio.value * np.exp(log_a), np.exp(log_b), lower_is_better=True)
     if distribution == "outlier":
         d = 0.25 * rng.standard_normal((replications, n))
         d[:, 0] = 1.5
@@ -182,28 +192,68 @@ def tie_sides(
     return Margin("absolute", 1.0, "simulation").sides(zero, d, lower_is_better=True)
 
 
+def linearised_before(spreads: tuple[float, float], n: int, replications: int, rng: np.random.Generator) -> np.ndarray:
+    """The non-inferiority side of the rule before, 1.25·B − A, for log-normal regrets whose arithmetic means are
+    exactly in the ratio margin (E[A] = 1.25·E[B])."""
+    from problems.margins import margin
+
+    ratio = margin("any", "simple_regret").value
+    log_a, log_b = log_regrets("normal", spreads, n, replications, rng)
+    a = ratio * np.exp(log_a - spreads[0] ** 2 / 2)  # E[A] = ratio
+    b = np.exp(log_b - spreads[1] ** 2 / 2)  # E[B] = 1
+    return ratio * b - a
+
+
+def non_inferior(not_worse: np.ndarray) -> np.ndarray:
+    """Whether "matches or beats" holds for each row: the three tests show the first side above 0 at α
+    (`verdicts.decide` on one comparison)."""
+    return (verdicts.two_sided(not_worse, 0.0) < ALPHA) & (not_worse.mean(axis=1) > 0)
+
+
 def three_test_tost(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
-    """The tie rule before: each side by the most conservative of the t-test, sign flips and bootstrap-t."""
+    """The tie rule before: each side by the most conservative of the t-test, sign flips and skewness-corrected
+    test."""
     p = [verdicts.one_sided(x, 0.0, "greater") for x in (not_worse, not_better)]
     return np.minimum(1.0, 2 * np.maximum(*p))
 
 
-def simulate_ties(replications: int = REPLICATIONS) -> pd.DataFrame:
-    """One row per (case, n, rule): the rate at which a tie is declared (size at the margin; power with an
-    outlier), with its Monte Carlo standard error."""
+def _row(kind: str, distribution: str, spreads: tuple[float, float] | None, n: int, rule: str, shown: np.ndarray,
+         effect: float = np.nan) -> dict:
+    decided = float(np.mean(shown))
+    se = float(np.sqrt(max(decided * (1 - decided), 1e-12) / len(shown)))
+    sigma_a, sigma_b = spreads if spreads is not None else (np.nan, np.nan)
+    return {"kind": kind, "distribution": distribution, "sigma": sigma_a, "sigma_b": sigma_b, "effect": effect,
+            "n": n, "replications": len(shown), "rule": rule, "rate": decided, "mc_se": se}
+
+
+def simulate_ties(replications: int = TIE_REPLICATIONS, spreads: tuple = SPREADS, seeds: tuple = TIE_SEEDS) -> pd.DataFrame:
+    """One row per (case, n, rule): the rate at which a tie or non-inferiority is declared at the margin (at most
+    α/2 each), the rule before beside, and the tie's power with an outlier, with Monte Carlo standard errors."""
     rng = np.random.default_rng(SEED + 1)
     rows = []
-    cases = [("tie size", "normal", np.nan)] + [("tie size", "lognormal", s) for s in TIE_SIGMAS]
-    cases.append(("tie power, one outlier", "outlier", np.nan))
-    for kind, distribution, sigma in cases:
-        for n in SEEDS:
-            sides = tie_sides(distribution, n, replications, rng, sigma)
-            rules = {TIE: verdicts.equivalence} | ({"three-test TOST": three_test_tost} if kind != "tie size" else {})
-            for name, rule in rules.items():
-                decided, se = rate(rule(*sides))
-                rows.append({"kind": kind, "distribution": distribution, "sigma": sigma, "effect": np.nan, "n": n,
-                             "replications": replications, "rule": name, "rate": decided, "mc_se": se})
+    for shape in SHAPES:
+        for pair in spreads:
+            for n in seeds:
+                sides = tie_sides(shape, n, replications, rng, pair)
+                rows.append(_row("tie size", shape, pair, n, TIE, verdicts.equivalence(*sides) < ALPHA))
+                rows.append(_row("tie size", shape, pair, n, NON_INFERIORITY, non_inferior(sides[0])))
+    for pair in BEFORE_SPREADS:
+        for n in seeds:
+            rows.append(_row("tie size", "normal", pair, n, BEFORE,
+                             non_inferior(linearised_before(pair, n, replications, rng))))
+    for n in SEEDS:
+        sides = tie_sides("absolute", n, replications, rng)
+        rows.append(_row("tie size", "absolute", None, n, TIE, verdicts.equivalence(*sides) < ALPHA))
+        sides = tie_sides("outlier", n, replications, rng)
+        rows.append(_row("tie power, one outlier", "outlier", None, n, TIE, verdicts.equivalence(*sides) < ALPHA))
+        rows.append(_row("tie power, one outlier", "outlier", None, n, "three-test TOST", three_test_tost(*sides) < ALPHA))
     return pd.DataFrame(rows)
+
+
+def oversized(table: pd.DataFrame) -> pd.DataFrame:
+    """The engine's tie and non-inferiority cells whose size exceeds α/2 by more than two Monte Carlo SEs."""
+    ours = table[(table["kind"] == "tie size") & (table["rule"] != BEFORE)]
+    return ours[ours["rate"] > ALPHA / 2 + 2 * ours["mc_se"]]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,9 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--table", default="paper/tables/per_trial.csv", help="per-trial table for the realistic effect")
     cli.add_argument("--out", default="paper/tables/verdict_size.csv", help="CSV to write")
     cli.add_argument("--replications", type=int, default=REPLICATIONS)
+    cli.add_argument("--tie-replications", type=int, default=TIE_REPLICATIONS)
     args = cli.parse_args(argv)
     effect = realistic_effect(per_trial.load(args.table))
-    frame = pd.concat([simulate(effect, args.replications), simulate_ties(args.replications)], ignore_index=True)
+    frame = pd.concat([simulate(effect, args.replications), simulate_ties(args.tie_replications)], ignore_index=True)
+    frame = frame[["kind", "distribution", "sigma", "sigma_b", "effect", "n", "replications", "rule", "rate", "mc_se"]]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(args.out, index=False, float_format="%.6g")
     print(frame.to_string(index=False))

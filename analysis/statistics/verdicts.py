@@ -5,14 +5,27 @@ Independent of which claims are checked (`analysis.claims.catalogue`) and of how
 seed), so two methods are compared through their per-seed differences d (A's advantage over B, positive = A better).
 
 Each one-sided test of the mean of d against a value θ is the most conservative of three: the one-sample t-test
-(`scipy.stats.ttest_1samp`), the sign-flip permutation test of the mean (`scipy.stats.permutation_test`), exact
-(all 2^n sign flips) for n ≤ EXACT_MAX seeds, else NUM_RESAMPLES random flips, and the studentised (bootstrap-t)
-bootstrap. The sign-flip test's size is exact for any distribution of d symmetric about θ whatever its tails; the
-bootstrap-t corrects for skewness; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed
-here is below what the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds
-(Bahadur and Savage, 1956); `analysis.statistics.verdict_size` measures how far this one does. Every decision is at
-two-sided
-level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
+(`scipy.stats.ttest_1samp`), the exact sign-flip permutation test of the mean (all 2^n sign flips, `sign_flip`) for
+n ≤ EXACT_MAX seeds, and Hall's (1992) skewness-correcting transformation of the t statistic (`hall`). The sign-flip
+test's size is exact for any distribution of d symmetric about θ whatever its tails; Hall's test corrects for
+skewness to second order; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed here is below what
+the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds (Bahadur and Savage,
+1956); `analysis.statistics.verdict_size` measures how far this one does.
+
+Every p that decides is a deterministic function of the data: no decision depends on a resampling seed. The rule
+before drew the studentised bootstrap's resamples (and, above 16 seeds, the sign flips) from a fixed seed, and a
+comparison whose p lay within the Monte Carlo error of its level was decided by the seed (issue 67: claim 25's p was
+below its level at 8.5 % of other seeds). More resamples only narrow the band of p's a seed can flip, and the level a
+p is held to is known only after Holm's ordering and the look; exact or closed-form tests remove the band. Hall's
+transformation corrects the t statistic's skewness to the same order as the bootstrap-t (coverage error O(1/n)) in
+closed form, at about the bootstrap-t's size in the skewed cases simulated (`analysis.statistics.verdict_size`,
+whose table had the bootstrap-t's rows before). The sign flips are enumerated
+exactly up to EXACT_MAX = 30 seeds (meeting in the middle: two halves of 2^15 sums, sorted, then counted); above that
+the sign-flip test is left out (the t-test and its skewness correction decide: a permutation distribution of 2^31
+means is normal to within what it adds, and its floor 2^(−30) binds nothing). The BCa interval shown beside
+(`analysis.statistics.resampling`) still resamples from a fixed seed; it is for display only and decides nothing.
+
+Every decision is at two-sided level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
   equivalence margin (`problems.margins`: regrets within a factor of each other, or a fixed difference), equivalent
   (does not hold: equivalent) if the tie is shown by two one-sided paired t-tests (TOST, `equivalence`); else
@@ -34,12 +47,11 @@ import numpy as np
 from scipy import stats
 
 from analysis.statistics import resampling
-from analysis.statistics.resampling import LEVEL, NUM_RESAMPLES, SEED
+from analysis.statistics.mean_tests import EXACT_MAX, hall, sign_flip
+from analysis.statistics.resampling import LEVEL
 
 ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
-#: the sign-flip test enumerates all 2^n flips up to this many seeds, and draws NUM_RESAMPLES random ones above
-EXACT_MAX = 16
 
 HOLDS = "holds"
 FAILS = "does not hold"
@@ -74,7 +86,8 @@ RULES = (
     (
         "Each comparison pairs two methods by seed (they share the initial design) and tests the mean per-seed "
         "advantage of A over B at the claim's budgets with the most conservative of a paired t-test, an exact "
-        f"sign-flip permutation test (all 2^n flips up to n = {EXACT_MAX} seeds) and a studentised bootstrap, "
+        f"sign-flip permutation test (all 2^n flips, up to n = {EXACT_MAX} seeds) and Hall's skewness-corrected t-test "
+        "(every p a function of the data alone, no resampling), "
         f"two-sided at α = {ALPHA:g}, "
         "Holm-corrected over the claim's comparisons; with n ≤ 5 seeds no comparison can be decided "
         f"(the smallest attainable p is 2^(1−n) ≥ {ALPHA:g})."
@@ -132,62 +145,27 @@ def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.mean(x, axis=axis)
 
 
-def _resample_counts(n: int, resamples: int = NUM_RESAMPLES) -> np.ndarray:
-    """[resamples, n]: how often each of n values appears in each seeded bootstrap resample."""
-    index = np.random.default_rng(SEED).integers(0, n, size=(resamples, n))
-    counts = np.zeros((resamples, n))
-    np.add.at(counts, (np.arange(resamples)[:, None], index), 1.0)
-    return counts
-
-
-def studentised(x: np.ndarray, alternative: str, resamples: int = NUM_RESAMPLES, chunk: int = 256) -> np.ndarray:
-    """One-sided p of "mean of x `alternative` 0" by the studentised (bootstrap-t) bootstrap, for each row of
-    `x` [R, n]: the share of resampled t* = (mean* − mean) / (sd*/√n) at least as extreme as the observed t, with
-    `resamples` seeded resamples shared by every row (resamples with sd* = 0 left out; (1 + k)/(1 + B))."""
-    n = x.shape[-1]
-    counts = _resample_counts(n, resamples)
-    out = np.empty(len(x))
-    for start in range(0, len(x), chunk):
-        rows = x[start : start + chunk]
-        mean = rows.mean(axis=1, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = mean / (rows.std(axis=1, ddof=1, keepdims=True) / np.sqrt(n))
-            m1 = rows @ counts.T / n
-            sd = np.sqrt(np.maximum(rows**2 @ counts.T / n - m1**2, 0.0) * n / (n - 1))
-            resampled = (m1 - mean) / (sd / np.sqrt(n))
-        valid = np.isfinite(resampled) & (sd > 1e-9 * rows.std(axis=1, keepdims=True))  # sd* = 0 up to rounding
-        beyond = (resampled >= t) if alternative == "greater" else (resampled <= t)
-        out[start : start + chunk] = (1 + np.sum(beyond & valid, axis=1)) / (1 + np.sum(valid, axis=1))
-    return out
-
-
 def one_sided(d: np.ndarray, theta: float, alternative: str) -> np.ndarray:
     """p of "mean of d `alternative` θ" ("greater" or "less"): the largest of three tests' one-sided p's, the
-    t-test (exact for normal d), the sign-flip test (exact for d symmetric about θ, any tails) and the studentised
-    bootstrap (which corrects for skewness to second order).
+    t-test (exact for normal d), the exact sign-flip test (exact for d symmetric about θ, any tails; up to EXACT_MAX
+    seeds) and Hall's skewness-corrected t-test. No resampling: the same data give the same p.
 
-    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.statistics.verdict_size` passes them);
-    every sample of a batch shares the flips and the resamples."""
+    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.statistics.verdict_size` passes them)."""
     x = np.atleast_2d(np.asarray(d, dtype=np.float64) - theta)
     n = x.shape[-1]
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # nearly constant samples: the sign flips decide those
         t = stats.ttest_1samp(x, 0.0, axis=-1, alternative=alternative).pvalue
-    exact = n <= EXACT_MAX
-    flips = stats.permutation_test(
-        (x,),
-        _mean,
-        permutation_type="samples",
-        vectorized=True,
-        axis=-1,
-        alternative=alternative,
-        n_resamples=np.inf if exact else NUM_RESAMPLES,
-        rng=None if exact else np.random.default_rng(SEED),
-    ).pvalue
-    boot = studentised(x, alternative)
-    # a constant sample (sd 0) has no t-test and no bootstrap-t: the sign-flip test alone decides it
-    constant = np.ptp(x, axis=-1) == 0
-    p = np.where(constant | np.isnan(t), flips, np.maximum.reduce([t, flips, boot]))
+        skew = hall(x, alternative)
+    sign = 1.0 if alternative == "greater" else -1.0
+    if n <= EXACT_MAX:
+        flips = sign_flip(x, alternative)
+    else:  # a constant row: all flips beat it or none (the sign-flip test's answer, which the others lack)
+        flips = np.where(sign * x.mean(axis=-1) > 0, 2.0**-n, 1.0)
+    # a constant sample (sd 0, up to rounding) has no t-test and no skewness: the sign-flip test alone decides it
+    constant = np.ptp(x, axis=-1) <= 1e-9 * np.max(np.abs(x), axis=-1)
+    tests = [t, flips, skew] if n <= EXACT_MAX else [t, skew]
+    p = np.where(constant | np.isnan(t), flips, np.maximum.reduce(tests))
     return p if np.ndim(d) > 1 else p[0]
 
 
@@ -198,7 +176,7 @@ def two_sided(d: np.ndarray, theta: float) -> np.ndarray:
 
 def equivalence(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
     """Two-sided-level p of a tie (TOST): both series' means above 0 (`problems.margins.Margin.sides`), each by a
-    one-sided paired t-test, p twice the larger. The t-test alone: the bootstrap-t's and the sign-flip test's p
+    one-sided paired t-test, p twice the larger. The t-test alone: the skewness-corrected test's and the sign-flip test's p
     swing with one far seed even when the interval lies deep inside the margin, and the t TOST holds its size at
     the margin for the distributions `analysis.statistics.verdict_size` simulates. A constant series (sd 0) is decided
     by the sign flips."""
@@ -220,8 +198,9 @@ def _t_one_sided(x: np.ndarray) -> np.ndarray:
 
 
 def p_floor(n: int) -> float:
-    """The smallest two-sided p the sign-flip test can give with n seeds (exact: 2^(1−n); sampled: 2/(R+1))."""
-    return 2.0 ** (1 - n) if n <= EXACT_MAX else 2.0 / (NUM_RESAMPLES + 1)
+    """The smallest two-sided p the rule can give with n seeds: the sign-flip test's 2^(1−n) up to EXACT_MAX seeds;
+    above, no test of the rule has a floor (0)."""
+    return 2.0 ** (1 - n) if n <= EXACT_MAX else 0.0
 
 
 def fewest_seeds(family: int = 1) -> int:

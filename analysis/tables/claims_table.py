@@ -18,7 +18,7 @@ import pandas as pd
 from analysis.claims import checking, wording
 from analysis.claims.comparisons import MIN_ITERATIONS
 from analysis.data import per_trial
-from analysis.statistics import verdicts
+from analysis.statistics import resampling, verdicts
 from analysis.tables import common
 from problems import margins
 
@@ -46,14 +46,14 @@ def rules() -> list[str]:
             "Seeds to decide, for an undecided comparison only (none for one decided equivalent): the seeds that "
             f"would give {verdicts.POWER:.0%} power to decide it if the observed mean and paired standard deviation "
             f"held, by the normal approximation n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / gap)², gap = the tested "
-            "mean to show a difference, or the mean of the tie's weaker side (e.g. 1.25·r_B − r_A) to show a tie "
+            "mean to show a difference, or the mean of the tie's weaker side (e.g. log 1.25 − log(r_A/r_B)) to show a tie "
             "(whichever needs fewer), at the Bonferroni level α/m over "
             "the claim's m comparisons (no less strict than Holm), and at least the seeds at which the sign-flip test "
             "can reach α/m at all; a claim's column gives its binding comparison, the undecided one that needs most."
         ),
         (
             "Δ is A's advantage over B per seed, in the metric's units: B − A for regret, A − B for hypervolume and "
-            f"diversity; mean [{verdicts.LEVEL:.0%} BCa bootstrap CI, {verdicts.NUM_RESAMPLES} resamples, for "
+            f"diversity; mean [{verdicts.LEVEL:.0%} BCa bootstrap CI, {resampling.NUM_RESAMPLES} resamples, for "
             "display; the verdict is the tests'], then the verdict and why. The paper's unpaired CIs are in the figures."
         ),
     ]

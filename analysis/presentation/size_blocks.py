@@ -1,0 +1,141 @@
+"""The generated sections on the verdict rule's own error rates: its size and power (`verdict_size`, and the README's
+sentence), and its family-wise error across planned looks (`familywise`), each from the table its simulation writes
+(`analysis.statistics.verdict_size`, `analysis.statistics.familywise`)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from analysis.presentation.readme_blocks import generated
+from analysis.statistics import verdicts
+from analysis.statistics.verdict_size import BEFORE, oversized
+
+
+def verdict_size_block(table: pd.DataFrame, source: str) -> str:
+    """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
+    percentile-bootstrap rule it replaced, from `python -m analysis.statistics.verdict_size` (the tie test's rows are in
+    `verdict_size_line_block`'s sentence)."""
+    table = table[table["kind"].isin(["size", "power"])]
+    ns = sorted(table["n"].unique())
+    rules = list(dict.fromkeys(table["rule"]))
+    rows = []
+    for (kind, distribution, sigma, effect), group in table.groupby(
+        ["kind", "distribution", "sigma", "effect"], dropna=False, sort=False
+    ):
+        name = f"{distribution}" + (f" σ = {sigma:g}" if not math.isnan(sigma) else "")
+        name = f"power, {name}, effect {effect:.2f} SD" if kind == "power" else f"size, {name}"
+        rate = group.set_index(["rule", "n"])["rate"]
+        rows.append(f"| {name} | " + " | ".join(" / ".join(f"{rate[r, n]:.3f}" for r in rules) for n in ns) + " |")
+    replications = int(table["replications"].iloc[0])
+    return generated(
+        "verdict_size",
+        source,
+        [
+            (
+                f"Share of {replications:,} simulated comparisons decided (p < α = {verdicts.ALPHA:g}), "
+                f"{' / '.join(rules)}:"
+            ),
+            "",
+            "| per-seed differences | " + " | ".join(f"n = {n}" for n in ns) + " |",
+            "|---" * (1 + len(ns)) + "|",
+            *rows,
+        ],
+    )
+
+
+def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
+    """The verdict rule's size and power in one sentence (the README's; docs/results.md has the table)."""
+    ours = table[table["rule"] == table["rule"].iloc[0]]
+    size, power = ours[ours["kind"] == "size"], ours[ours["kind"] == "power"]
+    worst = size.loc[size["rate"].idxmax()]
+    mild = size[~(size["distribution"].eq(worst["distribution"]) & size["sigma"].eq(worst["sigma"]))]
+    best = power.loc[power["n"].idxmax()]
+    ns = sorted(size["n"].unique())
+    heavy = f"{worst['distribution']}" + (f" σ = {worst['sigma']:g}" if not math.isnan(worst["sigma"]) else "")
+    outlier = table[table["kind"] == "tie power, one outlier"]
+    outlier = outlier[outlier["n"] == outlier["n"].max()]
+    tie = _tie_sentence(table)
+    if len(outlier):
+        tie += (
+            f" A true tie with one far seed is still found at {int(outlier['n'].iloc[0])} seeds "
+            + " vs ".join(f"{r.rate:.2f} ({r.rule})" for r in outlier.itertuples()) + "."
+        )
+    return generated(
+        "verdict_size_line",
+        source,
+        [
+            f"By simulation ({int(table['replications'].iloc[0]):,} comparisons per cell, {ns[0]}–{ns[-1]} seeds): "
+            f"it decides at most {mild['rate'].max():.3f} of null comparisons at α = {verdicts.ALPHA:g} (up to "
+            f"{worst['rate']:.3f} for {heavy} differences), and {best['rate']:.2f} of comparisons with a true "
+            f"effect of {best['effect']:.2f} SD at {int(best['n'])} seeds." + tie
+        ],
+    )
+
+
+def familywise_block(table: pd.DataFrame, source: str) -> str:
+    """The claims engine's family-wise error through planned looks, per seed plan and family size, from
+    `python -m analysis.statistics.familywise`, with the plans' levels and the largest excess over α it shows."""
+    families = sorted(table["family"].unique())
+    rows = []
+    for (looks, levels), group in table.groupby(["looks", "levels"], sort=False):
+        error = group.set_index("family")
+        rows.append(f"| {looks} | {levels.replace(',', ', ')} | "
+                    + " | ".join(f"{error.loc[m, 'familywise_error']:.3f} ± {error.loc[m, 'mc_se']:.3f}" for m in families)
+                    + " |")
+    worst = table.loc[(table["familywise_error"] - verdicts.ALPHA).idxmax()]
+    above = table[table["familywise_error"] > verdicts.ALPHA + 2 * table["mc_se"]]
+    verdict = (
+        "no cell exceeds α by more than two Monte Carlo SEs"
+        if above.empty
+        else f"{len(above)} of {len(table)} cells exceed α by more than two Monte Carlo SEs"
+    )
+    return generated(
+        "familywise",
+        source,
+        [
+            f"Family-wise error of the engine's split (each look's Pocock-type level, Holm over the comparisons open "
+            f"there) with m comparisons under the null, {int(table['replications'].iloc[0]):,} simulated claims per "
+            f"cell (± Monte Carlo SE); the largest is {worst['familywise_error']:.3f} (looks {worst['looks']}, "
+            f"m = {int(worst['family'])}), and {verdict} (α = {verdicts.ALPHA:g}):",
+            "",
+            "| looks (seeds) | nominal levels | " + " | ".join(f"m = {m}" for m in families) + " |",
+            "|---" * (2 + len(families)) + "|",
+            *rows,
+        ],
+    )
+
+
+def _tie_sentence(table: pd.DataFrame) -> str:
+    """The tie and non-inferiority tests' size at the margin over the simulated spreads (`verdict_size.simulate_ties`):
+    the largest rate, whether any cell exceeds α/2 by more than two Monte Carlo SEs, and the rule before beside."""
+    ties = table[table["kind"] == "tie size"]
+    before = ties[ties["rule"] == BEFORE]
+    ours = ties[ties["rule"] != BEFORE]
+    shapes = [d for d in dict.fromkeys(ours["distribution"]) if d != "absolute"]
+    if ours.empty:
+        return ""
+    spreads = ours[["sigma", "sigma_b"]].stack() if "sigma_b" in ours else ours["sigma"]
+    ns = sorted(ours["n"].unique())
+    worst = ours.loc[ours["rate"].idxmax()]
+    over = oversized(table)
+    where = f"{worst['distribution']} log regrets, log-SDs {worst['sigma']:g} vs {worst['sigma_b']:g}, " \
+        if "sigma_b" in ours and not math.isnan(worst["sigma_b"]) else ""
+    exceed = (
+        "no cell exceeds α/2 by more than two Monte Carlo SEs"
+        if over.empty
+        else f"{len(over)} of {len(ours)} cells exceed α/2 by more than two Monte Carlo SEs, all with "
+        + " or ".join(sorted(over["distribution"].unique())) + " log regrets"
+    )
+    text = (
+        f" At the margin itself, a tie (paired t TOST, on the log ratio of the regrets) or non-inferiority (the three "
+        f"tests on its first side) is declared at most {worst['rate']:.3f} of the time ({where}{int(worst['n'])} "
+        f"seeds; nominal α/2 = {verdicts.ALPHA / 2:g}) over {len(ours)} cells ({int(ours['replications'].iloc[0]):,} "
+        f"samples each: log-SDs {spreads.min():g}–{spreads.max():g} on either side, {ns[0]}–{ns[-1]} seeds, "
+        f"{', '.join(shapes)} log regrets" + (", and normal differences at an absolute margin" if
+                                               "absolute" in set(ours["distribution"]) else "") + f"); {exceed}."
+    )
+    if len(before):
+        text += f" The linearised arithmetic test it replaced reached {before['rate'].max():.3f} at unequal spreads."
+    return text
