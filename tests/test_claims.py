@@ -384,6 +384,11 @@ def test_a_budget_inside_a_methods_first_batches_is_not_comparable_and_stays_out
     assert "B3O-UCB-s vs Seq-EI at their finals (100 vs 25 evals)" in final.measured
     assert "B3O-UCB-c vs Seq-EI at their finals (100 vs 25 evals)" in final.measured
     assert verdicts.NOT_COMPARABLE not in final.measured and final.verdict == HOLDS
+    # Seq-EI's 15 steps against the paper's 750 travel with the claim's words wherever its verdict is shown
+    assert final.claim == "test claim (here Seq-EI ran 15 sequential steps, the paper's 750)"
+    assert checking.check(one(), table).claim == "test claim"  # no Seq-EI compared: nothing to say
+    full = table.assign(iterations=np.where(table["method"] == "seq-ei", 750, table["iterations"]))
+    assert checking.check(one(left=("B3O-UCB-c",), right="Seq-EI"), full).claim == "test claim"
     # the claims beyond the paper read the paper's final-budget claims at equal evaluations
     beyond = catalogue.claim("batch_matches_seq_ei_equal_evaluations")
     paper = catalogue.claim("batch_matches_seq_ei")
@@ -916,9 +921,11 @@ def test_counts_keep_the_papers_claims_apart_from_ours():
         checking.Result("c", "", "", "", "", "", HOLDS, beyond_paper=True),
     ]
     assert wording.counts(results) == "the paper's 2 claims: holds: 1, inconclusive: 1; 1 beyond the paper: holds: 1"
-    names = list(checking.CLAIMS)
-    beyond = [c.name for c in catalogue.CATALOGUE if c.beyond_paper]
-    assert beyond and names[-len(beyond) :] == beyond  # ours come after all of the paper's
+    # numbered in the catalogue's order, Table 2 before the ablation claims: claim 33, the paper's reading of Sec. 6.3
+    # per function evaluation once counted as ours, keeps its number among ours
+    names = [n for n in checking.CLAIMS if n != "table_2_reproduced"]
+    assert names == [c.name for c in catalogue.CATALOGUE]
+    assert list(checking.CLAIMS).index("table_2_reproduced") == names.index("ucb_c_low_lambda_worse")
 
 
 # --- margins set before the trials ----------------------------------------------------------------------------------
@@ -977,15 +984,40 @@ def test_the_margins_commit_is_the_last_commit_of_the_margins_file(tmp_path):
         assert dirty or not (margins.FILE.parent.parent / ".git").exists()
         pytest.skip("the margins file has uncommitted changes or no git history here")
     sha, when = found
-    log = subprocess.run(["git", "log", "-1", "--format=%H %ct", "--", str(margins.FILE)], cwd=margins.FILE.parent,
-                         capture_output=True, text=True, check=True).stdout.split()
-    assert (sha, when) == (log[0], int(log[1])) and len(sha) == 40
+    log = subprocess.run(["git", "log", "--format=%H %ct", "--", str(margins.FILE)], cwd=margins.FILE.parent,
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    assert f"{sha} {when}" in log and len(sha) == 40
     # against the real commit: trials of 2100 started after it, trials of 2000 before it
     ts = 1 + 0.1 * LUCK
     assert claims_table.margins_status(trials("TS", ts, started_utc="2100-01-01T00:00:00Z")).startswith(
         f"Margins set before these trials: `problems/margins.yaml` last changed in {sha[:10]}")
     assert claims_table.margins_status(trials("TS", ts, started_utc="2000-01-01T00:00:00Z")).startswith(
         "Margins set after these trials")
+
+
+def test_the_margins_commit_skips_commits_that_only_reword_the_rule(tmp_path, monkeypatch):
+    """The margins' date is the last commit that changed a margin: rewording the rule's sentence (as the bioequivalence
+    aside was) sets none, so it leaves every run's "margins set before/after" as it was."""
+    import subprocess
+
+    from problems import margins
+
+    def commit(text: str, when: str) -> str:
+        (tmp_path / "margins.yaml").write_text(text)
+        env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+        for args in (["add", "margins.yaml"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", when]):
+            subprocess.run(["git", *args], cwd=tmp_path, check=True, env=env)
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    monkeypatch.setattr(margins, "FILE", tmp_path / "margins.yaml")
+    commit("rule: first words\nregret_ratio: 1.5\n", "2026-01-01T00:00:00Z")
+    values = commit("rule: first words\nregret_ratio: 1.25\n", "2026-02-01T00:00:00Z")
+    commit("rule: better words\nregret_ratio: 1.25\n", "2026-03-01T00:00:00Z")
+    assert margins.margins_commit(tmp_path) == (values, int(pd.Timestamp("2026-02-01T00:00:00Z").timestamp()))
+    changed = commit("rule: better words\nregret_ratio: 1.2\n", "2026-04-01T00:00:00Z")
+    assert margins.margins_commit(tmp_path)[0] == changed
 
 
 def test_the_catalogue_reads_the_paper_where_the_paper_reads_it():
@@ -1007,8 +1039,23 @@ def test_the_catalogue_reads_the_paper_where_the_paper_reads_it():
     for name in ("batch_matches_seq_ei", "seq_ei_best_on_shekel", "formula_e_b3o_best"):
         paper, ours = catalogue.claim(name), catalogue.claim(f"{name}_equal_evaluations")
         assert paper.basis == "final" and not paper.beyond_paper
-        assert ours.basis == "equal" and ours.beyond_paper and "at equal evaluations" in ours.text
+        assert ours.basis == "equal" and "at equal evaluations" in ours.text
         assert "each at its own final budget" not in ours.text
+        assert ours.pairs == paper.pairs and ours.relation == paper.relation
+    # Sec. 6.3 reads Formula E per function evaluation too ("B3O dominates throughout"): the paper's claim, not ours
+    formula_e = catalogue.claim("formula_e_b3o_best_equal_evaluations")
+    assert not formula_e.beyond_paper and "ours" not in formula_e.text and formula_e.source.startswith("Sec. 6.3")
+    assert "dominates throughout" in formula_e.paper and formula_e in catalogue.PAPER
+    assert all(catalogue.claim(f"{n}_equal_evaluations").beyond_paper for n in ("batch_matches_seq_ei",
+                                                                             "seq_ei_best_on_shekel"))
+    # a claim keeps its number whether it is the paper's or beyond it
+    numbers = {name: claims_table.number(name) for name in checking.CLAIMS}
+    assert (numbers["table_2_reproduced"], numbers["formula_e_b3o_best_equal_evaluations"]) == (17, 33)
+    assert (numbers["auto_matches_tuned"], numbers["collapsed_fit_matches_default_m500_confirm"]) == (21, 35)
+    # claim 7 says how it reads the paper's sentence, which names no acquisition: both constant variants
+    constant = catalogue.claim("constant_beats_ts")
+    assert "read as both constant variants" in constant.text and "either" in constant.paper
+    assert {a.name for a, _ in constant.pairs} == {"B3O-UCB-c", "B3O-LogEI-c"}
     with pytest.raises(ValueError, match="unknown comparison basis"):
         comparisons.sides(trials("TS", 1 + 0.1 * LUCK).assign(member="TS"), "TS", "TS", basis="halfway")
 

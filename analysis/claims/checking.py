@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims import wording
-from analysis.claims.catalogue import ABLATIONS, CATALOGUE, PAPER, Claim
+from analysis.claims.catalogue import ABLATIONS, CATALOGUE, Claim
 from analysis.claims.comparisons import Compared, compare, improvement
 from analysis.claims.selection import any_of, member_names, variant
 from analysis.data.aggregate import on_shared_seeds
@@ -209,8 +209,10 @@ def check(
         across = improvement(table, claim.experiment, left, right.select, (claim.improvement, right.name))
         if across is not None:
             lines.append("across problems: " + across.text())
-    run = wording.run_text(pd.concat(involved) if involved else data.iloc[:0], decided)
-    return _result(claim, run, lines, verdict, decided)
+    rows = pd.concat(involved) if involved else data.iloc[:0]
+    # a run's departure from the paper that its verdict cannot be read without travels with the claim's words
+    claim = replace(claim, text=claim.text + wording.seq_ei_note(rows))
+    return _result(claim, wording.run_text(rows, decided), lines, verdict, decided)
 
 
 #: a Table 2 cell's verdict from one comparison "this λ better than the paper's λ"
@@ -298,13 +300,14 @@ def _catalogued(claim: Claim) -> Callable[..., Result]:
     return lambda table, looks=None: check(claim, table, looks)
 
 
-#: every claim by name, in the order of the claims table: the paper's (Table 2 before the other ablation claims),
-#: then the questions beyond the paper; each takes the per-trial table and the planned looks
+#: the catalogue's place of Table 2: before its first ablation claim
+_TABLE_2_AT = next(i for i, c in enumerate(CATALOGUE) if c.experiment in ABLATIONS)
+#: every claim by name, in the order of the claims table (which numbers them by it): the catalogue's order, Table 2
+#: before the ablation claims; a claim keeps its place whether it is the paper's or beyond it
 CLAIMS: dict[str, Callable[..., Result]] = {
-    **{c.name: _catalogued(c) for c in PAPER if c.experiment not in ABLATIONS},
+    **{c.name: _catalogued(c) for c in CATALOGUE[:_TABLE_2_AT]},
     "table_2_reproduced": table_2_reproduced,
-    **{c.name: _catalogued(c) for c in PAPER if c.experiment in ABLATIONS},
-    **{c.name: _catalogued(c) for c in CATALOGUE if c.beyond_paper},
+    **{c.name: _catalogued(c) for c in CATALOGUE[_TABLE_2_AT:]},
 }
 
 
