@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -959,7 +960,7 @@ def test_the_margins_status_compares_the_margins_commit_with_the_trials_starts(m
     # a margins file with uncommitted changes (or no git): "after"
     monkeypatch.setattr(claims_table.margins, "margins_commit", lambda root=None: None)
     assert claims_table.margins_status(later).startswith("Margins set after these trials: `problems/margins.yaml` has")
-    assert claims_table.markdown([], "t.csv", "Margins set after these trials: x.").count("Margins set after") == 1
+    assert claims_table.markdown([], "t.csv", ["Margins set after these trials: x."]).count("Margins set after") == 1
 
 
 def test_the_margins_status_needs_every_trials_start_time_whatever_its_rows(monkeypatch):
@@ -990,7 +991,7 @@ def test_the_margins_commit_is_the_last_commit_of_the_margins_file(tmp_path):
     # against the real commit: trials of 2100 started after it, trials of 2000 before it
     ts = 1 + 0.1 * LUCK
     assert claims_table.margins_status(trials("TS", ts, started_utc="2100-01-01T00:00:00Z")).startswith(
-        f"Margins set before these trials: `problems/margins.yaml` last changed in {sha[:10]}")
+        f"Margins set before these trials: `problems/margins.yaml` last changed a margin in {sha[:10]}")
     assert claims_table.margins_status(trials("TS", ts, started_utc="2000-01-01T00:00:00Z")).startswith(
         "Margins set after these trials")
 
@@ -1018,6 +1019,94 @@ def test_the_margins_commit_skips_commits_that_only_reword_the_rule(tmp_path, mo
     assert margins.margins_commit(tmp_path) == (values, int(pd.Timestamp("2026-02-01T00:00:00Z").timestamp()))
     changed = commit("rule: better words\nregret_ratio: 1.2\n", "2026-04-01T00:00:00Z")
     assert margins.margins_commit(tmp_path)[0] == changed
+
+
+def _git_commit(repo, path: str, text: str, when: str) -> str:
+    """Commit `text` as `path` in the test repository `repo` at time `when`; its sha."""
+    import subprocess
+
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text)
+    env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "HOME": str(repo), "PATH": "/usr/bin:/bin"}
+    for args in (["add", path], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", when]):
+        subprocess.run(["git", *args], cwd=repo, check=True, env=env)
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True).stdout[:10]
+
+
+def test_claims_md_dates_the_first_publication_the_margins_and_the_rules(tmp_path, monkeypatch):
+    """Every claims.md states when its results were first published (the oldest commit of the run's per-trial table
+    that showed these trials with these values), and dates the margins and the rules against the earlier of that
+    and the oldest trial's start: a run recomputed from fresh trials after its values were published cannot claim
+    margins or rules set "before these trials"."""
+    import subprocess
+
+    from analysis.tables import dating
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    ts = 1 + 0.1 * LUCK
+    fresh = pd.concat([b3o("UCB-c", ts - 0.5, started_utc="2026-02-01T00:00:00Z"),
+                       trials("TS", ts, started_utc="2026-02-01T06:00:00Z")])
+    table = "tables/per_trial.csv"
+    _git_commit(repo, table, fresh.assign(value=fresh["value"] + 1).to_csv(index=False), "2025-12-01T00:00:00Z")
+    first = _git_commit(repo, table, fresh[fresh["label"] == "TS"].to_csv(index=False), "2026-01-01T00:00:00Z")
+    complete = _git_commit(repo, table, fresh.to_csv(index=False), "2026-01-02T00:00:00Z")
+    published = repo / table
+    found = dating.first_published(fresh, published)
+    assert (found.first.sha[:10], found.shared, found.total, found.complete.sha[:10]) == (first, 8, 16, complete)
+    _committed(monkeypatch, "2026-01-15T00:00:00Z")  # the margins: after the publication, before the trials
+    rules = [dating.Commit("f" * 40, pd.Timestamp("2026-03-01", tz="UTC")),
+             dating.Commit("e" * 40, pd.Timestamp("2025-12-15", tz="UTC"))]
+    monkeypatch.setattr(dating, "history", lambda paths: rules)
+    lines = claims_table.dates(fresh, published)
+    assert lines[0] == (
+        f"First published: 8 of these 16 trials with the values judged here in {first} (2026-01-01 00:00 UTC), all of "
+        f"them in {complete} (2026-01-02 00:00 UTC), before the oldest trial judged here started (2026-02-01 00:00 UTC):"
+        " these trials recomputed them.")
+    assert lines[1] == (
+        "Margins set after these results were first published: `problems/margins.yaml` last changed a margin in "
+        "0123456789 (2026-01-15 00:00 UTC), after identical results were first published (2026-01-01 00:00 UTC), "
+        "though before the oldest trial judged here started (2026-02-01 00:00 UTC).")
+    assert lines[2].startswith("Rules set after these results were first published: the verdict engine and claim "
+                               "catalogue (`analysis.statistics.verdicts`, ")
+    assert lines[2].endswith("last changed in ffffffffff (2026-03-01 00:00 UTC), after identical results were first "
+                             "published (2026-01-01 00:00 UTC), and after the oldest trial judged here started "
+                             "(2026-02-01 00:00 UTC); as they stood then, they had last changed in eeeeeeeeee "
+                             "(2025-12-15 00:00 UTC).")
+    # never published: the trials' start dates them; rules older than the trials say "before"
+    monkeypatch.setattr(dating, "history", lambda paths: rules[1:])
+    lines = claims_table.dates(fresh, tmp_path / "elsewhere" / table)
+    assert lines[0].startswith("First published: here")
+    assert lines[1].startswith("Margins set before these trials:")
+    assert lines[2].startswith("Rules set before these trials:") and lines[2].endswith(
+        "before the oldest trial judged here started (2026-02-01 00:00 UTC).")
+    # the claims table writes them into claims.md
+    fresh.to_csv(tmp_path / "per_trial.csv", index=False)
+    out = tmp_path / "run" / "claims"
+    assert claims_table.main(["--table", str(tmp_path / "per_trial.csv"), "--out", str(out),
+                              "--published", str(published)]) == 0
+    md = out.with_suffix(".md").read_text()
+    for line in claims_table.dates(fresh, published):
+        assert f"\n{line}\n" in md
+
+
+def test_the_horizon_run_states_its_first_publication():
+    """paper/horizon's trials started after the margins were set, but the same values were published a day before:
+    its claims.md must say so (from git history; skipped where the history is absent, as in a shallow clone)."""
+    import subprocess
+
+    from analysis.data import per_trial as per_trial_table
+
+    root = Path(claims_table.__file__).parents[2]
+    known = subprocess.run(["git", "cat-file", "-e", "eba6ade816^{commit}"], cwd=root, capture_output=True)
+    if known.returncode != 0:
+        pytest.skip("the horizon run's publication history is not in this clone")
+    published = root / "paper" / "horizon" / "tables" / "per_trial.csv"
+    lines = claims_table.dates(per_trial_table.load(published), published)
+    assert lines[0].startswith("First published: 80 of these 120 trials with the values judged here in 648f05d7f7 "
+                               "(2026-11-27 02:27 UTC), all of them in eba6ade816 (2026-11-27 03:11 UTC), before")
+    assert lines[1].startswith("Margins set after these results were first published:")
 
 
 def test_the_catalogue_reads_the_paper_where_the_paper_reads_it():
