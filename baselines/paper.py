@@ -1,4 +1,5 @@
-"""What the paper fixes for B3O: its four variants and its Table 2 of tuned λ (λ0 for a scheduled temperature).
+"""What the paper fixes for B3O: its four variants and its Table 2 of tuned λ (λ0 for a scheduled temperature), and
+the length of its sequential baseline.
 
 One owner for the configs, where `lam: table2` names Table 2 (`baselines.grid` resolves it before any trial spec
 exists), and for the analysis, whose claims compare a λ-ablation with it (`analysis.claims.checking`). Whole numbers stay
@@ -25,6 +26,8 @@ TABLE_2 = {
 TABLE_2_CELLS = {(problem, name): lam for problem, row in TABLE_2.items() for name, lam in zip(VARIANTS, row)}
 #: the config value that stands for Table 2
 TABLE_2_NAME = "table2"
+#: Seq-EI's sequential steps in Sec. 6.1, against the batch methods' 5,000 queries
+SEQ_EI_STEPS = 750
 
 
 def table_2_lam(problem: str, params: dict) -> float:

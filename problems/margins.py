@@ -33,6 +33,8 @@ import yaml
 FILE = Path(__file__).with_suffix(".yaml")
 #: the metric a ratio margin applies to (zero at the known optimum)
 RATIO_METRIC = "simple_regret"
+#: the scale a ratio margin is on (the yaml's `regret_ratio_on`): `Margin.sides` tests the mean log ratio
+RATIO_SCALE = "geometric_means"
 #: the design an absolute hypervolume margin is derived at: seeds 0 .. REFERENCE_SEEDS − 1, this many points
 REFERENCE_SEEDS = 32
 REFERENCE_N_INIT = {"battery": 40}
@@ -85,6 +87,8 @@ def margin(problem: str, metric: str = RATIO_METRIC) -> Margin | None:
     margin; None where the file gives none."""
     data = _file()
     if metric == RATIO_METRIC:
+        if data.get("regret_ratio_on") != RATIO_SCALE:
+            raise ValueError(f"{FILE}: regret_ratio_on must be {RATIO_SCALE!r}, the scale Margin.sides tests on")
         return Margin("ratio", float(data["regret_ratio"]), "regret within a factor of each other: " + data["rule"])
     found = data["absolute"].get(problem)
     return None if found is None else Margin("absolute", float(found["value"]), found["reason"])
@@ -95,23 +99,34 @@ def tuning_margin(problem: str) -> float:
     return float(_file()["tuning_regret"][problem])
 
 
+def _values(text: str) -> dict:
+    """The margins a version of the file sets: everything but the rule's sentence, whose wording sets no margin."""
+    return {key: value for key, value in (yaml.safe_load(text) or {}).items() if key != "rule"}
+
+
 def margins_commit(root: Path | None = None) -> tuple[str, int] | None:
-    """(sha, commit time in Unix seconds) of the last commit that changed the margins file; None outside git or
-    when the file has uncommitted changes (then no trial can be shown to postdate it)."""
+    """(sha, commit time in Unix seconds) of the last commit that changed a margin in the file (a commit that only
+    rewords the rule's sentence changes none); None outside git or when the file has uncommitted changes (then no
+    trial can be shown to postdate it)."""
     root = FILE.parent if root is None else root
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+
     try:
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", str(FILE)], cwd=root, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        found = subprocess.run(
-            ["git", "log", "-1", "--format=%H %ct", "--", str(FILE)], cwd=root, capture_output=True, text=True,
-            check=True,
-        ).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
+        if git("status", "--porcelain", "--", str(FILE)).strip():
+            return None
+        top = Path(git("rev-parse", "--show-toplevel").strip())
+        log = [line.split() for line in git("log", "--format=%H %ct", "--", str(FILE)).splitlines()]
+        current = _values(FILE.read_text())
+        found = None
+        for sha, when in log:  # newest first: the oldest commit of the run that sets today's values
+            if _values(git("show", f"{sha}:{FILE.resolve().relative_to(top.resolve()).as_posix()}")) != current:
+                break
+            found = sha, int(when)
+    except (OSError, ValueError, subprocess.CalledProcessError, yaml.YAMLError):
         return None
-    if dirty or len(found) != 2:
-        return None
-    return found[0], int(found[1])
+    return found
 
 
 def derive(problem: str, n_init: int | None = None, seeds: int = REFERENCE_SEEDS) -> float:

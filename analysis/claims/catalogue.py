@@ -117,12 +117,17 @@ CATALOGUE = (
     ),
     Claim(
         "constant_beats_ts",
-        "A constant temperature suffices to beat TS: B3O-UCB-c and B3O-LogEI-c reach a lower final regret than TS "
-        "on all three benchmarks",
+        "A constant temperature suffices to beat TS, read as both constant variants: B3O-UCB-c and B3O-LogEI-c "
+        "each reach a lower final regret than TS on all three benchmarks",
         "Sec. 6.1 (B = 100)", "synthetic_b100", "better",
         against((Slot("B3O-UCB-c", variant("UCB-c")), Slot("B3O-LogEI-c", variant("LogEI-c"))), (TS,)),
         SYNTHETIC,
-        paper='a fixed inverse temperature is enough to beat TS on all three benchmarks',
+        paper=(
+            'a fixed inverse temperature is enough to beat TS on all three benchmarks, so practitioners can use one; '
+            'the sentence names no acquisition, so it is read for both (every comparison must hold), the stricter '
+            'of its two readings: the weaker one, either UCB-c or LogEI-c, holds whenever this one does and can be '
+            "read from each variant's comparisons"
+        ),
     ),
     Claim(
         "b3o_matches_qei_lp_b5",
@@ -366,9 +371,19 @@ def _at_equal_evaluations(name: str) -> Claim:
     )
 
 
-CATALOGUE += tuple(
-    _at_equal_evaluations(name) for name in ("batch_matches_seq_ei", "seq_ei_best_on_shekel", "formula_e_b3o_best")
-)
+CATALOGUE += tuple(_at_equal_evaluations(name) for name in ("batch_matches_seq_ei", "seq_ei_best_on_shekel"))
+#: the paper's own reading at equal evaluations: Sec. 6.3 compares final budgets, then per function evaluation
+CATALOGUE += (replace(
+    _at_equal_evaluations("formula_e_b3o_best"),
+    text="Formula E: all four B3O variants reach a lower objective than TS and LogEI-MV at equal evaluations",
+    source="Sec. 6.3 (per function evaluation)",
+    paper=(
+        "per function evaluation B3O dominates throughout, TS reaching the B3O plateau only late and LogEI-MV "
+        "exhausting its sequential budget first (read here at the larger budget both methods of a pair reach: "
+        "\"throughout\" also asks for every budget before it)"
+    ),
+    beyond_paper=False,
+),)
 #: questions added after the claims above were numbered, appended so that their numbers stay
 CATALOGUE += (Claim(
     "collapsed_fit_matches_default_m500", "At the paper's M = 500 inducing points, the collapsed SVGP fit matches or "

@@ -14,6 +14,7 @@ from analysis.claims.selection import SETTING
 from analysis.formatting import number, signed
 from analysis.naming import problem_title
 from analysis.statistics.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
+from baselines.paper import SEQ_EI_STEPS
 
 
 def p_text(p: float) -> str:
@@ -119,6 +120,16 @@ def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
     if budgets:
         parts.append("compared at " + ", ".join(map(str, budgets)) + " evals")
     return "; ".join(parts)
+
+
+def seq_ei_note(rows: pd.DataFrame) -> str:
+    """" (here Seq-EI ran 50 sequential steps, the paper's 750)" where the compared rows hold Seq-EI trials of other
+    than the paper's length (Sec. 6.1), so that a verdict is never shown without it; else ""."""
+    steps = sorted({int(t) for t in rows.loc[rows["method"] == "seq-ei", "iterations"]})
+    if not steps or steps == [SEQ_EI_STEPS]:
+        return ""
+    ran = str(steps[0]) if len(steps) == 1 else f"{steps[0]}–{steps[-1]}"
+    return f" (here Seq-EI ran {ran} sequential steps, the paper's {SEQ_EI_STEPS})"
 
 
 def binding(compared: list[Compared], verdict: str) -> Compared | None:

@@ -17,8 +17,8 @@ A look at which some claims can decide and others cannot is allowed, as planned 
 need more seeds; each claim that cannot is named in a note. A fixed seed count is one look at α and never refused
 (toy configs run 1-2 seeds, and a too-small design reports "too few seeds" per comparison); its undecidable claims
 are notes too. An experiment none of whose claims has a comparison in the config (a user's own, or problems no claim
-covers) has nothing for its looks to decide and is not judged, and neither is Table 2 (`table_2_reproduced`), whose
-comparisons depend on which λ wins.
+covers) has nothing for its looks to decide and is not judged, and neither is Table 2 (`table_2_reproduced`), which
+is decided once, at the last look.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import fields
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pandas as pd
@@ -19,7 +20,7 @@ from analysis.claims import checking, wording
 from analysis.claims.comparisons import MIN_ITERATIONS
 from analysis.data import per_trial
 from analysis.statistics import resampling, verdicts
-from analysis.tables import common
+from analysis.tables import common, dating
 from problems import margins
 
 
@@ -113,28 +114,94 @@ def where(r: checking.Result) -> str:
     return f"{r.source}{said}" + (f" (basis: {basis})" if basis else "")
 
 
-def margins_status(table: pd.DataFrame) -> str:
-    """Whether the margins file (`problems/margins.yaml`) was committed before the oldest trial judged here started:
-    git's commit time against the per-trial table's `started_utc`."""
+@dataclass(frozen=True)
+class Seen:
+    """When a run's results could first be seen (None: some trial's start is unknown), in words, and the oldest
+    judged trial's start when an earlier publication of the same values came first."""
+
+    when: pd.Timestamp | None
+    words: str = ""
+    oldest: pd.Timestamp | None = None
+
+    def status(self, subject: str, stamp: str, at: pd.Timestamp) -> str:
+        """"Margins set before these trials: <stamp>, before <words>." for something set at `at`."""
+        side = "before" if at < self.when else "after"
+        if self.oldest is None:
+            return f"{subject} set {side} these trials: {stamp}, {side} {self.words}."
+        started = ("and after" if at >= self.oldest else "though before") + " the oldest trial judged here started"
+        return (f"{subject} set {side} these results were first published: {stamp}, {side} {self.words}, {started} "
+                f"({self.oldest:%Y-%m-%d %H:%M} UTC).")
+
+
+def seen(table: pd.DataFrame, publication: dating.Publication | None = None) -> Seen:
+    """When these results could first be seen: the oldest judged trial's start, or an earlier first publication of
+    the same trials with the same values (`analysis.tables.dating.first_published`)."""
+    oldest = dating.oldest_start(table)
+    if oldest is None:
+        return Seen(None)
+    if publication is not None and publication.first.when < oldest:
+        first = publication.first.when
+        return Seen(first, f"identical results were first published ({first:%Y-%m-%d %H:%M} UTC)", oldest)
+    return Seen(oldest, f"the oldest trial judged here started ({oldest:%Y-%m-%d %H:%M} UTC)")
+
+
+def margins_status(table: pd.DataFrame, publication: dating.Publication | None = None) -> str:
+    """Whether the margins (`problems/margins.yaml`'s last commit that changed a margin) were set before these results
+    could first be seen: git's commit time against the trials' `started_utc` and an earlier first publication."""
     found = margins.margins_commit()
-    raw = table["started_utc"] if "started_utc" in table else pd.Series("", index=table.index, dtype=str)
-    started = pd.to_datetime(raw.replace("", None), utc=True).reset_index(drop=True)
-    trials = table["trial_id"].reset_index(drop=True)
     if found is None:
         return ("Margins set after these trials: `problems/margins.yaml` has uncommitted changes or no git history "
                 "here, so no trial can be shown to postdate it.")
     sha, when = found
     committed = pd.Timestamp(when, unit="s", tz="UTC")
-    stamp = f"`problems/margins.yaml` last changed in {sha[:10]} ({committed:%Y-%m-%d %H:%M} UTC)"
-    if trials[started.notna()].nunique() < trials.nunique():
+    stamp = f"`problems/margins.yaml` last changed a margin in {sha[:10]} ({committed:%Y-%m-%d %H:%M} UTC)"
+    moment = seen(table, publication)
+    if moment.when is None:
         return f"Margins set after these trials: {stamp}; some trials' start times are unknown."
-    oldest = started.min()
-    if committed < oldest:
-        return f"Margins set before these trials: {stamp}, before the oldest trial judged here ({oldest:%Y-%m-%d %H:%M} UTC)."
-    return f"Margins set after these trials: {stamp}, after the oldest trial judged here started ({oldest:%Y-%m-%d %H:%M} UTC)."
+    return moment.status("Margins", stamp, committed)
 
 
-def markdown(results: list[checking.Result], source: str, margins_line: str = "") -> str:
+def rules_status(table: pd.DataFrame, publication: dating.Publication | None = None) -> str:
+    """Whether the verdict rules (the last commit to the verdict engine and the claim catalogue, `dating.RULES`)
+    were set before these results could first be seen; if not, also their last change before that moment."""
+    modules = ", ".join(f"`{m.__name__}`" for m in dating.RULE_MODULES)
+    commits = dating.history(dating.RULES)
+    if not commits:
+        return (f"Rules set after these trials: the verdict engine and claim catalogue ({modules}) have uncommitted "
+                "changes or no git history here, so no trial can be shown to postdate them.")
+    latest = commits[0]
+    stamp = f"the verdict engine and claim catalogue ({modules}) last changed in {latest.text()}"
+    moment = seen(table, publication)
+    if moment.when is None:
+        return f"Rules set after these trials: {stamp}; some trials' start times are unknown."
+    text = moment.status("Rules", stamp, latest.when)
+    if latest.when < moment.when:
+        return text
+    before = next((c for c in commits if c.when < moment.when), None)
+    stood = f"had last changed in {before.text()}" if before is not None else "were not yet committed"
+    return text[:-1] + f"; as they stood then, they {stood}."
+
+
+def dates(table: pd.DataFrame, published: Path | None = None) -> list[str]:
+    """What claims.md states about time: when these results were first published (`published`: the run's per-trial
+    table in git), and whether the margins and the verdict rules were set before they could first be seen."""
+    publication = dating.first_published(table, published) if published is not None else None
+    lines = []
+    if published is not None:
+        oldest = dating.oldest_start(table)
+        if publication is None:
+            lines.append("First published: here (no committed per-trial table of this run shows these trials' values).")
+        else:
+            early = oldest is not None and publication.first.when < oldest
+            lines.append(
+                f"First published: {publication.text()}"
+                + (f", before the oldest trial judged here started ({oldest:%Y-%m-%d %H:%M} UTC): these trials "
+                   "recomputed them." if early else ".")
+            )
+    return [*lines, margins_status(table, publication), rules_status(table, publication)]
+
+
+def markdown(results: list[checking.Result], source: str, dated: Sequence[str] = ()) -> str:
     rows = [
         f"| {number(r.name)} | {cell(r.claim)} | {cell(where(r))} | {cell(r.run)} | {cell(r.measured)} | "
         f"**{r.verdict}** | {seeds_text(r.seeds_needed, r.binding)} |"
@@ -148,7 +215,7 @@ def markdown(results: list[checking.Result], source: str, margins_line: str = ""
             "",
             *rules(),
             "",
-            *([margins_line, ""] if margins_line else []),
+            *(line for stated in dated for line in (stated, "")),
             "Verdicts: " + wording.counts(results) + ".",
             "",
             "| # | Claim (paper) | Where (paper's setting) | Run | Measured: Δ [95% CI] per comparison | Verdict "
@@ -202,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         help="planned seed counts of an experiment whose seeds were added in looks (the config's seeds: {start, step, max})",
     )
     cli.add_argument("--comparisons", help="also write one row per comparison to this CSV (default: none)")
+    cli.add_argument(
+        "--published", help="the run's published per-trial table in git, whose history dates its first publication "
+        "(default: OUT's folder/tables/per_trial.csv, where the workflow and analysis.presentation.redecide write it)",
+    )
     args = cli.parse_args(argv)
     try:
         looks = parse_looks(args.looks)
@@ -232,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     md = Path(args.out).with_name(Path(args.out).name + ".md")
-    md.write_text(markdown(results, args.table, margins_status(table)))
+    published = Path(args.published) if args.published else Path(args.out).parent / "tables" / "per_trial.csv"
+    md.write_text(markdown(results, args.table, dates(table, published)))
     print(f"wrote {md}")
     if args.comparisons:
         Path(args.comparisons).parent.mkdir(parents=True, exist_ok=True)
