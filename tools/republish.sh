@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Republish a run from its trial records, without running a trial: after one of a long run's looks has finished, or
 # after the verdict rules changed. Re-decides the run (analysis.presentation.redecide), recomputes its site tables and
-# figures (the site's per-run rules, workflow/rules/site.smk), rebuilds its report (which shows them), checks the cost
+# figures (the site's per-run rules, workflow/rules/site.smk: scores, verdict strips, robust readings and, for a run
+# read along its horizon, its headline), rebuilds its report (which shows them), checks the cost
 # model per setting and look where the run keeps that check (tables/cost_check.csv), and rebuilds the site and the
 # README's and docs' generated blocks. Run from anywhere; writes into this checkout.
 #
@@ -23,6 +24,7 @@ python -m analysis.presentation.redecide --configfile "$config" --records "$reco
 # so the workflow treats the run's tables as sources and never plans its trials; targets go before --configfile,
 # whose list a target would otherwise join.
 snakemake "$paper/tables/scores.csv" "$paper/figures/score_profiles.png" "$paper/figures/anytime_verdicts.png" \
+  "$paper/site_logs/robust.done" \
   --cores 1 --configfile config/smoke.yaml
 # the report shows those tables and figures, so it is rebuilt after them
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work" --report

@@ -155,3 +155,12 @@ rule seeds_along:
     shell:
         "python -m analysis.figures.seeds_along --table {input.per_iteration:q} --horizon {input.horizon:q} "
         "--out {wildcards.published:q}/figures/seeds_along > {log:q} 2>&1"
+
+
+rule robust_readings:
+    """Everything `robust_outputs` names for a run, behind one target (tools/republish.sh asks for it)."""
+    input:
+        lambda wildcards: robust_outputs(wildcards.published),
+    output:
+        touch("{published}/site_logs/robust.done"),
+    localrule: True
