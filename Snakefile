@@ -9,7 +9,11 @@ trials in one process, each writing one record (b3o run-trials, resumable); reco
 from which every figure and table is drawn into the paper directory.
 """
 
+import os
+
 from snakemake.utils import min_version, validate
+
+from baselines import config_check
 
 min_version("9.0")
 
@@ -21,7 +25,11 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
+# the config file this run read (the last --configfile overrides the others)
+CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
 
+# one line per error on stderr, exit 2 (baselines.config_check); Snakemake's `validate` then fills in the defaults
+config_check.check(config, f"b3o workflow: {CONFIGFILE}")
 validate(config, "workflow/schemas/config.schema.yaml")
 
 

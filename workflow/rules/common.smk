@@ -38,10 +38,10 @@ from analysis.site.build import (  # the results site's names (workflow/rules/si
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
 CAPTION = "../report/figure.rst"  # a figure's caption in Snakemake's HTML report: its rule's `caption` parameter
 RESULTS = config["results"]
-# the config file this run read (the last --configfile overrides the others; see the Snakefile)
-CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
 PAPER = config["paper"]
-GRID = trial_grid(config)
+REFUSED = f"b3o workflow: {CONFIGFILE}"  # a config error's prefix (baselines.config_check)
+with config_check.refusing(REFUSED):
+    GRID = trial_grid(config)
 SPECS = {row.spec.trial_id: row.spec for row in GRID}
 
 
@@ -66,7 +66,8 @@ def _check_specs():
         text=True,
     )
     if check.returncode != 0:
-        raise ValueError(check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed")
+        last = check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed"
+        config_check.refuse([last.removeprefix("b3o check-specs: error: ")], REFUSED)
 
 
 def _check_plans():
@@ -82,7 +83,8 @@ def _check_plans():
 
 
 if workflow.is_main_process:
-    _check_plans()
+    with config_check.refusing(REFUSED):
+        _check_plans()
     _check_specs()
 
 
@@ -90,7 +92,8 @@ wildcard_constraints:
     trial_id="[0-9a-f]{16}",
 
 
-TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
+with config_check.refusing(REFUSED):
+    TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
 COST = CostModel.read(COST_MODEL) if COST_MODEL.is_file() else None
 
 
@@ -123,12 +126,14 @@ def trial_resources(trial_ids):
 
 # experiment -> its planned looks, for the experiments whose seeds come in looks (`seeds: {start, step, max}`), and
 # how many of them this config runs (`until` stops a plan early; the boundaries stay the whole plan's)
-LOOKS = sequential_experiments(config)
-LOOKS_RUN = {experiment: len(looks_run(config["experiments"][experiment]["seeds"])) for experiment in LOOKS}
+with config_check.refusing(REFUSED):
+    LOOKS = sequential_experiments(config)
+    LOOKS_RUN = {experiment: len(looks_run(config["experiments"][experiment]["seeds"])) for experiment in LOOKS}
 # an experiment read along its horizon (`horizon:` in the config), with its checkpoints
 HORIZON = config.get("horizon")
 if HORIZON and HORIZON["experiment"] not in config["experiments"]:
-    raise ValueError(f"horizon: experiment {HORIZON['experiment']!r} is not one of this config's experiments")
+    config_check.refuse([f"horizon.experiment: {HORIZON['experiment']!r} not allowed (allowed: one of this config's "
+                         f"experiments, {', '.join(config['experiments'])})"], REFUSED)
 
 
 def horizon_source(run_config):
