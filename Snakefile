@@ -1,12 +1,13 @@
 """B3O reproduction workflow.
 
-    snakemake --cores 2                                   # default: every experiment at reduced scale
+    snakemake --cores 2                                   # default: every experiment at reduced scale, under results/
+    snakemake --cores 2 --config publish=True             # the same, published: into paper/, README.md and docs/
     snakemake --cores 2 --configfile config/smoke.yaml    # toy sizes, minutes (used by the tests)
     snakemake --profile profiles/slurm --configfile config/paper.yaml   # the paper's settings, on a cluster
 
 Experiments in the config expand into a sparse trial grid (baselines/grid.py); a job runs `trials_per_job` of its
 trials in one process, each writing one record (b3o run-trials, resumable); records are aggregated into one tidy table
-from which every figure and table is drawn into the paper directory.
+from which every figure and table is drawn into the run's paper directory (under `results` unless publishing).
 """
 
 import os
@@ -55,6 +56,7 @@ localrules:
     per_iteration,
     claims,
     readme,
+    against_published,
     run_times,
     timing_figure,
     report_tex,
@@ -65,3 +67,9 @@ rule all:
     default_target: True
     input:
         final_inputs,
+
+
+onsuccess:
+    # the run's last lines: how its verdicts and numbers compare with the published run's (rule against_published)
+    if COMPARE and os.path.exists(COMPARED):
+        print(Path(COMPARED).read_text())

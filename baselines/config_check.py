@@ -20,8 +20,8 @@ SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.
 #: a config error's exit status (as argparse's for a bad command line)
 EXIT = 2
 
-_TYPES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
-          "array": "a list", "object": "a mapping"}
+_TYPES = {"integer": "an integer", "number": "a number", "string": "a string", "array": "a list", "object": "a mapping",
+          "boolean": "true or false (True or False after --config)"}
 
 
 def allowed(schema: Mapping[str, Any]) -> str:

@@ -29,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "study",
         help="run a config's experiments with this package's workflow, from the current directory (Snakemake)",
         description="Any argument not listed here goes to Snakemake as it is (--cores, --dry-run, targets, ...).",
+        allow_abbrev=False,  # Snakemake's --config is not an abbreviation of --configfile
     )
     study.add_argument("--configfile", required=True, help="the study's config (YAML), relative to this directory")
     study.set_defaults(func=_study, passes_through=True)

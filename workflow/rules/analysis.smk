@@ -315,11 +315,31 @@ rule report_pdf:
         "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -halt-on-error report.tex > {params.log:q} 2>&1"
 
 
+rule against_published:
+    """This run's verdicts and final values against the published run's (`b3o verify --run`: nothing rerun); the
+    workflow prints them last (the Snakefile's `onsuccess`)."""
+    input:
+        claims=f"{PAPER}/claims.csv",
+        table=f"{PAPER}/tables/per_trial.csv",
+        published=f"{PUBLISHED}/claims.csv",  # committed: PUBLISHED/tables/per_trial.csv beside it
+    output:
+        COMPARED,
+    log:
+        f"{RESULTS}/logs/against_published.log",
+    params:
+        run=lambda wildcards, input: os.path.dirname(input.claims),
+        published=lambda wildcards, input: os.path.dirname(input.published),
+    conda:
+        ENV
+    shell:
+        "b3o verify --run {params.run:q} --published {params.published:q} --out {output:q} > /dev/null 2> {log:q}"
+
+
 rule verify:
     """Rerun a seeded sample of the published trials and say which reproduce exactly (`b3o verify`); not part of the
     default target: `snakemake --cores 2 verify`."""
     input:
-        f"{PAPER}/tables/per_trial.csv",
+        f"{PUBLISHED}/tables/per_trial.csv",
     output:
         md=f"{PAPER}/verify.md",
         csv=f"{PAPER}/verify.csv",

@@ -38,7 +38,15 @@ from analysis.site.build import (  # the results site's names (workflow/rules/si
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
 CAPTION = "../report/figure.rst"  # a figure's caption in Snakemake's HTML report: its rule's `caption` parameter
 RESULTS = config["results"]
-PAPER = config["paper"]
+#: the published run's directory (committed: paper/...) the config names, and where this run writes its figures,
+#: tables and report: there only when publishing is asked for (`publish: true`), else under the results directory, so
+#: that a run leaves the checkout's tracked files as they are (a `paper` inside `results` is used as it is)
+PUBLISHED = config["paper"]
+PUBLISH = config.get("publish", False)
+PAPER = PUBLISHED if PUBLISH or Path(RESULTS) in Path(PUBLISHED).parents else f"{RESULTS}/{PUBLISHED}"
+#: this run's verdicts and numbers against the published ones, when they exist (printed as the run's last lines)
+COMPARED = f"{RESULTS}/against_published.md"
+COMPARE = PAPER != PUBLISHED and Path(PUBLISHED, "claims.csv").is_file() and Path(PUBLISHED, "tables", PER_TRIAL).is_file()
 REFUSED = f"b3o workflow: {CONFIGFILE}"  # a config error's prefix (baselines.config_check)
 with config_check.refusing(REFUSED):
     GRID = trial_grid(config)
@@ -301,8 +309,10 @@ def figure_outputs():
     outputs.append(f"{PAPER}/report.tex")
     if LATEX:
         outputs.append(f"{PAPER}/report.pdf")
-    if config.get("readme"):
+    if PUBLISH and config.get("readme"):
         outputs.append(f"{RESULTS}/readme.done")
+    if COMPARE:
+        outputs.append(COMPARED)
     return outputs
 
 
