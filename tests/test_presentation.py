@@ -318,6 +318,18 @@ def test_a_user_s_own_methods_draw_apart_from_each_other_and_from_the_package_s(
     assert common.colour("Random") == "tab:gray"
 
 
+def test_a_user_s_problem_is_titled_by_its_own_name_from_the_tidy_table(tmp_path, monkeypatch):
+    """Issue 69: figures named the problem `camel_problem:camel`; the tidy table carries the object's own name."""
+    monkeypatch.setattr(naming, "_OWN_PROBLEMS", {})
+    table = pd.DataFrame({"problem": ["camel_problem:camel", "ackley5"], "problem_name": ["six-hump-camel", "ackley"],
+                          "label": ["MaxVar", "Random"]})
+    table.to_parquet(tmp_path / "tidy.parquet")
+    assert naming.problem_title("camel_problem:camel") == "camel_problem:camel"
+    common.load_table(tmp_path / "tidy.parquet")
+    assert naming.problem_title("camel_problem:camel") == "six-hump-camel"
+    assert naming.problem_title("ackley5") == "Ackley (5D)"  # the package's own problems keep their titles
+
+
 def test_the_report_sets_figures_on_the_page_they_are_drawn_for():
     from analysis.report import latex
 
