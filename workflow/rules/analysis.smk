@@ -47,7 +47,7 @@ rule illustration:
     log:
         f"{RESULTS}/logs/figures/{{figure}}.log",
     wildcard_constraints:
-        figure="|".join(ILLUSTRATIONS),
+        figure="|".join(ILLUSTRATIONS) or "(?!)",  # none in a study: a pattern that matches nothing
     params:
         caption=lambda wildcards: caption(wildcards.figure),
         module=lambda wildcards: ILLUSTRATIONS[wildcards.figure],

@@ -18,7 +18,7 @@ from analysis.presentation.captions import caption  # plain text; TensorFlow-fre
 from analysis.data import published as published_runs  # paths only, imports nothing
 from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizon run's plan: its experiment
 # reads the figure scripts' declarations without importing them
-from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
+from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, paper_experiments, run_figures
 from analysis.tables import declared as declared_tables
 from baselines.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, settings_to_check, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
@@ -257,8 +257,12 @@ def final_inputs(wildcards):
 FIGURES = run_figures(experiments())
 # table name -> its script and the experiment it needs, as each table script computed from the tidy table declares it
 TABLES = declared_tables()
-# illustrations computed from the method itself, not from trials
-ILLUSTRATIONS = {"illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"}
+#: a user's own study: a config that runs none of the paper's experiments (its report and outputs are its own)
+STUDY = not (experiments() & paper_experiments())
+# the paper's illustrations, computed from the method itself, not from trials (none in a study)
+ILLUSTRATIONS = {} if STUDY else {
+    "illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"
+}
 
 
 SCALING = config.get("scaling", {})
