@@ -19,12 +19,13 @@ from analysis.tables.claims_table import paper_and_beyond
 
 
 def overview(run: Run) -> Section | None:
-    """Page one: where the numbers come from, the scale against the paper's, and every verdict in one table."""
-    if run.claims is None:
-        return None
+    """Page one: where the numbers come from, the scale against the paper's, and every verdict in one table (a
+    study's, without claims: where its numbers come from)."""
     parts = []
     if run.provenance is not None:
         parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
+    if run.claims is None:
+        return Section("This run at a glance", parts, "glance") if parts else None
     scale = _scale(run)
     if scale:
         parts.append(

@@ -290,11 +290,12 @@ rule report_tex:
         paper=lambda wildcards, output: os.path.dirname(output[0]),
         scaling=lambda wildcards, input: ["--scaling", input.scaling] if "scaling" in input.keys() else [],
         config=CONFIGFILE,
+        study="--study" if STUDY else "",  # a user's own study: its experiments only, no paper claims
     conda:
         ENV
     shell:
         "python -m analysis.report --paper {params.paper:q} {params.scaling:q} --config {params.config:q} "
-        "--out {output:q} > {log:q} 2>&1"
+        "{params.study} --out {output:q} > {log:q} 2>&1"
 
 
 rule report_pdf:
