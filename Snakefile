@@ -1,15 +1,20 @@
 """B3O reproduction workflow.
 
-    snakemake --cores 2                                   # default: every experiment at reduced scale
+    snakemake --cores 2                                   # default: every experiment at reduced scale, under results/
+    snakemake --cores 2 --config publish=True             # the same, published: into paper/, README.md and docs/
     snakemake --cores 2 --configfile config/smoke.yaml    # toy sizes, minutes (used by the tests)
     snakemake --profile profiles/slurm --configfile config/paper.yaml   # the paper's settings, on a cluster
 
 Experiments in the config expand into a sparse trial grid (baselines/grid.py); a job runs `trials_per_job` of its
 trials in one process, each writing one record (b3o run-trials, resumable); records are aggregated into one tidy table
-from which every figure and table is drawn into the paper directory.
+from which every figure and table is drawn into the run's paper directory (under `results` unless publishing).
 """
 
+import os
+
 from snakemake.utils import min_version, validate
+
+from baselines import config_check
 
 min_version("9.0")
 
@@ -21,7 +26,11 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
+# the config file this run read (the last --configfile overrides the others)
+CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
 
+# one line per error on stderr, exit 2 (baselines.config_check); Snakemake's `validate` then fills in the defaults
+config_check.check(config, f"b3o workflow: {CONFIGFILE}")
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
@@ -47,6 +56,7 @@ localrules:
     per_iteration,
     claims,
     readme,
+    against_published,
     run_times,
     timing_figure,
     report_tex,
@@ -57,3 +67,9 @@ rule all:
     default_target: True
     input:
         final_inputs,
+
+
+onsuccess:
+    # the run's last lines: how its verdicts and numbers compare with the published run's (rule against_published)
+    if COMPARE and os.path.exists(COMPARED):
+        print(Path(COMPARED).read_text())

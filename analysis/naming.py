@@ -11,6 +11,7 @@ names ("B3O-UCB-c"), and the tidy and per-trial tables carry labels so spelled.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -118,8 +119,17 @@ def lambda_symbol(temperature: str) -> str:
     return "λ₀" if temperature == "scheduled" else "λ"
 
 
+#: a user's problem (a reference such as `camel_problem:camel`) -> its object's own name, as the run's records give it
+_OWN_PROBLEMS: dict[str, str] = {}
+
+
+def name_problems(names: Iterable[tuple[str, object]]) -> None:
+    """Show each (problem id, its object's name) that `PROBLEMS` does not know by the object's name."""
+    _OWN_PROBLEMS.update({problem: str(name) for problem, name in names if problem not in PROBLEMS and _present(name)})
+
+
 def problem_title(problem: str) -> str:
-    return PROBLEMS.get(problem, problem)
+    return PROBLEMS.get(problem) or _OWN_PROBLEMS.get(problem, problem)
 
 
 def temperature_title(temperature: str) -> str:

@@ -16,6 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
+from baselines import config_check
+
 #: the Snakefile of the checkout these packages are installed from
 SNAKEFILE = Path(__file__).resolve().parents[1] / "Snakefile"
 
@@ -25,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "study",
         help="run a config's experiments with this package's workflow, from the current directory (Snakemake)",
         description="Any argument not listed here goes to Snakemake as it is (--cores, --dry-run, targets, ...).",
+        allow_abbrev=False,  # Snakemake's --config is not an abbreviation of --configfile
     )
     study.add_argument("--configfile", required=True, help="the study's config (YAML), relative to this directory")
     study.set_defaults(func=_study, passes_through=True)
@@ -49,6 +54,12 @@ def _study(args: argparse.Namespace) -> int:
     if not Path(args.configfile).is_file():
         print(f"b3o study: error: no config file {args.configfile!r} in {Path.cwd()}", file=sys.stderr)
         return 2
+    source = f"b3o study: {args.configfile}"
+    try:
+        config = yaml.safe_load(Path(args.configfile).read_text())
+    except yaml.YAMLError as error:
+        config_check.refuse([f"not YAML: {' '.join(str(error).split())}"], source)
+    config_check.check(config, source)  # before Snakemake starts: one line per error, exit 2
     here = Path.cwd()
     path = os.pathsep.join([str(here), *filter(None, [os.environ.get("PYTHONPATH")])])
     return subprocess.run(command(args.configfile, args.extra, here), env={**os.environ, "PYTHONPATH": path}).returncode

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,3 +48,37 @@ def test_a_planned_look_that_cannot_decide_is_refused_before_any_trial_runs(tmp_
     assert "experiment 'synthetic_b100', look 1 (2 seeds) cannot decide any claim" in output, output[-3000:]
     assert "batch_beats_random_b100: 1 comparison(s) × 2^(1−2) = 0.5 ≥ level" in output, output[-3000:]
     assert not (tmp_path / "results").exists()  # no trial ran, not even the grid was written
+
+
+def _workflow_in(tmp_path, experiment):
+    """The real Snakefile run on a config of one experiment from `tmp_path`: (exit status, stdout, stderr)."""
+    for name in ("Snakefile", "workflow"):
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    config = {"results": "results", "paper": "results/paper", "experiments": {"mine": experiment}}
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(config))
+    result = subprocess.run(["snakemake", "--cores", "1", "--configfile", "bad.yaml", "-n"], cwd=tmp_path,
+                            capture_output=True, check=False, text=True, timeout=600)
+    return result.returncode, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        ({"seeds": 0}, "experiments.mine.seeds: 0 not allowed (allowed: an integer ≥ 1, or a mapping with start, "
+                       "step, max (optional: first, until))"),
+        ({"seeds": {"start": 3, "step": 2, "max": 9, "until": 4}},
+         "seeds: until=4 must be one of the planned seed counts [3, 5, 7, 9]"),
+        ({"n_init": 1, "methods": [{"label": "TS", "method": "ts"}]}, "n_init must be >= 2 for method 'ts'"),
+    ],
+    ids=["schema", "grid", "names"],
+)
+def test_a_config_error_is_one_line_on_stderr_and_exit_2(tmp_path, change, line):
+    """Issue 69: no schema dump, no stack, nothing on stdout: the field, its value and what is allowed."""
+    experiment = {"problems": ["forrester1"], "seeds": 1, "batch_size": 2, "iterations": 1, "n_init": 2,
+                  "methods": [{"label": "Random", "method": "random"}]} | change
+    status, out, err = _workflow_in(tmp_path, experiment)
+    ours = [row for row in err.splitlines() if row.startswith("b3o workflow: ")]
+    assert status == 2 and out == "" and len(ours) == 1, err
+    assert ours[0].startswith(f"b3o workflow: bad.yaml: error: {line}"), err
+    assert "Traceback" not in err and "Failed validating" not in err and not (tmp_path / "results").exists()

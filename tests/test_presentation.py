@@ -297,6 +297,31 @@ def test_every_method_has_a_colour_and_line_style_of_its_own():
     assert common.line_style("q-EI") != "-" and common.colour("q-EI") != common.colour("LP")
 
 
+def test_a_user_s_own_methods_draw_apart_from_each_other_and_from_the_package_s(monkeypatch):
+    """Issue 69: MaxVar and Random were both grey dashed lines. Twelve methods of a user's own, beside B3O and
+    random search, each get a colour and dash pattern of their own, the same in every figure of the run."""
+    monkeypatch.setattr(common, "_OWN", {})
+    own = [f"Mine-{i:02d}" for i in range(12)]
+    common.style_run(["B3O-UCB-c", "Random", *reversed(own)])
+    looks = [(common.colour(label), str(common.line_style(label))) for label in own]
+    known = {str(style) for _, style in common.METHOD_STYLES.values()}
+    assert len(set(looks)) == len(own) and not {style for _, style in looks} & known
+    assert common.colour("Mine-00") == common.OWN_COLOURS[0] and common.colour("Mine-03 λ=2") == looks[3][0]
+    assert common.colour("Random") == "tab:gray"
+
+
+def test_a_user_s_problem_is_titled_by_its_own_name_from_the_tidy_table(tmp_path, monkeypatch):
+    """Issue 69: figures named the problem `camel_problem:camel`; the tidy table carries the object's own name."""
+    monkeypatch.setattr(naming, "_OWN_PROBLEMS", {})
+    table = pd.DataFrame({"problem": ["camel_problem:camel", "ackley5"], "problem_name": ["six-hump-camel", "ackley"],
+                          "label": ["MaxVar", "Random"]})
+    table.to_parquet(tmp_path / "tidy.parquet")
+    assert naming.problem_title("camel_problem:camel") == "camel_problem:camel"
+    common.load_table(tmp_path / "tidy.parquet")
+    assert naming.problem_title("camel_problem:camel") == "six-hump-camel"
+    assert naming.problem_title("ackley5") == "Ackley (5D)"  # the package's own problems keep their titles
+
+
 def test_the_report_sets_figures_on_the_page_they_are_drawn_for():
     from analysis.report import latex
 

@@ -570,3 +570,12 @@ def test_the_recommended_point_s_regret_stands_beside_the_evaluated_one_iff_reco
     shutil.copytree(paper, unrecorded)
     _anytime(unrecorded, _per_iteration().assign(recommended_regret=float("nan")))
     assert "The recommended point's regret (beyond the paper)" not in _sections(build(unrecorded))
+
+
+def test_a_study_s_report_has_its_own_title_and_no_paper_claims(paper):
+    """Issue 69: a user's study got "Reproducing B3O" with pages of the paper's claims "not measured"."""
+    tex = build(paper, config="my.yaml", study=True)
+    assert r"\title{A study run with the B3O workflow: my.yaml}" in tex and "Reproducing B3O" not in tex
+    found = _sections(tex)
+    assert "Claims in detail" not in found and "Summary" not in found and "tab:claims" not in tex
+    assert "made 12 trials" in found["This run at a glance"]  # where its numbers come from stays

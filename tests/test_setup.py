@@ -31,3 +31,13 @@ def test_the_install_commands_pin_every_dependency_to_the_published_run_s_versio
     names = {re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0].lower().replace("_", "-") for d in direct} - {"b3o"}
     assert names <= set(pinned), names - set(pinned)
     assert all("-c constraints.txt" in command for command in _quick_start())
+
+
+def test_the_quick_start_names_the_script_of_every_optional_system_package():
+    """LaTeX (the PDF report) and Chromium (the site's browser test) are optional; the Quick start says which script
+    installs each, and the scripts exist (issue 69)."""
+    readme = (ROOT / "README.md").read_text()
+    quick_start = readme[readme.index("## Quick start") : readme.index("**Command 1**")]
+    named = set(re.findall(r"`(tools/install-[\w-]+\.sh)`", quick_start))
+    assert named == {path.relative_to(ROOT).as_posix() for path in ROOT.glob("tools/install-*.sh")}
+    assert "LaTeX" in quick_start and "Chromium" in quick_start

@@ -61,3 +61,39 @@ def test_other_commands_still_refuse_unknown_arguments(tmp_path):
         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 2 and "unrecognized arguments: --cores 1" in done.stderr
+
+
+def test_b3o_study_refuses_a_bad_config_one_line_per_error_before_snakemake(tmp_path):
+    """Issue 69: `seeds: 0` and λ = −1 are two lines on stderr (field, value, what is allowed), exit 2, no schema."""
+    config = yaml.safe_load((EXAMPLES / "my.yaml").read_text())
+    study = next(iter(config["experiments"].values()))
+    study["seeds"] = 0
+    study["methods"][0]["lam"] = -1
+    (tmp_path / "my.yaml").write_text(yaml.safe_dump(config))
+    done = subprocess.run(
+        [sys.executable, "-m", "baselines.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
+        cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+    )
+    experiment = next(iter(config["experiments"]))
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.splitlines() == [
+        f"b3o study: my.yaml: error: experiments.{experiment}.methods[0].lam: -1 not allowed "
+        "(allowed: a number > 0, or a mapping of names to a number > 0, or 'table2')",
+        f"b3o study: my.yaml: error: experiments.{experiment}.seeds: 0 not allowed "
+        "(allowed: an integer ≥ 1, or a mapping with start, step, max (optional: first, until))",
+    ]
+
+
+def test_a_study_plans_none_of_the_paper_s_illustrations(tmp_path):
+    """Issue 69: a config running none of the paper's experiments is a study of its own; the paper's illustrations
+    (Theorem 1, the λ effect, the 1-D illustration: minutes of a small study) are not in its plan."""
+    for module in ("my_problem.py", "my_method.py"):
+        (tmp_path / module).write_text((EXAMPLES / module).read_text())
+    (tmp_path / "my.yaml").write_text((EXAMPLES / "my.yaml").read_text())
+    plan = subprocess.run(
+        [sys.executable, "-m", "baselines.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
+        cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600,
+    )
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    assert "progress_my_sphere_study" in plan.stdout and "rule report_tex" in plan.stdout
+    assert "illustration" not in plan.stdout and "theorem1" not in plan.stdout

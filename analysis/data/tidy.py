@@ -68,6 +68,7 @@ DIAGNOSTIC_COLUMNS = {
 TRIAL_COLUMNS = tuple(c for c in GRID_COLUMNS if c != "record") + (
     "temperature_options",
     "sense",
+    "problem_name",  # the problem object's own `name` (a user's problem is shown by it, not by its reference)
     "git_sha",
     "platform_id",
     "platform_detail",
@@ -211,6 +212,7 @@ def tidy_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.Dat
             temperature_options=json.dumps(record["spec"].get("params", {}).get("temperature_options") or {},
                                            sort_keys=True),
             sense=record["problem"]["sense"],
+            problem_name=record["problem"].get("name"),
             git_sha=(record.get("provenance") or {}).get("git_sha"),
             platform_id=record_platform(record) or None,
             platform_detail=platform_detail(record.get("provenance") or {}),
@@ -257,7 +259,7 @@ def pareto_table(grid: pd.DataFrame, records: dict[str, dict[str, Any]]) -> pd.D
                 )
             )
     if not frames:
-        per_record = ("git_sha", "platform_id", "platform_detail", "finished_utc")
+        per_record = ("problem_name", "git_sha", "platform_id", "platform_detail", "finished_utc")
         return pd.DataFrame(columns=[c for c in TRIAL_COLUMNS if c not in per_record] + ["iteration"])
     table = pd.concat(frames, ignore_index=True)
     values = [c for c in table.columns if c.startswith("value_")]

@@ -30,7 +30,7 @@ import yaml
 from analysis.claims.checking import check_all
 from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.data.per_trial import load as load_per_trial
-from analysis.statistics.verdicts import EQUIVALENT, FAILS, HOLDS, decide, paired
+from analysis.statistics.verdicts import EQUIVALENT, FAILS, HOLDS, NOT_MEASURED, decide, paired
 from baselines.grid import trial_grid
 from baselines.records import record_platform, same_run
 from baselines.spec import TrialSpec
@@ -290,6 +290,39 @@ def report(found: Verification, published: Path) -> str:
     return "\n".join(text) + "\n"
 
 
+def _final_values(paper: Path) -> pd.Series:
+    """Each trial's final value in a paper directory's per-trial table, as text (float(repr) round-trips exactly)."""
+    rows = pd.read_csv(paper / "tables" / "per_trial.csv", dtype=str, keep_default_na=False)
+    return rows[rows["budget"] == rows["final_budget"]].drop_duplicates("trial_id").set_index("trial_id")["value"]
+
+
+def _verdicts(paper: Path) -> pd.Series:
+    """Each measured claim's verdict in a paper directory's claims table, by claim name."""
+    verdicts = pd.read_csv(paper / "claims.csv").set_index("name")["verdict"]
+    return verdicts[verdicts != NOT_MEASURED]
+
+
+def against_published(run: Path, published: Path) -> str:
+    """A finished run's paper directory against the published one, without rerunning anything: each claim's verdict
+    (claims.csv, by name) and each trial's final value (tables/per_trial.csv, by trial id, to the last bit), as the
+    few lines the workflow ends with."""
+    mine, theirs = _verdicts(run), _verdicts(published)
+    both = mine.index.intersection(theirs.index)
+    changed = [f"{name} ({theirs[name]} → {mine[name]})" for name in both if mine[name] != theirs[name]]
+    ours, published_values = _final_values(run), _final_values(published)
+    shared = ours.index.intersection(published_values.index)
+    exact = int((ours[shared] == published_values[shared]).sum())
+    return "\n".join([
+        f"# `{run}` against the published `{published}`",
+        "",
+        f"Verdicts: {len(both) - len(changed)} of the {len(both)} claims both measured have the published verdict"
+        + (f"; changed: {'; '.join(changed)}." if changed else "."),
+        f"Numbers: {exact} of the {len(shared)} trials both ran reach the published final value to the last bit, "
+        f"{len(shared) - exact} differ (bit-identical needs the published platform id: `b3o platform`); "
+        f"{len(ours.index.difference(shared))} trial(s) of this run are not published.",
+    ]) + "\n"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "verify", help="rerun a seeded sample of published trials and report which reproduce exactly"
@@ -301,6 +334,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     parser.add_argument("--work", default="results/verify", help="where the reruns' records are kept")
     parser.add_argument("--out", help="write the Markdown report here (and its table as CSV beside it)")
+    parser.add_argument("--run", help="compare this finished run's paper directory with --published instead of "
+                        "rerunning: each claim's verdict and each trial's final value (nothing is rerun)")
     parser.add_argument("--exact-only", action="store_true",
                         help="skip the statistical check of settings that differ off their published platform")
     parser.set_defaults(func=_main)
@@ -308,6 +343,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    if args.run:
+        return _against(Path(args.run), Path(args.published), args.out)
     try:
         if args.sample < 1:
             raise ValueError(f"--sample must be >= 1, got {args.sample}")
@@ -326,3 +363,16 @@ def _main(args: argparse.Namespace) -> int:
         pd.DataFrame(found.lines).to_csv(out.with_suffix(".csv"), index=False)
     print(text)
     return 1 if found.failed else 0
+
+
+def _against(run: Path, published: Path, out: str | None) -> int:
+    try:
+        text = against_published(run, published)
+    except (OSError, KeyError, pd.errors.ParserError) as err:
+        print(f"b3o verify: error: {err}", file=sys.stderr)
+        return 2
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text)
+    print(text)
+    return 0

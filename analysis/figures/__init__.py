@@ -43,12 +43,18 @@ def declared(folder: Path = Path(__file__).parent) -> dict[str, Declared]:
     return collect(folder, "FIGURES", lambda script, fields: Declared(script, *fields))
 
 
+def paper_experiments() -> set[str]:
+    """The experiments the package's figures are declared for (the paper's); a config running none of them is a
+    user's own study."""
+    return {figure.experiment for figure in declared().values()}
+
+
 def run_figures(experiments: Iterable[str]) -> dict[str, Declared]:
     """The figures a run of `experiments` draws (the workflow's and a republication's): every declared one, and for
     each experiment no declared figure draws (a user's own, named freely in a config) a progress figure of each
     problem's headline metric against evaluations."""
     figures = declared()
-    drawn = {figure.experiment for figure in figures.values()}
+    drawn = paper_experiments()
     others = sorted(set(experiments) - drawn)
     figures.update({f"progress_{e}": Declared("regret", e, f"--experiment {e}") for e in others})
     return figures

@@ -44,6 +44,7 @@ from analysis.figures.common import (
     parser,
     problem_title,
     publish,
+    style_run,
     suptitle,
     titled,
     within_printed_height,
@@ -190,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.table:
         cli.error(f"--view {args.view} needs --table")
     table = per_iteration.read(args.table)
+    style_run(table["label"])  # a user's own methods: one style each, as in the run's other figures
     if args.view == "metric":
         curves = metric_curves(table, args.regret)
         missing = None if len(curves) else (

@@ -30,6 +30,7 @@ from matplotlib.figure import Figure
 from analysis.naming import (  # noqa: F401 (ordered_problems and problem_title re-exported for the figures)
     display_labels,
     experiment_title,
+    name_problems,
     ordered_problems,
     problem_title,
 )
@@ -55,6 +56,12 @@ METHOD_STYLES: dict[str, tuple[str, str | tuple]] = {
     "Random": ("tab:gray", "--"),
 }
 LABEL_ORDER = tuple(METHOD_STYLES)
+#: a user's own methods (labels `METHOD_STYLES` does not know), in the order `style_run` meets them: ten colours, each
+#: paired with a dash pattern no known method uses, so that they stay apart from each other (20 before a pair repeats)
+#: and from the package's methods
+OWN_COLOURS = tuple(sns.color_palette("tab10"))
+OWN_DASHES: tuple[tuple, ...] = ((0, (4, 1.5)), (0, (1, 1)), (0, (6, 1.5, 1, 1.5)), (0, (3, 1, 1, 1, 1, 1)))
+_OWN: dict[str, tuple[tuple[float, ...], tuple]] = {}
 EVALUATIONS = "Function evaluations"
 REGRET = "Simple regret (objective units)"
 #: the width every figure is drawn at: the report's text width
@@ -119,9 +126,24 @@ def choice_main(
 
 
 def load_table(path: str | Path) -> pd.DataFrame:
-    """A parquet or CSV table, by its suffix, its labels spelled as names (`analysis.naming.display_labels`)."""
+    """A parquet or CSV table, by its suffix, its labels spelled as names (`analysis.naming.display_labels`), its
+    methods' styles fixed (`style_run`)."""
     path = Path(path)
-    return display_labels(pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path))
+    table = display_labels(pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path))
+    if "label" in table:
+        style_run(table["label"])
+    if "problem_name" in table:  # a user's problem is titled by its own name
+        name_problems(zip(table["problem"], table["problem_name"]))
+    return table
+
+
+def style_run(labels: Iterable[str]) -> None:
+    """Give each of a run's labels that `METHOD_STYLES` does not know its own colour and dash pattern, in name order,
+    so that every figure drawn from the run's tables shows one method alike and no two alike."""
+    own = sorted({method_of(label) for label in labels} - set(METHOD_STYLES) - set(_OWN))
+    for label in own:
+        i = len(_OWN)
+        _OWN[label] = (OWN_COLOURS[i % len(OWN_COLOURS)], OWN_DASHES[i % len(OWN_DASHES)])
 
 
 def note(message: str) -> None:
@@ -142,21 +164,20 @@ def ordered(labels: Iterable[str]) -> list[str]:
 
 
 def colour(label: str) -> str | tuple[float, ...]:
-    """The label's fixed colour (its method's, `method_of`); an unknown label gets one from a second palette, by a
-    stable hash of its name."""
-    label = method_of(label)
-    if label in METHOD_STYLES:
-        return METHOD_STYLES[label][0]
-    palette = sns.color_palette("Dark2")
-    return palette[sum(map(ord, label)) % len(palette)]
+    """The label's fixed colour (its method's, `method_of`; a user's own method's from `style_run`)."""
+    return _style(label)[0]
 
 
 def line_style(label: str) -> str | tuple:
-    """The label's fixed line style (its method's); an unknown label solid if it is B3O's, else dashed."""
+    """The label's fixed line style (its method's; a user's own method's from `style_run`)."""
+    return _style(label)[1]
+
+
+def _style(label: str) -> tuple[str | tuple[float, ...], str | tuple]:
     label = method_of(label)
-    if label in METHOD_STYLES:
-        return METHOD_STYLES[label][1]
-    return "-" if label.startswith("B3O") else "--"
+    if label not in METHOD_STYLES and label not in _OWN:
+        style_run([label])  # a label no table of the run introduced: the next free style
+    return METHOD_STYLES.get(label) or _OWN[label]
 
 
 def grid(rows: Sequence, cols: Sequence, height: float = 2.4) -> tuple[Figure, dict]:

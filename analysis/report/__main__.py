@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from analysis.report import inputs, latex, sections
 
+STUDY_TITLE = "A study run with the B3O workflow: {config}"
 
-def build(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> str:
-    """The report's LaTeX source for the run in `paper`: only the sections whose parts the run produced."""
+
+def build(paper: str | Path, scaling: str | Path | None = None, config: str = "", study: bool = False) -> str:
+    """The report's LaTeX source for the run in `paper`: only the sections whose parts the run produced. A user's
+    study (`study`) reports its own experiments only: no page of the paper's claims, under a title of its own."""
     run = inputs.load(paper, scaling, config)
-    return latex.document([s for s in (make(run) for make in sections.ALL) if s is not None])
+    if study:
+        run = replace(run, claims=None)
+    made = [s for s in (make(run) for make in sections.ALL) if s is not None]
+    return latex.document(made, STUDY_TITLE.format(config=config or Path(paper)) if study else None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,9 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--scaling", help="batch-timing table (the workflow's scaling.csv), for the cost section's text")
     cli.add_argument("--out", help="where to write the LaTeX source (default PAPER/report.tex)")
     cli.add_argument("--config", default="", help="the config file the run was made from (for its provenance)")
+    cli.add_argument("--study", action="store_true", help="a user's own study: its experiments only, no paper claims")
     args = cli.parse_args(argv)
     try:
-        source = build(args.paper, args.scaling, args.config)
+        source = build(args.paper, args.scaling, args.config, args.study)
     except FileNotFoundError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

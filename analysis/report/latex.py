@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,8 +129,8 @@ def long_table(
     return "\n".join([r"\begingroup", *setup, *table, r"\endgroup"])
 
 
-def document(sections: list[Section]) -> str:
-    """The whole report: the template's preamble around the sections."""
+def document(sections: list[Section], title: str | None = None) -> str:
+    """The whole report: the template's preamble around the sections (under `title` instead of the template's)."""
     rendered = []
     for i, s in enumerate(sections):
         starts = s.appendix and not any(earlier.appendix for earlier in sections[:i])
@@ -137,4 +138,6 @@ def document(sections: list[Section]) -> str:
     body = "\n".join(rendered)
     # "λ_t" in plain text (captions, claims) reads as a subscript, not as an escaped underscore
     page = TEMPLATE.read_text().replace(GEOMETRY, printed.geometry())
+    if title is not None:
+        page = re.sub(r"\\title\{[^\n]*\}", lambda _: rf"\title{{{text(title)}}}", page, count=1)
     return page.replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))

@@ -24,12 +24,12 @@ from analysis.tables.claims_table import paper_and_beyond
 
 def overview(run: Run) -> Section | None:
     """Page one: the run named in words, where the numbers come from, the scale against the paper's, and every
-    verdict in one table."""
-    if run.claims is None:
-        return None
+    verdict in one table (a study's, without claims: its name and where its numbers come from)."""
     parts = [_named(run)]
     if run.provenance is not None:
         parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
+    if run.claims is None:
+        return Section("This run at a glance", parts, "glance") if parts else None
     scale = _scale(run)
     if scale:
         parts.append(scale + r" Every setting where our configs differ from the paper, and why, is in "

@@ -47,7 +47,7 @@ rule illustration:
     log:
         f"{RESULTS}/logs/figures/{{figure}}.log",
     wildcard_constraints:
-        figure="|".join(ILLUSTRATIONS),
+        figure="|".join(ILLUSTRATIONS) or "(?!)",  # none in a study: a pattern that matches nothing
     params:
         caption=lambda wildcards: caption(wildcards.figure),
         module=lambda wildcards: ILLUSTRATIONS[wildcards.figure],
@@ -290,11 +290,12 @@ rule report_tex:
         paper=lambda wildcards, output: os.path.dirname(output[0]),
         scaling=lambda wildcards, input: ["--scaling", input.scaling] if "scaling" in input.keys() else [],
         config=CONFIGFILE,
+        study="--study" if STUDY else "",  # a user's own study: its experiments only, no paper claims
     conda:
         ENV
     shell:
         "python -m analysis.report --paper {params.paper:q} {params.scaling:q} --config {params.config:q} "
-        "--out {output:q} > {log:q} 2>&1"
+        "{params.study} --out {output:q} > {log:q} 2>&1"
 
 
 rule report_pdf:
@@ -315,11 +316,31 @@ rule report_pdf:
         "cd {params.directory:q} && latexmk -pdf -interaction=nonstopmode -halt-on-error report.tex > {params.log:q} 2>&1"
 
 
+rule against_published:
+    """This run's verdicts and final values against the published run's (`b3o verify --run`: nothing rerun); the
+    workflow prints them last (the Snakefile's `onsuccess`)."""
+    input:
+        claims=f"{PAPER}/claims.csv",
+        table=f"{PAPER}/tables/per_trial.csv",
+        published=f"{PUBLISHED}/claims.csv",  # committed: PUBLISHED/tables/per_trial.csv beside it
+    output:
+        COMPARED,
+    log:
+        f"{RESULTS}/logs/against_published.log",
+    params:
+        run=lambda wildcards, input: os.path.dirname(input.claims),
+        published=lambda wildcards, input: os.path.dirname(input.published),
+    conda:
+        ENV
+    shell:
+        "b3o verify --run {params.run:q} --published {params.published:q} --out {output:q} > /dev/null 2> {log:q}"
+
+
 rule verify:
     """Rerun a seeded sample of the published trials and say which reproduce exactly (`b3o verify`); not part of the
     default target: `snakemake --cores 2 verify`."""
     input:
-        f"{PAPER}/tables/per_trial.csv",
+        f"{PUBLISHED}/tables/per_trial.csv",
     output:
         md=f"{PAPER}/verify.md",
         csv=f"{PAPER}/verify.csv",

@@ -18,7 +18,7 @@ from analysis.presentation.captions import caption  # plain text; TensorFlow-fre
 from analysis.data import published as published_runs  # paths only, imports nothing
 from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizon run's plan: its experiment
 # reads the figure scripts' declarations without importing them
-from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, run_figures
+from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, paper_experiments, run_figures
 from analysis.tables import declared as declared_tables
 from baselines.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, settings_to_check, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from baselines.cost import CostModel  # TensorFlow-free too
@@ -38,10 +38,18 @@ from analysis.site.build import (  # the results site's names (workflow/rules/si
 ENV = "../envs/b3o.yaml"  # used with --use-conda only
 CAPTION = "../report/figure.rst"  # a figure's caption in Snakemake's HTML report: its rule's `caption` parameter
 RESULTS = config["results"]
-# the config file this run read (the last --configfile overrides the others; see the Snakefile)
-CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
-PAPER = config["paper"]
-GRID = trial_grid(config)
+#: the published run's directory (committed: paper/...) the config names, and where this run writes its figures,
+#: tables and report: there only when publishing is asked for (`publish: true`), else under the results directory, so
+#: that a run leaves the checkout's tracked files as they are (a `paper` inside `results` is used as it is)
+PUBLISHED = config["paper"]
+PUBLISH = config.get("publish", False)
+PAPER = PUBLISHED if PUBLISH or Path(RESULTS) in Path(PUBLISHED).parents else f"{RESULTS}/{PUBLISHED}"
+#: this run's verdicts and numbers against the published ones, when they exist (printed as the run's last lines)
+COMPARED = f"{RESULTS}/against_published.md"
+COMPARE = PAPER != PUBLISHED and Path(PUBLISHED, "claims.csv").is_file() and Path(PUBLISHED, "tables", PER_TRIAL).is_file()
+REFUSED = f"b3o workflow: {CONFIGFILE}"  # a config error's prefix (baselines.config_check)
+with config_check.refusing(REFUSED):
+    GRID = trial_grid(config)
 SPECS = {row.spec.trial_id: row.spec for row in GRID}
 
 
@@ -66,7 +74,8 @@ def _check_specs():
         text=True,
     )
     if check.returncode != 0:
-        raise ValueError(check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed")
+        last = check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed"
+        config_check.refuse([last.removeprefix("b3o check-specs: error: ")], REFUSED)
 
 
 def _check_plans():
@@ -82,7 +91,8 @@ def _check_plans():
 
 
 if workflow.is_main_process:
-    _check_plans()
+    with config_check.refusing(REFUSED):
+        _check_plans()
     _check_specs()
 
 
@@ -90,7 +100,8 @@ wildcard_constraints:
     trial_id="[0-9a-f]{16}",
 
 
-TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
+with config_check.refusing(REFUSED):
+    TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
 COST = CostModel.read(COST_MODEL) if COST_MODEL.is_file() else None
 
 
@@ -123,12 +134,14 @@ def trial_resources(trial_ids):
 
 # experiment -> its planned looks, for the experiments whose seeds come in looks (`seeds: {start, step, max}`), and
 # how many of them this config runs (`until` stops a plan early; the boundaries stay the whole plan's)
-LOOKS = sequential_experiments(config)
-LOOKS_RUN = {experiment: len(looks_run(config["experiments"][experiment]["seeds"])) for experiment in LOOKS}
+with config_check.refusing(REFUSED):
+    LOOKS = sequential_experiments(config)
+    LOOKS_RUN = {experiment: len(looks_run(config["experiments"][experiment]["seeds"])) for experiment in LOOKS}
 # an experiment read along its horizon (`horizon:` in the config), with its checkpoints
 HORIZON = config.get("horizon")
 if HORIZON and HORIZON["experiment"] not in config["experiments"]:
-    raise ValueError(f"horizon: experiment {HORIZON['experiment']!r} is not one of this config's experiments")
+    config_check.refuse([f"horizon.experiment: {HORIZON['experiment']!r} not allowed (allowed: one of this config's "
+                         f"experiments, {', '.join(config['experiments'])})"], REFUSED)
 
 
 def horizon_source(run_config):
@@ -244,8 +257,12 @@ def final_inputs(wildcards):
 FIGURES = run_figures(experiments())
 # table name -> its script and the experiment it needs, as each table script computed from the tidy table declares it
 TABLES = declared_tables()
-# illustrations computed from the method itself, not from trials
-ILLUSTRATIONS = {"illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"}
+#: a user's own study: a config that runs none of the paper's experiments (its report and outputs are its own)
+STUDY = not (experiments() & paper_experiments())
+# the paper's illustrations, computed from the method itself, not from trials (none in a study)
+ILLUSTRATIONS = {} if STUDY else {
+    "illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"
+}
 
 
 SCALING = config.get("scaling", {})
@@ -297,8 +314,10 @@ def figure_outputs():
     outputs.append(f"{PAPER}/report.tex")
     if LATEX:
         outputs.append(f"{PAPER}/report.pdf")
-    if config.get("readme"):
+    if PUBLISH and config.get("readme"):
         outputs.append(f"{RESULTS}/readme.done")
+    if COMPARE:
+        outputs.append(COMPARED)
     return outputs
 
 
