@@ -149,14 +149,14 @@ def test_headline_rows_join_the_horizon_the_readings_and_the_stuck_counts():
 def test_the_site_index_opens_with_the_same_headline(tmp_path, monkeypatch):
     import shutil
 
-    from analysis.site import build
+    from analysis.site import index
 
     source = Path(published.TABLES["headline"])
     run = source.parent.parent
     (tmp_path / source.parent).mkdir(parents=True)
     shutil.copy(ROOT / source, tmp_path / source)
     monkeypatch.chdir(tmp_path)  # the site lives beside its runs, which it names from the repository root
-    page = build.index_page([run], tmp_path / "site").read_text()
+    page = index.index_page([run], tmp_path / "site").read_text()
     table = pd.read_csv(source)
     assert page.index("The headline") < page.index("<h2>Runs</h2>")
     for title, text in words.bullets(table):

@@ -22,7 +22,8 @@ import yaml
 
 from analysis.data import per_iteration, per_trial
 from analysis.site import html
-from analysis.site.build import build, page_path, site_configs
+from analysis.site.build import page_path
+from analysis.site.index import build, site_configs
 from analysis.statistics import scores
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -57,6 +57,8 @@ from analysis.presentation.fit_blocks import (
 from analysis.presentation import run_names
 from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.readme_blocks import (
+    has,
+    rewrite_all,
     automatic_block,
     automatic_goal_block,
     cost_block,
@@ -68,7 +70,6 @@ from analysis.presentation.readme_blocks import (
     horizon_block,
     headline_block,
     large_batch_block,
-    markers,
     run_cost_block,
     run_costs_block,
     scores_block,
@@ -142,15 +143,6 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             *(f"- {run_cell(run)}: {names[run].scale or 'no per-trial table'}" for run in tables),
         ],
     )
-
-
-def rewrite(readme: str, section: str, name: str = "claims") -> str:
-    """`readme` with the text between NAME's markers (inclusive) replaced by `section`."""
-    begin, end = markers(name)
-    start, stop = readme.find(begin), readme.find(end)
-    if start < 0 or stop < start:
-        raise ValueError(f"README lacks the markers {begin} ... {end} (in that order)")
-    return readme[:start] + section + readme[stop + len(end) :]
 
 
 #: the columns of a claims table's comparisons (`claims_table --comparisons`) a pre-registered check's section reads
@@ -334,20 +326,6 @@ def _named(pairs: list[str]) -> dict[str, str]:
     return named
 
 
-def _has(texts: dict[str, str], name: str) -> bool:
-    return any(markers(name)[0] in text for text in texts.values())
-
-
-def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
-    """Rewrite section NAME in every text that has its markers; an error if none has."""
-    begin, _ = markers(name)
-    holders = [path for path, text in texts.items() if begin in text]
-    if not holders:
-        raise ValueError(f"none of {list(texts)} has the markers of the {name!r} section")
-    for path in holders:
-        texts[path] = rewrite(texts[path], section, name)
-
-
 def _published(args: argparse.Namespace) -> None:
     """What `--published` means: README.md and docs/*.md, every published run's claims and run times and every
     committed table of `analysis.data.published` (one not yet committed keeps its section); what is given as well
@@ -385,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             names = {run: run_names.name(Path(path).parent) for run, path in claims.items()}
             rewrite_all(texts, glance_block(tables, ", ".join(claims.values()), names), "glance")
             first = min(claims, key=RUNS.index)
-            if _has(texts, "claims"):  # the full claims live in docs/results.md, which only the default run rewrites
+            if has(texts, "claims"):  # the full claims live in docs/results.md, which only the default run rewrites
                 rewrite_all(texts, claims_block(tables[first], claims[first]), "claims")
         costs = {run: path for run, path in _pairs(args.run_costs, "--run-costs").items() if Path(path).is_file()}
         if costs:
@@ -396,8 +374,8 @@ def main(argv: list[str] | None = None) -> int:
             source = getattr(args, name, None)
             if name != "claims" and source is not None:
                 table = _read(source, columns, command)
-                shorts = {extra: block for extra, block in EXTRA.get(name, {}).items() if _has(texts, extra)}
-                if _has(texts, name) or not shorts:  # with neither, rewrite_all says which markers are missing
+                shorts = {extra: block for extra, block in EXTRA.get(name, {}).items() if has(texts, extra)}
+                if has(texts, name) or not shorts:  # with neither, rewrite_all says which markers are missing
                     rewrite_all(texts, build(table, source), name)
                 for extra, block in shorts.items():
                     rewrite_all(texts, block(table, source), extra)

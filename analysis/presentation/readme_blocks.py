@@ -29,6 +29,29 @@ def generated(name: str, source: str, lines: list[str]) -> str:
     return "\n".join([begin, note, *lines, end])
 
 
+def rewrite(readme: str, section: str, name: str = "claims") -> str:
+    """`readme` with the text between NAME's markers (inclusive) replaced by `section`."""
+    begin, end = markers(name)
+    start, stop = readme.find(begin), readme.find(end)
+    if start < 0 or stop < start:
+        raise ValueError(f"README lacks the markers {begin} ... {end} (in that order)")
+    return readme[:start] + section + readme[stop + len(end) :]
+
+
+def has(texts: dict[str, str], name: str) -> bool:
+    return any(markers(name)[0] in text for text in texts.values())
+
+
+def rewrite_all(texts: dict[str, str], section: str, name: str) -> None:
+    """Rewrite section NAME in every text that has its markers; an error if none has."""
+    begin, _ = markers(name)
+    holders = [path for path, text in texts.items() if begin in text]
+    if not holders:
+        raise ValueError(f"none of {list(texts)} has the markers of the {name!r} section")
+    for path in holders:
+        texts[path] = rewrite(texts[path], section, name)
+
+
 def density_block(name: str) -> Callable[[pd.DataFrame, str], str]:
     """The builder of section NAME from a run's density table (`analysis.tables.density`): per experiment and B3O
     variant, the ESS/N range over iterations with lambda_t > 0, the collapsed and uniform counts, and which variants

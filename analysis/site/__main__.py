@@ -11,7 +11,7 @@ from pathlib import Path
 
 from analysis.presentation.run_names import titles
 from analysis.site import __doc__ as about
-from analysis.site.build import build, site_configs
+from analysis.site.index import build, site_configs
 
 #: the published runs, as the workflow's site rule reads them (run from the repository's root)
 RUNS = "workflow/site.yaml"

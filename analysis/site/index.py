@@ -1,0 +1,120 @@
+"""The site's index and the whole site: every run's page (`analysis.site.build`), then the index, which opens with the
+paper-horizon run's headline (`analysis.presentation.headline`), each claim's verdict at a glance as README.md reads it,
+and every run by its name with the verdicts it measures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from analysis.data import published
+from analysis.formatting import with_ci
+from analysis.presentation import headline, run_names
+from analysis.presentation.glance import RUNS, chosen
+from analysis.presentation.run_names import RunName
+from analysis.site import html
+from analysis.site.build import _along_text, _href, _measured, _read, along_t, beside, page_path, run_page, write_parquet
+
+
+def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = None) -> Path:
+    """The site's front page: each claim's verdict at a glance, then every run, by its name (`names`; default: its
+    name, `analysis.presentation.run_names`), with the verdicts of the claims it measures and how many it does not."""
+    names = {run: (names or {}).get(run) or run_names.name(run) for run in runs}
+    entries = []
+    for run in runs:
+        claims = _read(run / "claims.csv")
+        along = along_t(run, claims) if claims is not None else None
+        link = html.link(_href(page_path(run, out), out), names[run].title)
+        shown = f" ({beside(names[run])})" if beside(names[run]) else ""
+        entries.append(f"{link}{shown} — {html.text(_counts(claims, along))}")
+    target = out / "index.html"
+    out.mkdir(parents=True, exist_ok=True)
+    body = (headline_section(runs, out) + glance_section(runs, out, names)
+            + "<h2>Runs</h2><p>One page per published run of the B3O reproduction workflow.</p>")
+    body += html.items(entries)
+    target.write_text(html.page("B3O results", body), encoding="utf-8")
+    return target
+
+
+def headline_section(runs: list[Path], out: Path) -> str:
+    """The paper-horizon run's headline paragraph, as the README opens with it (`analysis.presentation.headline`), its
+    per-seed figure and a link to its run's page; empty where the site does not build that run or it has no table."""
+    table_path = Path(published.TABLES["headline"])
+    run = table_path.parent.parent
+    if run not in runs or not table_path.is_file():
+        return ""
+    table = pd.read_csv(table_path)
+    if table.empty:
+        return f"<h2>The headline</h2><p>{html.text(headline.EMPTY)}</p>"
+    intro = html.text(headline.intro(table)).replace("`", "")
+    items = html.items(f"<strong>{html.text(title)}</strong>: {html.text(text)}" for title, text in headline.bullets(table))
+    figure = run / "figures" / "seeds_along.png"
+    shown = html.figure(_href(figure, out), "Every seed's TS − B3O regret difference") if figure.is_file() else ""
+    link = html.link(_href(page_path(run, out), out), f"its run's page ({run.as_posix()})")
+    return f"<h2>The headline</h2><p>{intro}</p>{items}{shown}<p>Every table and figure of it: {link}.</p>"
+
+
+def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> str:
+    """Each claim's verdict from the run that decides it, chosen as README.md's table chooses it
+    (`analysis.presentation.glance`), then the questions only a check of ours measures, from that check's run; each
+    linked to the run's page by its title. Empty where the site builds none of README.md's runs."""
+    folders = {name: Path(csv).parent for name, csv in published.CLAIMS.items()}
+    tables = {name: pd.read_csv(folders[name] / "claims.csv") for name in RUNS
+              if folders[name] in runs and (folders[name] / "claims.csv").exists()}
+    if not tables:
+        return ""
+    picked = {number_: (folders[name], row) for number_, (name, row) in chosen(tables).items()}
+    for run in (r for r in runs if r not in folders.values()):
+        claims = _read(run / "claims.csv")
+        for _, row in (claims[_measured(claims)] if claims is not None else pd.DataFrame()).iterrows():
+            picked.setdefault(row["number"], (run, row))
+    rows = []
+    for number_, (run, row) in sorted(picked.items()):
+        bound = row.get("binding")
+        rows.append({
+            "#": number_, "claim": row["claim"], "verdict": row["verdict"],
+            "binding comparison: mean advantage [95 % CI]": (
+                f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
+                if isinstance(bound, str) and bound else "–"),
+            "run": html.link(_href(page_path(run, out), out), names[run].title) if _measured(row) else "–",
+        })
+    frame = pd.DataFrame(rows)
+    intro = (
+        "<p>Each claim's verdict from the published run that decides it: the last of "
+        f"{html.text('; '.join(names[folders[name]].title for name in tables))} that measured it, as README.md's table "
+        "reads it; a question only a check of ours measures, from that check's run.</p>"
+    )
+    classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
+    return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
+
+
+def _counts(claims: pd.DataFrame | None, along: pd.DataFrame | None = None) -> str:
+    """'2 holds; 4 inconclusive (17 claims not measured)', with the claims a horizon run measures along t (`along_t`)
+    and their checkpoint verdicts, or what a check run that measures none has instead."""
+    if claims is None:
+        return "no claims"
+    along = along if along is not None else pd.DataFrame(columns=["number"])
+    unmeasured = int((~_measured(claims) & ~claims["number"].isin(along["number"])).sum())
+    verdicts = claims.loc[_measured(claims), "verdict"].value_counts()
+    parts = [f"{n} {v}" for v, n in verdicts.items()] + ([_along_text(along)] if len(along) else [])
+    if not parts:
+        return "none of the claims measured: its results are in its tables"
+    return "; ".join(parts) + (f" ({unmeasured} not measured)" if unmeasured else "")
+
+
+def build(runs: list[Path], out: Path, configs: dict[Path, Path] | None = None,
+          listing: Path = run_names.LISTING) -> list[Path]:
+    """Every run's Parquet download and page, and the index; returns the pages written. `configs`: the config that
+    ran a run, where known (`site_configs`); `listing`: where the runs' titles are (`analysis.presentation.run_names`)."""
+    names = {run: run_names.name(run, listing) for run in runs}
+    for run in runs:
+        write_parquet(run)
+    return [*(run_page(run, out, (configs or {}).get(run), names[run]) for run in runs), index_page(runs, out, names)]
+
+
+def site_configs(listing: Path) -> dict[Path, Path]:
+    """run -> the config that ran it, from a listing such as workflow/site.yaml (paths as it gives them)."""
+    runs = yaml.safe_load(listing.read_text())["runs"]
+    return {Path(run): Path(entry["config"]) for run, entry in runs.items()}
