@@ -5,6 +5,7 @@ the README block."""
 
 from __future__ import annotations
 
+from analysis.presentation.readme_blocks import markers
 import math
 import re
 from dataclasses import replace
@@ -794,8 +795,8 @@ def test_readme_glance_and_claims_blocks_are_rewritten_from_the_claims_tables(tm
     default.to_csv(tmp_path / "default.csv", index=False)
     extended.to_csv(tmp_path / "extended.csv", index=False)
     readme, docs = tmp_path / "README.md", tmp_path / "results.md"
-    readme.write_text("intro\n{}\nold glance\n{}\nafter\n".format(*readme_claims.markers("glance")))
-    docs.write_text("{}\nold verdicts\n{}\n".format(*readme_claims.markers("claims")))
+    readme.write_text("intro\n{}\nold glance\n{}\nafter\n".format(*markers("glance")))
+    docs.write_text("{}\nold verdicts\n{}\n".format(*markers("claims")))
     args = ["--into", str(readme), str(docs), "--claims", f"default={tmp_path / 'default.csv'}",
             f"extended={tmp_path / 'extended.csv'}"]
     assert readme_claims.main(args) == 0
@@ -1232,7 +1233,7 @@ def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
     ]
     table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
     table.assign(replications=10_000).to_csv(tmp_path / "size.csv", index=False)
-    begin, end = readme_claims.markers("verdict_size")
+    begin, end = markers("verdict_size")
     readme = tmp_path / "README.md"
     readme.write_text(f"{begin}\n{end}\n")
     assert readme_claims.main(["--into", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
@@ -1244,7 +1245,7 @@ def test_readme_size_section_is_written_from_the_simulation_table(tmp_path):
             ("power", "normal", np.nan, 0.83, 10, "new", 0.56)]
     table = pd.DataFrame(rows, columns=["kind", "distribution", "sigma", "effect", "n", "rule", "rate"])
     table.assign(replications=10_000).to_csv(tmp_path / "size.csv", index=False)
-    begin, end = readme_claims.markers("verdict_size_line")
+    begin, end = markers("verdict_size_line")
     readme.write_text(f"{begin}\n{end}\n")
     assert readme_claims.main(["--into", str(readme), "--verdict-size", str(tmp_path / "size.csv")]) == 0
     assert ("at most 0.040 of null comparisons at α = 0.05 (up to 0.090 for lognormal σ = 1 differences), and 0.56 "

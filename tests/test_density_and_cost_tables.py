@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.presentation.readme_blocks import markers
 import numpy as np
 import pandas as pd
 import pytest
@@ -98,7 +99,7 @@ def _rewritten(tmp_path, section: str, table: pd.DataFrame) -> tuple[int, str]:
     from analysis.presentation import readme
 
     table.to_csv(tmp_path / f"{section}.csv", index=False)
-    begin, end = readme.markers(section)
+    begin, end = markers(section)
     path = tmp_path / "README.md"
     path.write_text(f"intro\n{begin}\nold\n{end}\nafter\n")
     code = readme.main(["--into", str(path), f"--{section.replace('_', '-')}", str(tmp_path / f"{section}.csv")])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.presentation.readme_blocks import markers
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,7 +74,7 @@ def test_the_readme_block_gives_each_checkpoint_s_comparisons_and_claim(tmp_path
     stats = horizon.advantage_by_iteration(_tidy(10, gain=0.01))
     stats.to_csv(tmp_path / "horizon.csv", index=False)
     page = tmp_path / "README.md"
-    page.write_text("{}\n{}\n".format(*readme.markers("horizon")))
+    page.write_text("{}\n{}\n".format(*markers("horizon")))
     assert readme.main(["--into", str(page), "--horizon", str(tmp_path / "horizon.csv")]) == 0
     text = page.read_text()
     assert "| 25 | 10 | B3O-UCB-c on Ackley (5D): +0.25 [" in text and "(10 seeds)" in text and text.count("**holds**") == 3

@@ -108,8 +108,9 @@ def distinct_picks(
     Carlo. Each step leaves p invariant, so a repeat distributed as the resampled batch stays so distributed, and the
     narrow modes the weights found keep their picks. Step k is Gaussian with s.d. `scale` (the pick's cell as a
     fraction of the box, [m, d] or [m, 1]) / 2^k, folded into the box: small cells get small steps, and each step
-    proposes closer. A repeat that rejected all `steps` keeps stepping until it moves (up to `max_steps`), a small
-    departure from invariance for the few that do. One batched density call per step, for the repeats only.
+    proposes closer. A repeat that rejected all `steps` keeps stepping at the last step's size until it moves (up to
+    `max_steps`), a small departure from invariance for the few that do; a step that kept halving would end a hair's
+    breadth from the pick, a point distinct only in its last digits. One batched density call per step, for the repeats only.
     Returns the batch and `repeated_picks`, `move_evals`, `unique_fraction`.
     """
     x, lp = points[chosen].copy(), log_p[chosen].copy()
@@ -122,7 +123,8 @@ def distinct_picks(
         active = repeats if k < steps else repeats[~moved[repeats]]
         if not len(active):
             break
-        y = lay.reflect(x[active] + scale[chosen[active]] * 0.5**k * lay.width * rng.standard_normal(x[active].shape))
+        shrink = 0.5 ** min(k, steps - 1)  # past `steps`, the last step's size: a repeat moves a cell's 1/2^(steps−1), not 1e-18
+        y = lay.reflect(x[active] + scale[chosen[active]] * shrink * lay.width * rng.standard_normal(x[active].shape))
         log_q = np.full(len(y), -np.inf)
         feasible = lay.feasible(y)
         log_q[feasible] = log_density(y[feasible])
