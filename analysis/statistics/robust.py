@@ -83,11 +83,6 @@ def decide(family: Sequence[Ahead]) -> list[Ahead]:
     return out
 
 
-def words(reading: str) -> str:
-    """The rule's words for a reading ("ahead", "behind", "open")."""
-    return str(rule()["ahead"]["words"][reading])
-
-
 def median_interval(d: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
     """(median, lo, hi) of d: the distribution-free interval from order statistics (the sign test inverted), coverage
     at least `confidence`; infinite where n seeds are too few for any order statistic to give it."""
