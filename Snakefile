@@ -5,7 +5,7 @@
     snakemake --cores 2 --configfile config/smoke.yaml    # toy sizes, minutes (used by the tests)
     snakemake --profile profiles/slurm --configfile config/paper.yaml   # the paper's settings, on a cluster
 
-Experiments in the config expand into a sparse trial grid (baselines/grid.py); a job runs `trials_per_job` of its
+Experiments in the config expand into a sparse trial grid (bench/grid.py); a job runs `trials_per_job` of its
 trials in one process, each writing one record (b3o run-trials, resumable); records are aggregated into one tidy table
 from which every figure and table is drawn into the run's paper directory (under `results` unless publishing).
 """
@@ -14,7 +14,7 @@ import os
 
 from snakemake.utils import min_version, validate
 
-from baselines import config_check
+from bench import config_check
 
 min_version("9.0")
 
@@ -29,7 +29,7 @@ if not workflow.overwrite_configfiles:
 # the config file this run read (the last --configfile overrides the others)
 CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
 
-# one line per error on stderr, exit 2 (baselines.config_check); Snakemake's `validate` then fills in the defaults
+# one line per error on stderr, exit 2 (bench.config_check); Snakemake's `validate` then fills in the defaults
 config_check.check(config, f"b3o workflow: {CONFIGFILE}")
 validate(config, "workflow/schemas/config.schema.yaml")
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from b3o.samplers import titles
-from baselines.paper import VARIANTS  # the paper's variants, owned with its Table 2
+from bench.paper import VARIANTS  # the paper's variants, owned with its Table 2
 
 #: (acquisition, temperature) -> the variant's suffix
 VARIANT_NAMES = {setting: name for name, setting in VARIANTS.items()}
@@ -44,7 +44,7 @@ TEMPERATURES = {
     "auto-tail": "automatic (tail ratio)",
 }
 SAMPLERS = titles()  # sampler name -> display title, from the samplers' registry
-#: SVGP fit id (`baselines.spec.FITS`) -> its name
+#: SVGP fit id (`bench.model_spec.FITS`) -> its name
 FITS = {"lbfgs": "default (ELBO, q(u) fitted)", "collapsed": "collapsed"}
 #: sampler id -> its short name, in a method's name or a table cell
 SAMPLER_NAMES = {

@@ -4,7 +4,9 @@ One module per method family; a method is a `Method` subclass whose constructor 
 variants (B3O-UCB-c, B3O-LogEI-s, ...) are parameter sets of one class, not copies. Other packages add methods through
 entry points in the group `b3o.methods`, each naming a `Method` subclass, and a config may name such a class directly
 as `package.module:Class` (`harness.registry`). Imported lazily, and the
-interface types too: importing any `baselines` module (the workflow's grid, say) must not import TensorFlow.
+interface types too: importing `baselines` (the bench's check of a spec's names, `bench.spec.check_names`, which the
+workflow runs) must not import TensorFlow. The bench that runs these methods (`bench`) sits a floor above: nothing here
+imports it.
 """
 
 from __future__ import annotations
@@ -114,8 +116,8 @@ def get(name: str, **params: Any) -> Method:
 
 
 def __getattr__(name: str) -> Any:
-    """`Method`, `NotApplicable`, `TrialContext` on first use: they import TensorFlow, which `baselines.records`
-    (read by the tidy step and the figures) does not need."""
+    """`Method`, `NotApplicable`, `TrialContext` on first use: they import TensorFlow, which checking a
+    spec's names (`bench.spec.check_names`) does not need."""
     if name in ("Method", "NotApplicable", "TrialContext"):
         return getattr(import_module("baselines.base"), name)
     raise AttributeError(f"module 'baselines' has no attribute {name!r}")

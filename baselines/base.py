@@ -58,7 +58,7 @@ class Method(ABC):
     #: whether the runner must fit a surrogate before each `ask`
     uses_model: bool = True
     #: whether its draws at iteration t do not depend on the trial's number of iterations (`context.iterations`), so
-    #: that a finished trial can be continued to more of them (`baselines.extension`); False if they do
+    #: that a finished trial can be continued to more of them (`bench.extension`); False if they do
     horizon_free: bool = True
 
     def __init__(self) -> None:

@@ -56,7 +56,7 @@ class B3O(Method):
             options.setdefault("search_space", context.problem.search_space)  # incumbent among feasible points
         builder = acquisitions.get(self.acquisition, **options)
         self.space = context.problem.search_space
-        # the runner fits the models to standardised data already (baselines/standardise.py)
+        # the runner fits the models to standardised data already (bench/standardise.py)
         self.rule = BoltzmannBatch(
             builder, self.sampler, self.temperature, context.batch_size, seed=context.seed, standardise=False
         )

@@ -37,7 +37,7 @@ class Problem:
     reference_point: tuple[float, ...] | None = None
 
     #: whether `observe` already returns values standardised over the domain (then surrogates use them as they are;
-    #: otherwise the trial runner standardises with the data's moments, see `baselines.standardise`)
+    #: otherwise the trial runner standardises with the data's moments, see `bench.standardise`)
     observations_standardised: ClassVar[bool] = False
 
     @property
@@ -48,6 +48,16 @@ class Problem:
     @property
     def dim(self) -> int:
         return int(self.search_space.dimension)
+
+    def hypervolume(self, values: np.ndarray) -> float:
+        """Hypervolume dominated by `values` (natural units, problem sense) w.r.t. the problem's reference point."""
+        from pymoo.indicators.hv import HV
+
+        sign = self.minimisation_sign
+        front = sign * np.asarray(values, dtype=np.float64)
+        reference = sign * np.asarray(self.reference_point, dtype=np.float64)
+        inside = np.all(front < reference, axis=1)
+        return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
 
     def check_inputs(self, x: np.ndarray) -> np.ndarray:
         """Return `x` as float64 [N, d]; raise ValueError if any point lies outside the space or its constraints."""

@@ -133,12 +133,11 @@ def derive(problem: str, n_init: int | None = None, seeds: int = REFERENCE_SEEDS
     """FRACTION of the median hypervolume of the runner's initial design: the absolute margin of a problem
     without a known optimum, from the problem alone."""
     import problems
-    from baselines.design import trial_design
-    from baselines.records import hypervolume
+    from problems.design import trial_design
 
     built = problems.get(problem)
     n = REFERENCE_N_INIT[problem] if n_init is None else n_init
-    values = [hypervolume(built.evaluate(trial_design(built, n, seed)), built) for seed in range(seeds)]
+    values = [built.hypervolume(built.evaluate(trial_design(built, n, seed))) for seed in range(seeds)]
     return FRACTION * float(np.median(values))
 
 

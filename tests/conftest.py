@@ -1,6 +1,6 @@
 import os
 
-from baselines.numerics import PINNED, pinned
+from bench.numerics import PINNED, pinned
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 # In-process trials (the regression fixtures, the runner tests) run on the pinned numerical platform, as `b3o run-trial`

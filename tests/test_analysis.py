@@ -19,7 +19,7 @@ from analysis.data import aggregate
 from analysis.data.tidy import GRID_COLUMNS, TIDY_COLUMNS, load, tidy_table
 from analysis.data.tidy import main as tidy_main
 from analysis.statistics import theory
-from baselines.records import SCALING_COLUMNS
+from bench.records import SCALING_COLUMNS
 
 SEEDS = (0, 1)
 PAPER_LAMBDAS = (0.1, 1.0, 10.0)

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from baselines import archive
-from baselines.cli import main
-from baselines.records import (
+from bench import archive
+from bench.cli import main
+from bench.records import (
     CHECKPOINT_SUFFIX,
     TRACE_KEYS,
     checkpoint_path,
@@ -97,7 +97,7 @@ COMMITTED = Path(__file__).resolve().parents[1] / "records"
 def _restores_complete(results: Path, index: dict[str, dict[str, str]]) -> None:
     """The indexed records come back byte for byte (`restore` checks each SHA-256 against the index) and each is a
     complete trial record."""
-    from baselines.records import load_record
+    from bench.records import load_record
 
     restored, present = archive.restore(results, COMMITTED, only=set(index))
     assert (restored, present) == (len(index), 0)
@@ -183,7 +183,7 @@ def test_restore_with_a_config_writes_the_grid_of_its_trials_that_have_records(t
     import pandas as pd
     import yaml
 
-    from baselines.grid import trial_grid
+    from bench.grid import trial_grid
 
     root = Path(__file__).resolve().parents[1]
     missing = main(["restore", "--results", str(tmp_path / "none"), "--grid", str(tmp_path / "none.yaml")])

@@ -1,7 +1,7 @@
 """Bad input and broken files (issue 17): each case is refused with one clear line and exit 2, or - for a damaged
 record or checkpoint - moved aside with one warning while the trial restarts; never a traceback, never stuck.
 
-CLI cases call `baselines.cli.main` in-process (a subprocess would import TensorFlow once per case).
+CLI cases call `bench.cli.main` in-process (a subprocess would import TensorFlow once per case).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from test_runner import TINY
 
 import baselines
 from b3o.diversity import mean_pairwise_distance
-from baselines.cli import main
-from baselines.grid import trial_grid
-from baselines.records import OutputError, atomic_write_text, stable
-from baselines.runner import run_trial
-from baselines.spec import TrialSpec, validate
+from bench.cli import main
+from bench.grid import trial_grid
+from bench.records import OutputError, atomic_write_text, stable
+from bench.runner import run_trial
+from bench.spec import TrialSpec, validate
 from problems.formula_e.track import track_from_points
 from problems.formula_e.vehicle import PHYSICAL_RANGES, Vehicle, parameter_names
 
@@ -110,7 +110,7 @@ def test_a_damaged_checkpoint_is_moved_aside_and_the_trial_restarts(tmp_path, mo
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "moved aside" in warnings[0].getMessage()
     assert not checkpoint.exists()
-    # the finished trial's copy, its final state (`baselines.extension`), its record and the damaged checkpoint
+    # the finished trial's copy, its final state (`bench.extension`), its record and the damaged checkpoint
     assert sorted(p.name for p in tmp_path.iterdir()) == [".finished", ".states", "r.json", moved[0].name]
 
 
@@ -408,10 +408,10 @@ def test_output_errors_are_value_errors_for_library_callers(tmp_path):
      ({"params": {"colour": 1}}, "unknown parameter(s) ['colour'] for method 'b3o'")],
 )
 def test_a_misnamed_problem_method_or_parameter_is_refused_before_tensorflow_loads(tmp_path, change, message):
-    """Names are checked first (`baselines.spec.check_names`): a typo is refused in a second, not after TensorFlow's
+    """Names are checked first (`bench.spec.check_names`): a typo is refused in a second, not after TensorFlow's
     seconds-long import, by `b3o run-trial` and by the workflow's `b3o check-specs` alike."""
     spec = {"problem": "branin2", "method": "b3o", "batch_size": 3, "iterations": 2, "n_init": 5, "seed": 7, **change}
-    probe = ("import json, sys; from baselines.cli import main; code = main(sys.argv[1:]); "
+    probe = ("import json, sys; from bench.cli import main; code = main(sys.argv[1:]); "
              "print(json.dumps(['tensorflow' in sys.modules, code]))")
     for argv in (["run-trial", "--spec", json.dumps(spec), "--out", str(tmp_path / "r.json")], ["check-specs"]):
         done = subprocess.run([sys.executable, "-c", probe, *argv], input=json.dumps([spec]), capture_output=True,

@@ -21,7 +21,8 @@ import baselines
 import problems
 from b3o.space import layout
 from baselines.base import NotApplicable, TrialContext
-from baselines.models import ModelSpec, build_models, fit
+from bench.model_spec import ModelSpec
+from bench.models import build_models, fit
 from problems.base import Problem
 
 TINY_MODEL = ModelSpec(kind="svgp", num_inducing=20, maxiter=20)
@@ -245,7 +246,8 @@ def test_ts_peak_memory_at_batch_100_on_hartmann6():
         import numpy as np, tensorflow as tf
         import baselines, problems
         from baselines.base import TrialContext
-        from baselines.models import ModelSpec, build_models, fit
+        from bench.model_spec import ModelSpec
+        from bench.models import build_models, fit
         from trieste.data import Dataset
         from trieste.observer import OBJECTIVE
         problem = problems.get("hartmann6")

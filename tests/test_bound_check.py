@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from test_runner import TINY
 
-from baselines.runner import run_trial
+from bench.runner import run_trial
 
 SCRIPT = Path(__file__).parent / "benchmarks" / "paper_scale" / "bound_check.py"
 

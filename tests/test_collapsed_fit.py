@@ -10,9 +10,11 @@ import tensorflow as tf
 from test_runner import TINY
 
 import problems
-from baselines.design import initial_design, model_dataset
-from baselines.models import ModelSpec, build_model, optimal_q, training_objective
-from baselines.runner import run_trial
+from problems.design import initial_design
+from bench.design import model_dataset
+from bench.model_spec import ModelSpec
+from bench.models import build_model, optimal_q, training_objective
+from bench.runner import run_trial
 
 
 def _fitted(fit: str, n: int = 60, maxiter: int = 200):

@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from baselines.cost import CostModel, fit, fit_key, observations
-from baselines.estimate import estimate_table, refitted, trial_costs
-from baselines.grid import trial_grid
-from baselines.spec import svgp_fit
+from bench.cost import CostModel, fit, fit_key, observations
+from bench.estimate import estimate_table, refitted, trial_costs
+from bench.grid import trial_grid
+from bench.model_spec import svgp_fit
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUE = {"f1": 0.02, "f2": 2e-10, "f3": 3e-10, "a0": 0.5, "a1": 0.01, "e0": 0.03, "e1": 0.002, "s": 1.5,
@@ -102,7 +102,7 @@ def test_timed_fits_at_several_m_and_n_join_the_records_and_give_every_term_of_a
 def test_on_the_cpu_clock_the_load_a_run_met_does_not_enter_the_constants():
     """Records made under loads from 1 to 3.5 (wall seconds that much longer than CPU seconds): the cpu-clock model
     recovers the constants and predicts a trial's CPU seconds; fitted to the same records' wall seconds it cannot."""
-    from baselines.cost import measured_seconds, validate
+    from bench.cost import measured_seconds, validate
 
     records = [_record(i, "b3o", b, 4, maxiter, m, load=1.0 + 0.5 * i) for i, (b, maxiter, m) in enumerate(SIZES)]
     model = fit(observations(records))
@@ -122,7 +122,7 @@ def test_on_the_cpu_clock_the_load_a_run_met_does_not_enter_the_constants():
 
 
 def test_a_cpu_model_fits_a_method_without_cpu_records_to_its_wall_seconds_and_names_it():
-    from baselines.cost import validate
+    from bench.cost import validate
 
     timed = [_record(i, "b3o", b, 4, maxiter, m, load=2.0) for i, (b, maxiter, m) in enumerate(SIZES)]
     old = [_record(10 + i, "ts", 50, 4, 50, 64) for i in range(3)]  # before the CPU clock: wall seconds only
@@ -200,7 +200,7 @@ def test_estimate_counts_unpredicted_trials_and_flags_those_over_the_limit():
 def test_estimate_command_prices_a_fit_and_writes_its_table(tmp_path):
     out = tmp_path / "estimate.csv"
     done = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/paper.yaml", "--fit", "collapsed",
+        [sys.executable, "-m", "bench.cli", "estimate", "--configfile", "config/paper.yaml", "--fit", "collapsed",
          "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
@@ -219,7 +219,7 @@ def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tm
     record the run already has (an incomplete record still counts), so a run going on is told what is left of it."""
     import shutil
 
-    from baselines.estimate import finished_trials, look_table
+    from bench.estimate import finished_trials, look_table
 
     config = yaml.safe_load((ROOT / "config/large_batch.yaml").read_text())
     costs = trial_costs(trial_grid(config), CostModel.read(ROOT / "paper/tables/cost_model.csv"), config=config)
@@ -235,7 +235,7 @@ def test_estimate_prices_each_planned_look_and_with_results_only_what_is_left(tm
         shutil.copy(record, trials / f"{trial}.json")
     (trials / f"{broken}.json").write_text(record.read_text()[:500])  # cut short: not finished
     assert set(finished_trials(tmp_path, set(costs["trial_id"]))) == set(done)
-    run = [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml", "--results"]
+    run = [sys.executable, "-m", "bench.cli", "estimate", "--configfile", "config/large_batch.yaml", "--results"]
     left = subprocess.run([*run, str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert left.returncode == 0, left.stderr
     assert "2 of the config's 540 trials have finished records; priced below is what is left" in left.stdout
@@ -249,8 +249,8 @@ def test_estimate_leaves_out_a_later_looks_trials_of_the_settings_a_made_look_cl
     """A run's look checkpoint (RESULTS/looks/EXPERIMENT/PLAN/lookK.json, as the workflow writes it) lists the trials
     of the settings still open; a later look runs only those settings' seeds, so what is left counts no other. The
     plan is the workflow's: the run's looks are found where the Snakefile puts them."""
-    from baselines.estimate import closed_by_looks
-    from baselines.grid import look_plan
+    from bench.estimate import closed_by_looks
+    from bench.grid import look_plan
 
     config = yaml.safe_load((ROOT / "config/large_batch.yaml").read_text())
     grid = trial_grid(config)
@@ -265,7 +265,7 @@ def test_estimate_leaves_out_a_later_looks_trials_of_the_settings_a_made_look_cl
     assert closed == {row.spec.trial_id for row in grid if row.label == "Random" and row.spec.seed >= 310}
     assert len(closed) == 3 * 20  # Random on the three problems, looks 2 and 3
     (tmp_path / "trials").mkdir()
-    left = subprocess.run([sys.executable, "-m", "baselines.cli", "estimate", "--configfile", "config/large_batch.yaml",
+    left = subprocess.run([sys.executable, "-m", "bench.cli", "estimate", "--configfile", "config/large_batch.yaml",
                            "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert left.returncode == 0, left.stderr
     assert "synthetic_b100: left out 60 trial(s) of later looks, of the settings look 1 closed" in left.stdout
@@ -274,7 +274,7 @@ def test_estimate_leaves_out_a_later_looks_trials_of_the_settings_a_made_look_cl
 
 
 def test_a_job_longer_than_a_slot_asks_for_one_slot_per_attempt_and_a_resubmission_per_further_slot():
-    from baselines.estimate import SAFETY, SPARE_RETRIES, slots
+    from bench.estimate import SAFETY, SPARE_RETRIES, slots
 
     assert slots(3, 240) == (10, None)  # short: at least 10 min, the profile's retries
     assert slots(100, 240) == (math.ceil(SAFETY * 100), None)
@@ -287,7 +287,7 @@ def test_the_committed_model_prices_paper_scale_trials_within_a_quarter_and_no_d
     """tools/cost-validation.sh's checks of the committed model: out of sample on the M = 500 check's paper-scale
     trials (B = 100, T = 50) and on the collapsed fit's held-out trials, within 25 %; on the default run, whose
     records all its parts but the default fit were fitted to, never more than 25 % short, so that a trial job's
-    slot (`baselines.estimate.slots`, twice the prediction) holds."""
+    slot (`bench.estimate.slots`, twice the prediction) holds."""
     checked = pd.read_csv(ROOT / "paper/tables/cost_validation.csv")
     checked = checked[checked["trials"] > 0]  # rows of records without the model's clock compare nothing
     later = checked[checked["sample"] == "out of sample"]
@@ -302,7 +302,7 @@ def test_the_committed_model_prices_paper_scale_trials_within_a_quarter_and_no_d
 
 def test_estimate_command_refuses_a_missing_config_with_exit_2(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "estimate", "--configfile", str(tmp_path / "none.yaml")],
+        [sys.executable, "-m", "bench.cli", "estimate", "--configfile", str(tmp_path / "none.yaml")],
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 2 and "b3o estimate: error:" in result.stderr and "Traceback" not in result.stderr
@@ -313,7 +313,7 @@ def test_timed_slices_of_a_trial_no_run_makes_join_the_fit_and_make_its_method_p
     method that no run of this size has made is predicted, and checked under 'slices'."""
     import json
 
-    def write_record(path: Path, record: dict) -> None:  # complete, as `baselines.records.load_record` reads it
+    def write_record(path: Path, record: dict) -> None:  # complete, as `bench.records.load_record` reads it
         rows = [{"num_evals": 0, "points": [], "observations": [], "values": [], "best_value": 0.0, **row}
                 for row in record["trace"]]
         path.write_text(json.dumps({**record, "trace": rows}))
@@ -329,7 +329,7 @@ def test_timed_slices_of_a_trial_no_run_makes_join_the_fit_and_make_its_method_p
     sliced = _record(9, "seq-ei", 1, 6, 500, 500)
     write_record(tmp_path / "slice.record.json", sliced)
     out, validation = tmp_path / "model.csv", tmp_path / "validation.csv"
-    command = [sys.executable, "-m", "baselines.cli", "cost-model", "--results", str(results), "--out", str(out),
+    command = [sys.executable, "-m", "bench.cli", "cost-model", "--results", str(results), "--out", str(out),
                "--validation", str(validation), "--lbfgs", "none", "--scaling", "none", "--fits", "none"]
     assert subprocess.run(command, capture_output=True, timeout=300).returncode == 0
     assert CostModel.read(out).predict(sliced["spec"]) is None  # no Seq-EI record: not predicted
@@ -358,7 +358,7 @@ def test_a_committed_model_is_checked_out_of_sample_on_a_later_run_without_refit
         rows.append({"experiment": "e", "trial_id": record["trial_id"], "record": f"trials/{record['trial_id']}.json"})
     pd.DataFrame(rows).to_csv(results / "grid.csv", index=False)
     out, validation = tmp_path / "model.csv", tmp_path / "validation.csv"
-    base = [sys.executable, "-m", "baselines.cli", "cost-model", "--results", str(results), "--validation",
+    base = [sys.executable, "-m", "bench.cli", "cost-model", "--results", str(results), "--validation",
             str(validation), "--lbfgs", "none", "--scaling", "none", "--fits", "none"]
     assert subprocess.run(base + ["--out", str(out)], capture_output=True, timeout=300).returncode == 0
     fitted = out.read_text()
@@ -421,7 +421,7 @@ def test_a_results_directory_given_as_also_fills_in_only_the_parts_the_run_lacks
     write_run(tmp_path / "run", [_record(i, "b3o", b, 4, it, m, load=2.0) for i, (b, it, m) in enumerate(SIZES)])
     earlier = [_record(20 + i, "ts", 50, 4, 50, 64) for i in range(3)]
     write_run(tmp_path / "earlier", earlier + [_record(30 + i, "b3o", 5, 4, 50, 64) for i in range(2)])
-    base = [sys.executable, "-m", "baselines.cli", "cost-model", "--results", str(tmp_path / "run"), "--fits", "none",
+    base = [sys.executable, "-m", "bench.cli", "cost-model", "--results", str(tmp_path / "run"), "--fits", "none",
             "--lbfgs", "none", "--scaling", "none", "--validation", str(tmp_path / "v.csv")]
     alone, filled = tmp_path / "alone.csv", tmp_path / "filled.csv"
     assert subprocess.run(base + ["--out", str(alone)], capture_output=True, timeout=300).returncode == 0
@@ -457,7 +457,7 @@ def test_extending_a_model_fits_only_the_parts_it_lacks_and_keeps_its_constants_
               for i, (b, maxiter, m) in enumerate(SIZES)]
     held = write(tmp_path / "held.json", _record(99, "b3o", 100, 50, 500, 500, load=1.0, fit="collapsed"))
     done = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "cost-model", "--extend", str(base), "--out", str(base),
+        [sys.executable, "-m", "bench.cli", "cost-model", "--extend", str(base), "--out", str(base),
          "--validation", str(validation), "--lbfgs", "none", "--scaling", "none", "--fits", "none",
          "--also", *map(str, fitted), "--holdout", str(held)], capture_output=True, text=True, timeout=300,
     )
@@ -475,7 +475,7 @@ def test_extending_a_model_fits_only_the_parts_it_lacks_and_keeps_its_constants_
 def test_fits_that_stop_short_of_their_cap_are_fitted_at_the_steps_they_took():
     """A fit that converged in fewer steps than its cap costs fewer steps, not cheaper ones: counted at the steps its
     record keeps, the constants come back exact, and a trial that runs to the cap is predicted right."""
-    from baselines.cost import fit_steps
+    from bench.cost import fit_steps
 
     records = [_record(i, "b3o", b, 4, maxiter, m, steps=maxiter // 2) for i, (b, maxiter, m) in enumerate(SIZES)]
     assert fit_steps(records[0]["trace"][1]) == SIZES[0][1] // 2
@@ -491,7 +491,7 @@ def test_fits_that_stop_short_of_their_cap_are_fitted_at_the_steps_they_took():
 
 
 def test_refitting_the_default_fit_replaces_its_constants_only():
-    from baselines.cost import with_fit_refitted
+    from bench.cost import with_fit_refitted
 
     committed = _model()
     slower = {**TRUE, "f1": 0.05, "f2": 5e-10}
@@ -513,8 +513,8 @@ def test_what_is_left_of_a_run_is_scaled_per_setting_by_what_its_finished_trials
     none of whose trials has finished (`scaled_left`); a record without the model's clock is not counted."""
     import json
 
-    from baselines.cost import measured_seconds
-    from baselines.estimate import finished_trials, realised, scaled_left
+    from bench.cost import measured_seconds
+    from bench.estimate import finished_trials, realised, scaled_left
 
     (tmp_path / "trials").mkdir()
     records = [_record(i, "b3o", 10, 3, 50, 64, load=2.0) for i in range(3)]

@@ -13,7 +13,7 @@ SCRIPT = Path(__file__).parent / "benchmarks" / "cost_one_machine.py"
 sys.path.insert(0, str(SCRIPT.parent))
 from cost_one_machine import seed_set, unpriced
 
-from baselines.cost import CostModel
+from bench.cost import CostModel
 
 
 def test_seed_sets_are_ranges_and_single_seeds():

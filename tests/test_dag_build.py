@@ -45,7 +45,7 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
     good = _dry_run(tmp_path, "--configfile", "good.yaml", "--verbose")  # verbose: each job's resources
     assert good.returncode == 0, good.stderr[-3000:]
     imported = set(re.findall(r"^import time:.*\|\s*(\S+)$", good.stderr, re.M))
-    assert "snakemake" in imported and "baselines.grid" in imported  # the import log is there
+    assert "snakemake" in imported and "bench.grid" in imported  # the import log is there
     assert not {m for m in imported if m.split(".")[0] in ("tensorflow", "trieste", "gpflow")}
     assert "progress_my_study" in good.stdout  # the referenced experiment is in the DAG, and its specs passed the check
     assert "table=my_count" in good.stdout and "table=horizon" not in good.stdout  # smoke runs no horizon
@@ -59,6 +59,6 @@ def test_dag_build_imports_no_tensorflow(tmp_path):
 def test_check_specs_refuses_bad_input_with_exit_2():
     for text, message in (("{not json", "Expecting property name"), ('{"problem": "x"}', "expected a JSON list")):
         result = subprocess.run(
-            [sys.executable, "-m", "baselines.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
+            [sys.executable, "-m", "bench.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 2 and message in result.stderr.splitlines()[-1], result.stderr

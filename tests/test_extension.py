@@ -1,4 +1,4 @@
-"""Continuing a finished trial to more iterations (`baselines.extension`): the longer trial's record is the one a
+"""Continuing a finished trial to more iterations (`bench.extension`): the longer trial's record is the one a
 fresh run of its spec writes, its first iterations the shorter trial's, and a state is never used where it would not
 give that (another platform, a method whose draws depend on T, a damaged file)."""
 
@@ -8,11 +8,11 @@ import pytest
 from test_runner import TINY
 
 import baselines
-import baselines.runner
-from baselines.extension import STATES
-from baselines.records import stable
-from baselines.runner import run_trial
-from baselines.spec import TrialSpec
+import bench.runner
+from bench.extension import STATES
+from bench.records import stable
+from bench.runner import run_trial
+from bench.spec import TrialSpec
 
 SHORT = {**TINY, "iterations": 2, "seed": 3}  # a different seed from the runner tests' trials
 LONG = {**SHORT, "iterations": 4}
@@ -40,8 +40,8 @@ def test_the_longest_shorter_state_is_used(tmp_path):
 
 def test_a_state_of_another_platform_is_not_used(tmp_path, monkeypatch):
     run_trial(SHORT, tmp_path / "short.json")
-    original = baselines.runner.provenance
-    monkeypatch.setattr(baselines.runner, "provenance", lambda: {**original(), "platform_id": "elsewhere000"})
+    original = bench.runner.provenance
+    monkeypatch.setattr(bench.runner, "provenance", lambda: {**original(), "platform_id": "elsewhere000"})
     assert "continued_from" not in run_trial(LONG, tmp_path / "long.json")
 
 

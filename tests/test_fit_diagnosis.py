@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.presentation.fit_blocks import fit_diagnosis_block
-from baselines.records import TRACE_KEYS
+from bench.records import TRACE_KEYS
 
 SCRIPT = Path(__file__).parent / "benchmarks" / "fit_diagnosis.py"
 

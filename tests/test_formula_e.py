@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import problems
-from baselines.cli import main
+from bench.cli import main
 from problems.formula_e import problem as fe_problem
 from problems.formula_e.shanghai import shanghai
 from problems.formula_e.solver import LapNotCompletedError, corner_speed_limit, simulate_lap
@@ -200,7 +200,7 @@ def test_builtin_track_lap_is_within_ten_percent_of_the_shared_race_line() -> No
 
 def test_cli_prints_lap_time_and_energy_as_json() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "lap", "--set", "mass_kg=900", "--json"],
+        [sys.executable, "-m", "bench.cli", "lap", "--set", "mass_kg=900", "--json"],
         check=False,
         capture_output=True,
         text=True,

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import validate
 
-from baselines.grid import look_plan, looks_run, settings_to_check, seed_numbers, sequential_experiments, trial_grid
+from bench.grid import look_plan, looks_run, settings_to_check, seed_numbers, sequential_experiments, trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")

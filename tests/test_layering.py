@@ -1,11 +1,14 @@
-"""Layers: `b3o/` is a library that never pulls in the harness; inside `analysis/`, computation sits below
-presentation (figures, tables, the report) and no import goes back up or round in a cycle."""
+"""Layers: the top-level packages stand on floors, each importing only those below it (b3o <- harness <- problems <-
+baselines <- bench <- analysis): `b3o/` is a library that never pulls in the harness, the methods (`baselines`) never
+the bench that runs them; no file imports round in a circle; inside `analysis/`, computation sits below presentation
+(figures, tables, the report) and no import goes back up or round in a cycle."""
 
 from __future__ import annotations
 
 import ast
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 
@@ -23,10 +26,12 @@ def test_the_method_library_imports_nothing_from_the_harness() -> None:
         "from b3o import BoltzmannBatch, Constant, Normalised, Scheduled, acquisitions, samplers, temperature\n"
         "from b3o import degeneracy, density, diversity, options, space"
     )
-    assert _loaded(imports, ("baselines", "problems", "analysis", "harness")) == []
+    assert _loaded(imports, ("baselines", "bench", "problems", "analysis", "harness")) == []
 
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the top-level packages, lowest floor first: each may import only those before it
+FLOORS = ("b3o", "harness", "problems", "baselines", "bench", "analysis")
 #: analysis modules that present results; every other analysis module computes and sits below them
 PRESENTATION = ("analysis.figures", "analysis.tables", "analysis.report", "analysis.presentation", "analysis.site")
 #: the grouping by job: records to tables, what the tables say, what a reader sees; the vocabulary every layer shares
@@ -40,7 +45,8 @@ def _module(path: Path) -> str:
 
 
 def _imports(path: Path) -> set[str]:
-    """Every module a file imports, at the top or inside a function; `from a import b` counts as a and a.b."""
+    """Every module a file imports, at the top, inside a function or for type checkers only: `from a import b` counts
+    as a.b where that is a module of ours, else as a."""
     package = _module(path) if path.name == "__init__.py" else _module(path).rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -51,8 +57,78 @@ def _imports(path: Path) -> set[str]:
             if node.level:
                 anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 base = f"{anchor}.{base}" if base else anchor
-            found |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in _files() else base)
     return found
+
+
+@cache
+def _files() -> dict[str, Path]:
+    """Every module of the floors' packages -> its file."""
+    return {_module(p): p for floor in FLOORS for p in (ROOT / floor).rglob("*.py")}
+
+
+@cache
+def _graph() -> dict[str, frozenset[str]]:
+    """module -> the modules of ours it imports."""
+    files = _files()
+    return {m: frozenset(i for i in _imports(p) if i in files and i != m) for m, p in files.items()}
+
+
+def _cycle(graph: dict[str, set[str]] | dict[str, frozenset[str]]) -> list[str]:
+    """One circle of imports in `graph` (node -> the nodes it imports), or [] when there is none."""
+    state: dict[str, str] = {}
+
+    def visit(node: str, path: tuple[str, ...]) -> list[str]:
+        state[node] = "open"
+        for imported in sorted(graph.get(node, ())):
+            if state.get(imported) == "open":
+                return [*path[path.index(imported):], node, imported] if imported in path else [node, imported]
+            if imported not in state and (found := visit(imported, path + (node,))):
+                return found
+        state[node] = "done"
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node, ())):
+            return found
+    return []
+
+
+def _between(graph: dict[str, frozenset[str]], group) -> dict[str, set[str]]:
+    """The graph of groups (`group(module)`): which group imports which other."""
+    edges: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        edges.setdefault(group(module), set()).update(group(i) for i in imported if group(i) != group(module))
+    return edges
+
+
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def test_no_file_imports_round_in_a_circle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]  # the search finds one (it can fail)
+    assert _cycle(_graph()) == []
+
+
+def test_each_floor_imports_only_the_floors_below_it():
+    """No circle of top-level packages, and none imports one above it: `baselines` nothing of the bench, `problems`
+    nothing of the methods or the bench."""
+    edges = _between(_graph(), _top)
+    assert "bench.spec" in _graph()["bench.runner"] and "problems" in edges["baselines"]  # it sees imports
+
+    upward = {a: sorted(b for b in imported if FLOORS.index(b) > FLOORS.index(a)) for a, imported in edges.items()}
+    assert {a: b for a, b in upward.items() if b} == {}
+    assert _cycle(edges) == []
+
+
+def test_the_methods_import_nothing_of_the_bench():
+    """`baselines` holds the methods and their registry; the bench that runs them is a floor above."""
+    found = {m: sorted(i for i in imported if _top(i) in ("bench", "analysis"))
+             for m, imported in _graph().items() if _top(m) == "baselines"}
+    assert "baselines.base" in _graph()["baselines.thompson"]  # the parser sees imports (so this test can fail)
+    assert {m: i for m, i in found.items() if i} == {}
 
 
 def _analysis_graph() -> dict[str, set[str]]:

@@ -11,8 +11,8 @@ import sys
 import pytest
 from test_regression import CASES
 
-from baselines import numerics
-from baselines.records import stable
+from bench import numerics
+from bench.records import stable
 
 #: one trial of each kind: B3O with DEFER, TS, a sequential method and the battery (a simulator, two objectives)
 KINDS = ("b3o-defer", "ts", "seq-ei", "battery-b3o-ehvi")
@@ -26,7 +26,7 @@ def _run(names: tuple[str, ...], env: dict[str, str], tmp_path) -> dict[str, dic
     out = tmp_path / "_".join(f"{k}={v}" for k, v in env.items()) if env else tmp_path / "default"
     items = [{"spec": CASES[name], "out": str(out / f"{name}.json")} for name in names]
     result = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "run-trials", "--trials", json.dumps(items)],
+        [sys.executable, "-m", "bench.cli", "run-trials", "--trials", json.dumps(items)],
         env={**base, **env}, capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -54,7 +54,7 @@ def test_without_the_pin_the_kernels_change_the_records(tmp_path):
 
 
 def test_a_command_started_after_numpy_loaded_re_executes_under_the_pin():
-    code = "import numpy, sys; from baselines.cli import main; sys.exit(main(['platform']))"
+    code = "import numpy, sys; from bench.cli import main; sys.exit(main(['platform']))"
     env = {**os.environ, "OPENBLAS_CORETYPE": "Sandybridge", "OPENBLAS_NUM_THREADS": "2"}
     env.pop("B3O_NUMERICS", None)
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
@@ -66,7 +66,7 @@ def test_a_command_started_after_numpy_loaded_re_executes_under_the_pin():
 
 def test_a_bad_opt_out_value_is_one_error_before_any_work():
     env = {**os.environ, "B3O_NUMERICS": "fast"}
-    result = subprocess.run([sys.executable, "-m", "baselines.cli", "run-trial", "--out", "x.json"], env=env,
+    result = subprocess.run([sys.executable, "-m", "bench.cli", "run-trial", "--out", "x.json"], env=env,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from analysis.statistics import plans, sequential, verdicts
-from baselines.cli import main as b3o
+from bench.cli import main as b3o
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -49,7 +49,7 @@ def _env(*paths: Path) -> dict[str, str]:
 
 def _b3o(*args: str, paths: tuple[Path, ...], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "baselines.cli", *args],
+        [sys.executable, "-m", "bench.cli", *args],
         env=_env(*paths),
         cwd=cwd,
         capture_output=True,
@@ -213,7 +213,7 @@ def _spec(**change) -> dict:
 
 
 def test_a_reference_names_a_problem_and_a_method_without_installing_them(example_on_path):
-    from baselines.spec import TrialSpec, validate
+    from bench.spec import TrialSpec, validate
 
     spec = _spec(problem="b3o_example_sphere:shifted_sphere", method="b3o_example_sphere:PerturbBest",
                  params={"step": 0.05}, problem_options={"noise_variance": 0.0})
@@ -247,7 +247,7 @@ def test_a_reference_names_a_problem_and_a_method_without_installing_them(exampl
          "no-attribute-named", "not-a-module-name"],
 )
 def test_a_bad_reference_is_one_clear_error(example_on_path, change, message):
-    from baselines.spec import TrialSpec, validate
+    from bench.spec import TrialSpec, validate
 
     with pytest.raises(PluginError) as raised:
         validate(TrialSpec.from_dict(_spec(**change)))

@@ -331,7 +331,7 @@ def test_the_report_sets_figures_on_the_page_they_are_drawn_for():
 
 
 def test_the_provenance_table_describes_each_platform_from_its_records():
-    """Page one's platform in words comes from what the records hold (`baselines.provenance`), nothing else."""
+    """Page one's platform in words comes from what the records hold (`bench.provenance`), nothing else."""
     from analysis.data.tidy import platform_detail
     from analysis.tables import provenance
 

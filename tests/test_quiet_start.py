@@ -25,7 +25,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_b3o_list_imports_no_tensorflow_and_prints_no_warning():
     done = _python(
-        "import sys; from baselines.cli import main; code = main(['list']); "
+        "import sys; from bench.cli import main; code = main(['list']); "
         "print('tensorflow imported' if 'tensorflow' in sys.modules else 'no tensorflow'); sys.exit(code)"
     )
     assert done.stderr == ""

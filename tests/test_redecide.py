@@ -29,9 +29,9 @@ def test_a_republished_run_rewrites_the_tables_its_experiments_declare() -> None
 
 def test_a_run_read_along_its_horizon_gets_its_horizon_table_and_figure_with_the_workflows_plan() -> None:
     """config/large_batch.yaml's `horizon`: the rule horizon_along's table, and its figure with --report, with the
-    plan options the workflow passes (one owner: `baselines.grid.horizon_arguments`)."""
+    plan options the workflow passes (one owner: `bench.grid.horizon_arguments`)."""
     from analysis.presentation.redecide import _along_horizon
-    from baselines.grid import horizon_arguments
+    from bench.grid import horizon_arguments
 
     config = yaml.safe_load((ROOT / "config" / "large_batch.yaml").read_text())
     assert "paper/large_batch/tables/horizon_along" in _outputs("large_batch.yaml")
@@ -117,8 +117,8 @@ def test_a_republished_runs_tidy_tables_are_the_workflows_of_the_grid_it_keeps(t
     that grid: the same tables as the workflow's `tidy` step (`analysis.data.tidy`) writes from the grid it keeps."""
     from analysis.data import tidy
     from analysis.presentation import redecide
-    from baselines.grid import GridRow
-    from baselines.spec import TrialSpec
+    from bench.grid import GridRow
+    from bench.spec import TrialSpec
 
     rows = []
     for name, label in (("random", "Random"), ("ts", "TS"), ("battery-nsga2", "NSGA-II")):

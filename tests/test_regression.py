@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from baselines.records import ADDED_KEYS, has_key, stable
+from bench.records import ADDED_KEYS, has_key, stable
 
 FIXTURES = Path(__file__).resolve().parent / "data/regression"
 _BASE = {"batch_size": 3, "iterations": 2, "n_init": 5, "seed": 7, "model": {"num_inducing": 8, "maxiter": 10}}
@@ -76,7 +76,7 @@ def differences(expected: Any, actual: Any, where: str = "") -> list[str]:
 
 def _run(spec: dict[str, Any], out: Path, expected: dict[str, Any] | None = None) -> dict[str, Any]:
     """The stable content of a run; keys added to records after `expected` was made are left out of it."""
-    from baselines.runner import run_trial
+    from bench.runner import run_trial
 
     record = run_trial(spec, out)
     return stable(record, tuple(k for k in ADDED_KEYS if expected is not None and not has_key(expected, k)))
@@ -101,7 +101,7 @@ def test_differences_finds_a_changed_draw():
 
 def test_a_record_written_before_the_lambda_rename_reads_as_today_s(tmp_path):
     """Published records name the iteration's lambda_t "lam"; reading one gives today's keys and the same values."""
-    from baselines.records import load_record
+    from bench.records import load_record
 
     today = json.loads((FIXTURES / "b3o-defer.json").read_text())
     legacy = json.loads(json.dumps(today).replace('"lambda_t":', '"lam":'))

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 import baselines
-from baselines.design import initial_design
-from baselines.records import (
+from bench.records import (
     ADDED_KEYS,
     RECORD_KEYS,
     TIMING_KEYS,
@@ -21,8 +20,9 @@ from baselines.records import (
     same_run,
     stable,
 )
-from baselines.runner import run_trial
-from baselines.spec import TrialSpec, validate
+from bench.runner import run_trial
+from bench.spec import TrialSpec, validate
+from problems.design import initial_design
 
 TINY = {
     "problem": "forrester1",
@@ -172,7 +172,7 @@ def test_resume_after_a_crash_gives_the_uninterrupted_record(tmp_path, monkeypat
 def test_a_trial_resumed_on_another_platform_names_both_in_its_record(tmp_path, monkeypatch):
     """A checkpoint carried to another machine (`b3o archive --unfinished`) resumes there; the record says which
     platform made which iterations, and its tables' platform is neither one alone (no single platform reproduces it)."""
-    import baselines.runner as runner
+    import bench.runner as runner
 
     method_cls = baselines.method_class("b3o")
     original = method_cls.ask
@@ -233,7 +233,7 @@ def test_cli_bad_spec_is_one_clear_error_and_exit_2(tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps({**TINY, "params": {"lam": -2}}))
     result = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json")],
+        [sys.executable, "-m", "bench.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json")],
         capture_output=True,
         text=True,
     )
@@ -247,14 +247,14 @@ def test_cli_flags_override_the_spec_and_run(tmp_path):
     spec = tmp_path / "spec.yaml"
     spec.write_text("\n".join(f"{k}: {json.dumps(v)}" for k, v in {**TINY, "method": "random", "params": {}}.items()))
     result = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
+        [sys.executable, "-m", "bench.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
          "--iterations", "2", "--param", "x=1"],
         capture_output=True,
         text=True,
     )
     assert result.returncode == 2 and "unknown parameter(s) ['x'] for method 'random'" in result.stderr
     result = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
+        [sys.executable, "-m", "bench.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json"),
          "--iterations", "2", "--seed", "3"],
         capture_output=True,
         text=True,
@@ -266,7 +266,7 @@ def test_cli_flags_override_the_spec_and_run(tmp_path):
 
 
 def test_list_names_everything():
-    result = subprocess.run([sys.executable, "-m", "baselines.cli", "list"], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "bench.cli", "list"], capture_output=True, text=True)
     assert result.returncode == 0
     for name in ("hartmann6", "b3o (acquisition", "defer", "logei", "scheduled"):
         assert name in result.stdout

@@ -316,6 +316,6 @@ def test_a_sampler_is_registered_in_one_place(monkeypatch):
     assert "my-mh" in samplers.continuous() and "mixed-mh" not in samplers.continuous()
     assert samplers.get("my-mh", burn_in=10).sample(TWO_D, TWO_D.space, 5, seed=0).shape == (5, 2)
 
-    from baselines.scaling import ScalingSpec
+    from bench.scaling import ScalingSpec
 
     assert "my-mh" in ScalingSpec().samplers

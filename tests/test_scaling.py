@@ -8,9 +8,9 @@ import json
 import pandas as pd
 import pytest
 
-from baselines import cli, scaling
-from baselines.records import SCALING_COLUMNS
-from baselines.scaling import ScalingSpec, predicted_over_cap, run
+from bench import cli, scaling
+from bench.records import SCALING_COLUMNS
+from bench.scaling import ScalingSpec, predicted_over_cap, run
 
 
 def test_scaling_measures_every_batch_size_under_the_cap(tmp_path):

@@ -36,7 +36,7 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     targets = ["results/mine/paper/tables/summary.csv", "results/mine/paper/figures/progress_my_sphere_study.png"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "study", "--configfile", "my.yaml", "--cores", "2", *targets],
+        [sys.executable, "-m", "bench.cli", "study", "--configfile", "my.yaml", "--cores", "2", *targets],
         cwd=user, env=env, capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -49,7 +49,7 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
 
 def test_b3o_study_refuses_a_missing_config_in_one_line(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "study", "--configfile", "nope.yaml", "--cores", "1"],
+        [sys.executable, "-m", "bench.cli", "study", "--configfile", "nope.yaml", "--cores", "1"],
         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 2 and done.stderr.strip() == f"b3o study: error: no config file 'nope.yaml' in {tmp_path}"
@@ -57,7 +57,7 @@ def test_b3o_study_refuses_a_missing_config_in_one_line(tmp_path):
 
 def test_other_commands_still_refuse_unknown_arguments(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "list", "--cores", "1"],
+        [sys.executable, "-m", "bench.cli", "list", "--cores", "1"],
         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 2 and "unrecognized arguments: --cores 1" in done.stderr
@@ -71,7 +71,7 @@ def test_b3o_study_refuses_a_bad_config_one_line_per_error_before_snakemake(tmp_
     study["methods"][0]["lam"] = -1
     (tmp_path / "my.yaml").write_text(yaml.safe_dump(config))
     done = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
+        [sys.executable, "-m", "bench.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
     )
     experiment = next(iter(config["experiments"]))
@@ -91,7 +91,7 @@ def test_a_study_plans_none_of_the_paper_s_illustrations(tmp_path):
         (tmp_path / module).write_text((EXAMPLES / module).read_text())
     (tmp_path / "my.yaml").write_text((EXAMPLES / "my.yaml").read_text())
     plan = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
+        [sys.executable, "-m", "bench.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=600,
     )
     assert plan.returncode == 0, plan.stderr[-3000:]

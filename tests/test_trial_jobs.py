@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-import baselines.runner
-from baselines import cli
-from baselines.grid import look_blocks, trial_grid, trial_jobs
-from baselines.records import finished_copy
-from baselines.spec import TrialSpec
+import bench.runner
+from bench import cli
+from bench.grid import look_blocks, trial_grid, trial_jobs
+from bench.records import finished_copy
+from bench.spec import TrialSpec
 
 RANDOM = {"problem": "forrester1", "method": "random", "params": {}, "batch_size": 3, "iterations": 2, "n_init": 4}
 
@@ -90,7 +90,7 @@ def test_a_deleted_record_comes_back_from_its_finished_copy_without_rerunning(tm
     def must_not_run(self):
         raise AssertionError("the trial ran again")
 
-    monkeypatch.setattr(baselines.runner._Runner, "run", must_not_run)
+    monkeypatch.setattr(bench.runner._Runner, "run", must_not_run)
     assert cli.main(["run-trials", "--trials", json.dumps(trials)]) == 0
     assert out.read_text() == text
 
@@ -98,14 +98,14 @@ def test_a_deleted_record_comes_back_from_its_finished_copy_without_rerunning(tm
 def test_a_failed_trial_does_not_stop_the_others(tmp_path, monkeypatch, capsys):
     trials = _trials(tmp_path, range(3))
     failing = TrialSpec.from_dict(trials[0]["spec"]).trial_id
-    run = baselines.runner.run_trial
+    run = bench.runner.run_trial
 
     def run_or_fail(spec, out):
         if spec.trial_id == failing:
             raise FloatingPointError("diverged")
         return run(spec, out)
 
-    monkeypatch.setattr(baselines.runner, "run_trial", run_or_fail)
+    monkeypatch.setattr(bench.runner, "run_trial", run_or_fail)
     assert cli.main(["run-trials", "--trials", json.dumps(trials)]) == 1
     assert f"1 of 3 trials failed: {failing}" in capsys.readouterr().err
     assert not (tmp_path / "r0.json").exists()

@@ -13,10 +13,10 @@ import yaml
 from analysis.data.per_trial import per_trial
 from analysis.data.tidy import load, tidy_table
 from analysis.data.verify import Published, sample
-from baselines.cli import main
-from baselines.grid import trial_grid
-from baselines.runner import run_trial
-from baselines.spec import TrialSpec
+from bench.cli import main
+from bench.grid import trial_grid
+from bench.runner import run_trial
+from bench.spec import TrialSpec
 
 CONFIG = {
     "results": "unused",

@@ -1,5 +1,5 @@
 """Every registered problem is well posed for B3O: on its initial design the surrogate learns the objective, and the
-Boltzmann density at the configured lambda is neither a point mass nor uniform (see `baselines.runner` for the
+Boltzmann density at the configured lambda is neither a point mass nor uniform (see `bench.runner` for the
 collapse criterion: ESS/N over the reference set and the batch's diversity together).
 
 These fail on a surrogate fed natural units it cannot fit (Formula E's outputs, variance ~1e-3, under a fixed
@@ -21,12 +21,13 @@ from scipy.stats import spearmanr
 from trieste.observer import OBJECTIVE
 
 import problems
+from problems.design import initial_design
 from b3o import degeneracy
 from b3o.space import layout
-from baselines.design import initial_design, model_dataset
-from baselines.grid import trial_grid
-from baselines.models import build_models, fit
-from baselines.spec import TrialSpec, validate
+from bench.design import model_dataset
+from bench.grid import trial_grid
+from bench.models import build_models, fit
+from bench.spec import TrialSpec, validate
 
 CONFIG = yaml.safe_load((Path(__file__).parents[1] / "config" / "extended.yaml").read_text())  # every paper experiment
 SEED = 0

@@ -29,6 +29,20 @@ RUN_LIST=(
   "large_batch_shekel|f37a79f|@config/large_batch.yaml|no|2|large_batch"
 )
 
+b3o() {  # this checkout's own command, whatever `pip install -e` last wrote into the `b3o` script (its module moved:
+  python -m bench.cli "$@"  # baselines.cli -> bench.cli, issue 70)
+}
+
+launcher() {  # launcher CODE: a directory whose `b3o` runs CODE's own command, put first on a frozen run's PATH so that
+  local bin module=bench.cli  # its jobs' `b3o` runs the frozen tree's module, not the installed script's
+  bin="$RUNS/bin-$(basename "$1")"
+  [ -f "$1/bench/cli.py" ] || module=baselines.cli
+  mkdir -p "$bin"
+  printf '#!/bin/sh\nexec python -m %s "$@"\n' "$module" > "$bin/b3o"
+  chmod +x "$bin/b3o"
+  echo "$bin"
+}
+
 field() {  # field NUMBER ENTRY: one field of a RUN_LIST entry (the results directory defaults to the name)
   local name commit what carry cores results
   IFS='|' read -r name commit what carry cores results <<< "$2"
@@ -49,6 +63,7 @@ start() {  # start ENTRY: the run's snakemake in the background, in a process gr
   [ -d "$results/trials" ] || b3o restore --results "$results"
   (
     cd "$code"
+    PATH="$(launcher "$code"):$PATH"
     PYTHONPATH="$code" snakemake --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
     PYTHONPATH="$code" setsid nice -n 5 snakemake --cores "$cores" --keep-going --rerun-incomplete \
       --configfile "$what" --config results="$results" >> "$RUNS/$name.log" 2>&1 &

@@ -4,7 +4,7 @@ Checking a claim compares every method of a left slot with every method of its r
 by seed, at the smaller of the two methods' final evaluation counts (`analysis.claims.comparisons`);
 `analysis.statistics.verdicts` decides each comparison (Holm over the claim's comparisons) and the claim. A (problem,
 slot pair) whose problem or methods were not run is missing: the claim then says "holds on k of n" at best and lists
-what is missing. Table 2 (`baselines.paper`) is checked cell by cell (`table_2_reproduced`).
+what is missing. Table 2 (`bench.paper`) is checked cell by cell (`table_2_reproduced`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from analysis.data.aggregate import on_shared_seeds
 from analysis.naming import VARIANTS, method_title, ordered_problems, problem_title
 from analysis.statistics import sequential, verdicts
 from analysis.statistics.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED
-from baselines.paper import TABLE_2_CELLS
+from bench.paper import TABLE_2_CELLS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from analysis.claims.selection import SETTING
 from analysis.formatting import number, signed
 from analysis.naming import problem_title
 from analysis.statistics.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
-from baselines.paper import SEQ_EI_STEPS
+from bench.paper import SEQ_EI_STEPS
 
 
 def p_text(p: float) -> str:

@@ -15,7 +15,7 @@ alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.cs
   `diversity_early` the batch's at `early_iteration` (a fifth into the horizon, at least the second);
 * `started_utc`: when the trial started (its record's finish less its wall time; a resumed trial's earlier part is
   not counted, so it may have started earlier), which `analysis.claims` compares with the margins' commit;
-* `platform_id`: the numerical platform the trial ran on (`baselines.numerics.platform_id`; empty in tables made
+* `platform_id`: the numerical platform the trial ran on (`bench.numerics.platform_id`; empty in tables made
   before it was recorded). Trials of equal spec and platform id give identical values.
 
 Run as `python -m analysis.data.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv`.

@@ -22,7 +22,7 @@ import pandas as pd
 
 from analysis.naming import display_labels
 from b3o.degeneracy import density_lambda
-from baselines.records import TRACE_SCALARS, load_record, quarantine, record_platform
+from bench.records import TRACE_SCALARS, load_record, quarantine, record_platform
 
 #: columns of the workflow's grid table (one row per experiment and trial)
 GRID_COLUMNS = (

@@ -1,6 +1,6 @@
 """`b3o verify`: rerun a seeded sample of published trials and say, per trial, whether it reproduced exactly.
 
-What is promised: on the pinned numerical platform (`baselines.numerics`) a trial's record is bit-identical wherever
+What is promised: on the pinned numerical platform (`bench.numerics`) a trial's record is bit-identical wherever
 its platform id matches the published one. Where the ids differ (another CPU's cache sizes, other library versions)
 the per-seed values may differ - BO is chaotic - and the check is statistical instead: every seed of the trial's
 setting is rerun and the reruns are compared with the published values, paired by seed, through the verdict engine
@@ -31,9 +31,9 @@ from analysis.claims.checking import check_all
 from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.data.per_trial import load as load_per_trial
 from analysis.statistics.verdicts import EQUIVALENT, FAILS, HOLDS, NOT_MEASURED, decide, paired
-from baselines.grid import trial_grid
-from baselines.records import record_platform, same_run
-from baselines.spec import TrialSpec
+from bench.grid import trial_grid
+from bench.records import record_platform, same_run
+from bench.spec import TrialSpec
 from problems.margins import margin
 
 log = logging.getLogger("b3o.verify")
@@ -129,7 +129,7 @@ def sample(trials: list[Published], k: int, seed: int) -> list[Published]:
 
 
 def rerun(trial: Published, work: Path) -> dict[str, Any]:
-    from baselines.runner import run_trial
+    from bench.runner import run_trial
 
     return run_trial(trial.spec, work / f"{trial.spec.trial_id}.json")
 
@@ -137,7 +137,7 @@ def rerun(trial: Published, work: Path) -> dict[str, Any]:
 def compare(trial: Published, record: dict[str, Any]) -> dict[str, Any]:
     """One line of the report: the published and rerun values and platform ids, and whether the rerun is identical
     (the whole record without times where a record was published - keys added to records since it was made are
-    left out, `baselines.records.same_run` - else the final value to the last bit)."""
+    left out, `bench.records.same_run` - else the final value to the last bit)."""
     value = record["trace"][-1][trial.metric]
     same = same_run(record, trial.record) if trial.record is not None else value == trial.value
     rerun_platform = record["provenance"]["platform_id"]

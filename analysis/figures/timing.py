@@ -1,6 +1,6 @@
 """Cost of one batch against batch size B, log-log, with the fitted scaling exponent of each method in the legend.
 
-Input: the scaling CSV of `b3o scaling` (columns `baselines.records.SCALING_COLUMNS`). The slope of log(time) on
+Input: the scaling CSV of `b3o scaling` (columns `bench.records.SCALING_COLUMNS`). The slope of log(time) on
 log(B) is the empirical exponent: ≈ 1 is linear in B, ≈ 0 means the per-iteration cost (building the sampler)
 dominates. Right: peak memory of the process.
 """
@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from analysis.figures import common
 from analysis.naming import method_title
-from baselines.records import SCALING_COLUMNS as COLUMNS
+from bench.records import SCALING_COLUMNS as COLUMNS
 
 
 def series_name(row: pd.Series) -> str:

@@ -18,7 +18,7 @@ import pandas as pd
 import yaml
 
 from analysis.formatting import number, with_ci
-from baselines.paper import SEQ_EI_STEPS
+from bench.paper import SEQ_EI_STEPS
 
 CONFIGS = {"default": "config/config.yaml", "extended": "config/extended.yaml", "paper.yaml": "config/paper.yaml"}
 OUT = "docs/deviations.md"

@@ -32,7 +32,7 @@ import yaml
 from analysis.data import per_iteration, per_trial, tidy
 from analysis.statistics.looks import open_trials
 from analysis.tables import claims_table
-from baselines.grid import horizon_arguments, seed_numbers, sequential_experiments, trial_grid
+from bench.grid import horizon_arguments, seed_numbers, sequential_experiments, trial_grid
 
 
 def existing_grid(config: dict, records: Path) -> tuple[pd.DataFrame, int]:

@@ -23,7 +23,7 @@ import yaml
 from analysis.claims import checking
 from analysis.data import per_trial
 from analysis.tables import claims_table
-from baselines.grid import sequential_experiments
+from bench.grid import sequential_experiments
 
 SITE = Path("workflow/site.yaml")
 

@@ -24,7 +24,7 @@ from analysis.report.latex import Section, blank_repeats, figure, long_table, re
 from analysis.statistics import verdicts
 from analysis.tables import horizon as horizon_table
 from analysis.tables import summary as summary_table
-from baselines.paper import TABLE_2_CELLS as PAPER_TABLE_2
+from bench.paper import TABLE_2_CELLS as PAPER_TABLE_2
 
 CLAIMS_REF = r"Table~\ref{tab:claims}"
 

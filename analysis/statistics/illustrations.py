@@ -20,7 +20,7 @@ from trieste.observer import OBJECTIVE
 
 import problems
 from b3o import BoltzmannBatch, Constant, acquisitions, samplers
-from baselines.design import model_dataset
+from bench.design import model_dataset
 from problems.synthetic import SyntheticProblem
 
 

@@ -38,7 +38,7 @@ from analysis.claims.catalogue import CATALOGUE
 from analysis.claims.selection import member_names
 from analysis.data.tidy import grid_frame
 from analysis.statistics import sequential, verdicts
-from baselines.grid import seed_looks, trial_grid
+from bench.grid import seed_looks, trial_grid
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from analysis.statistics.verdicts import ALPHA, p_floor
-from baselines.grid import planned_looks as looks  # noqa: F401 (the planned seed counts, owned by the grid)
+from bench.grid import planned_looks as looks  # noqa: F401 (the planned seed counts, owned by the grid)
 
 #: grid points per unit of the score scale in the numerical integration
 GRID_DENSITY = 40

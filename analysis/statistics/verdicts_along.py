@@ -33,7 +33,7 @@ from analysis.claims.catalogue import SYNTHETIC
 from analysis.data import per_trial
 from analysis.statistics import sequential
 from analysis.statistics.verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED, combine
-from baselines.grid import sequential_experiments
+from bench.grid import sequential_experiments
 
 MAX_BUDGETS = 12
 #: the verdict classes a strip colours, in legend order; "holds on k of n" is held in part

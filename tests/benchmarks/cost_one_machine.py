@@ -7,8 +7,8 @@ constants to the default run's records (M = 64, one machine), a probe of one L-B
 or more (the paper-scale trial, +52 %; the M = 500 check, +79 %). The refit's constants are the committed ones now
 (docs/performance.md: the rule they passed), so rerunning this against today's committed model compares it with itself:
 give `--base` the earlier one (`git show 76f9de0^:paper/tables/cost_model.csv > earlier.csv`). Here the fit part alone
-is fitted anew (`baselines.cost.with_fit_refitted`) to the whole trials of one machine (`--platform`), counting the
-steps each fit took (`baselines.cost.fit_steps`), and checked on trials of the same machine it was not fitted to: per
+is fitted anew (`bench.cost.with_fit_refitted`) to the whole trials of one machine (`--platform`), counting the
+steps each fit took (`bench.cost.fit_steps`), and checked on trials of the same machine it was not fitted to: per
 setting, the trials' measured fit CPU minutes against what the refitted part and the committed one predict from the spec
 alone (at the step cap, as any prediction must).
 
@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from baselines.cost import CostModel, fit_key, has_cpu_parts, observations, with_fit_refitted
-from baselines.records import load_record
+from bench.cost import CostModel, fit_key, has_cpu_parts, observations, with_fit_refitted
+from bench.records import load_record
 
 
 def seed_set(text: str) -> set[int]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform
 
@@ -36,10 +36,10 @@ import pandas as pd
 import yaml
 from scipy import stats
 
-from baselines.grid import trial_grid
-from baselines.paper import table_2_lam
-from baselines.records import load_record
-from baselines.runner import run_trial
+from bench.grid import trial_grid
+from bench.paper import table_2_lam
+from bench.records import load_record
+from bench.runner import run_trial
 
 SEEDS = range(100, 110)
 MODEL = {"kind": "svgp", "num_inducing": 64, "likelihood_variance": 0.01, "maxiter": 50}

@@ -6,7 +6,7 @@ fast. This script fits one model again and again on the same data, as a trial's 
 fitting in a fresh pinned process, and writes the resident memory after every fit: what stays after a fit is what a
 trial accumulates.
 
-- `collapsed` — the collapsed fit as `baselines.models.CollapsedFit` makes it now: the bound computed eagerly;
+- `collapsed` — the collapsed fit as `bench.models.CollapsedFit` makes it now: the bound computed eagerly;
 - `collapsed, traced` — the way it was made before: the bound traced into a new `tf.function` at every fit (gpflow's
   `compile=True`) and run with TensorFlow's graph optimiser switched off around it;
 - `default` — the default fit (L-BFGS-B on the ELBO over q(u) too, traced by trieste).
@@ -24,14 +24,14 @@ other on one machine by the code before and after the change, both records commi
         --out paper/tables/fit_memory_trials.csv
 
 one row per record: its CPU minutes (all, fits), peak resident GiB, and whether it is the first record bit for bit
-apart from times and provenance (`baselines.records.stable`).
+apart from times and provenance (`bench.records.stable`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform, here and in each child
 
@@ -59,8 +59,10 @@ def _measure(fit: str, m: int, n: int, repeats: int) -> list[dict]:
     from check_shapes import disable_check_shapes
 
     import problems
-    from baselines import models
-    from baselines.design import initial_design, model_dataset
+    from bench import models
+    from bench.model_spec import ModelSpec
+    from bench.design import model_dataset
+    from problems.design import initial_design
 
     class Traced(models.CollapsedFit):
         """The collapsed fit as it was: a traced bound per fit, Grappler off around it."""
@@ -89,7 +91,7 @@ def _measure(fit: str, m: int, n: int, repeats: int) -> list[dict]:
     with disable_check_shapes():
         data, _ = model_dataset(problem, x, y)
         tf.random.set_seed(0)
-        spec = models.ModelSpec(num_inducing=m, maxiter=50, fit="lbfgs" if fit == "default" else "collapsed")
+        spec = ModelSpec(num_inducing=m, maxiter=50, fit="lbfgs" if fit == "default" else "collapsed")
         model = models.build_models(spec, problem.search_space, data)
         for number in range(1, repeats + 1):
             start = time.process_time()
@@ -113,7 +115,7 @@ def measure(repeats: int = REPEATS) -> pd.DataFrame:
 
 def trials_table(paths: list[Path]) -> pd.DataFrame:
     """One row per trial record: CPU minutes, peak memory, and whether it is the first record apart from times."""
-    from baselines.records import stable
+    from bench.records import stable
 
     records = [json.loads(path.read_text()) for path in paths]
     return pd.DataFrame([{

@@ -1,6 +1,6 @@
 """What one default SVGP fit costs as the data size N and the inducing points M grow: a source of the cost model.
 
-The cost model (`baselines.cost`) prices a fit of the default kind by a form in N and m whose terms the reduced runs'
+The cost model (`bench.cost`) prices a fit of the default kind by a form in N and m whose terms the reduced runs'
 records (M = 64, N up to a few hundred) and the paper-scale step timings (M = 500) cannot all separate. This script
 measures, on Hartmann-6 data with the paper's noise, the CPU seconds of one fit as a trial makes it after its first
 (the inducing points updated to the data, then L-BFGS-B from the last fit's state, traced anew as every fit is), at
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform
 
@@ -29,8 +29,10 @@ import tensorflow as tf
 from check_shapes import disable_check_shapes
 
 import problems
-from baselines.design import initial_design, model_dataset
-from baselines.models import ModelSpec, build_models
+from problems.design import initial_design
+from bench.design import model_dataset
+from bench.model_spec import ModelSpec
+from bench.models import build_models
 
 INDUCING, SIZES = (64, 128, 256, 500), (500, 1000, 2500, 5000)
 MAXITER = 50  # the reduced runs' and the large-batch study's cap

@@ -7,7 +7,7 @@ update, one L-BFGS iteration, one B3O batch - checks that a warm-started fit doe
 the per-iteration cost over t = 1..50 by linear interpolation in N. Writes a CSV (one row per measured N, plus the
 estimate). Run: `python tests/benchmarks/paper_scale_cost.py --out paper/tables/paper_scale_cost.csv` (~10 min).
 
-Times are CPU seconds of this process, pinned to one thread as trials are (`baselines.numerics`): what a trial takes
+Times are CPU seconds of this process, pinned to one thread as trials are (`bench.numerics`): what a trial takes
 on a core of its own, the clock of the cost model, which fits its default-fit constants to these steps.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform
 
@@ -28,9 +28,11 @@ from check_shapes import disable_check_shapes
 from trieste.observer import OBJECTIVE
 
 import problems
+from problems.design import initial_design
 from b3o import BoltzmannBatch, Constant, acquisitions, samplers
-from baselines.design import initial_design, model_dataset
-from baselines.models import ModelSpec, build_models
+from bench.design import model_dataset
+from bench.model_spec import ModelSpec
+from bench.models import build_models
 
 SIZES = (100, 1100, 2600, 5000)
 MAXITER, PROBE_ITERATIONS, ITERATIONS, BATCH = 500, 20, 50, 100

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from baselines.grid import trial_grid
+from bench.grid import trial_grid
 
 ROOT = Path(__file__).resolve().parents[2]
 #: (experiment, label, problem, seed): a B3O trial with DEFER, one with the importance step, and TS

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform
 
@@ -37,9 +37,9 @@ import pandas as pd
 import tensorflow as tf
 from check_shapes import disable_check_shapes
 
-from baselines.design import model_dataset
-from baselines.models import build_models, collapsed_bound
-from baselines.spec import TrialSpec, validate
+from bench.design import model_dataset
+from bench.models import build_models, collapsed_bound
+from bench.spec import TrialSpec, validate
 from harness.seeding import Purpose, seed_tensorflow
 
 HERE = Path(__file__).resolve().parent
@@ -57,7 +57,7 @@ def _loss(model: gpflow.models.SVGP, data: tuple[tf.Tensor, tf.Tensor], objectiv
     """The objective's loss closure and the variables it is minimised over, as the two fits build them."""
     if objective == "elbo":
         return model.training_loss_closure(data, compile=False), model.trainable_variables
-    collapsed = collapsed_bound(model, data)  # as baselines.models.CollapsedFit builds it
+    collapsed = collapsed_bound(model, data)  # as bench.models.CollapsedFit builds it
     return collapsed.training_loss, collapsed.trainable_variables
 
 

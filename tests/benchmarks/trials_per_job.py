@@ -18,12 +18,12 @@ from pathlib import Path
 
 import yaml
 
-from baselines.grid import trial_grid
-from baselines.records import stable
+from bench.grid import trial_grid
+from bench.records import stable
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}  # `b3o` pins its threads (baselines.numerics)
+ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}  # `b3o` pins its threads (bench.numerics)
 
 
 def commands(trials: list[dict], per_process: int) -> list[list[str]]:

@@ -6,7 +6,7 @@ common set scored once per point, `baselines.thompson`).
 
     python tests/benchmarks/ts_profile.py --out paper/tables/ts_profile.csv [--repeats 3]
 
-It runs pinned as the trials are (`baselines.numerics`), one thread, and times in CPU seconds, so its shares hold on a
+It runs pinned as the trials are (`bench.numerics`), one thread, and times in CPU seconds, so its shares hold on a
 busy machine too (cache contention aside).
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform
 
@@ -29,7 +29,8 @@ from trieste.observer import OBJECTIVE  # noqa: E402
 
 import problems  # noqa: E402
 from baselines.base import TrialContext  # noqa: E402
-from baselines.models import ModelSpec, build_models, fit  # noqa: E402
+from bench.model_spec import ModelSpec  # noqa: E402
+from bench.models import build_models, fit  # noqa: E402
 from baselines.optimisers import chunked_sampler  # noqa: E402
 from baselines.thompson import STARTS, SharedStartThompsonSampling, ThompsonSampling  # noqa: E402
 

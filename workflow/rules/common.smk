@@ -20,10 +20,10 @@ from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizo
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, paper_experiments, run_figures
 from analysis.tables import declared as declared_tables
-from baselines.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, settings_to_check, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
-from baselines.cost import CostModel  # TensorFlow-free too
-from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
-from baselines.scaling import ScalingSpec  # TensorFlow-free too
+from bench.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, settings_to_check, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
+from bench.cost import CostModel  # TensorFlow-free too
+from bench.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
+from bench.scaling import ScalingSpec  # TensorFlow-free too
 from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
     PER_ITERATION,
     PER_TRIAL,
@@ -47,7 +47,7 @@ PAPER = PUBLISHED if PUBLISH or Path(RESULTS) in Path(PUBLISHED).parents else f"
 #: this run's verdicts and numbers against the published ones, when they exist (printed as the run's last lines)
 COMPARED = f"{RESULTS}/against_published.md"
 COMPARE = PAPER != PUBLISHED and Path(PUBLISHED, "claims.csv").is_file() and Path(PUBLISHED, "tables", PER_TRIAL).is_file()
-REFUSED = f"b3o workflow: {CONFIGFILE}"  # a config error's prefix (baselines.config_check)
+REFUSED = f"b3o workflow: {CONFIGFILE}"  # a config error's prefix (bench.config_check)
 with config_check.refusing(REFUSED):
     GRID = trial_grid(config)
 SPECS = {row.spec.trial_id: row.spec for row in GRID}
@@ -58,7 +58,7 @@ def record_path(trial_id):
 
 
 def _check_specs():
-    """Validate each distinct trial setting without a record yet (`baselines.grid.settings_to_check`), so that bad
+    """Validate each distinct trial setting without a record yet (`bench.grid.settings_to_check`), so that bad
     names fail now, before any job runs.
 
     Validation builds problems and methods, which imports TensorFlow (seconds): it runs in a subprocess, and only in the
@@ -68,7 +68,7 @@ def _check_specs():
     if not settings:
         return
     check = subprocess.run(
-        [sys.executable, "-m", "baselines.cli", "check-specs"],
+        [sys.executable, "-m", "bench.cli", "check-specs"],
         input=json.dumps(settings, default=str),
         capture_output=True,
         text=True,
@@ -115,9 +115,9 @@ SLOT_MIN = config.get("slot_minutes", DEFAULT_LIMIT_MIN)
 
 @functools.cache
 def trial_slots(trial_ids):
-    """(runtime, retries) of a trial job: the cost model's prediction for its trials (`baselines.cost`, fitted to the
+    """(runtime, retries) of a trial job: the cost model's prediction for its trials (`bench.cost`, fitted to the
     published run: paper/tables/cost_model.csv; DEFAULT_LIMIT_MIN for each trial it cannot predict) in slots of at
-    most the config's `slot_minutes` (`baselines.estimate.slots`): a job that runs out of time is resubmitted and its
+    most the config's `slot_minutes` (`bench.estimate.slots`): a job that runs out of time is resubmitted and its
     trials resume from their checkpoints."""
     predicted = [COST.predict(SPECS[t].to_dict()) if COST else None for t in trial_ids]
     return slots(sum(c.total / 60 if c else DEFAULT_LIMIT_MIN for c in predicted), SLOT_MIN)
@@ -156,13 +156,13 @@ def horizon_source(run_config):
 
 
 def horizon_args():
-    """`analysis.tables.horizon`'s plan options for the config's `horizon` (`baselines.grid.horizon_arguments`)."""
+    """`analysis.tables.horizon`'s plan options for the config's `horizon` (`bench.grid.horizon_arguments`)."""
     return shlex.join(horizon_arguments(config))
 
 
 @functools.cache
 def look_plan(experiment):
-    """The plan a sequential experiment's looks are kept under (`baselines.grid.look_plan`)."""
+    """The plan a sequential experiment's looks are kept under (`bench.grid.look_plan`)."""
     return grid_look_plan(config, GRID, experiment)
 
 

@@ -3,9 +3,9 @@ from its checkpoint after a crash, and keeps one record per trial.
 
 Several trials per job share the process start-up (interpreter, TensorFlow, trieste) and, on a cluster, the job's
 scheduling and Snakemake start-up. A job's trials are seeds of one setting and of one planned look
-(`baselines.grid.trial_jobs`, `look_blocks`), so its size in trials is a fair measure of its cost and no job runs a
+(`bench.grid.trial_jobs`, `look_blocks`), so its size in trials is a fair measure of its cost and no job runs a
 later look's seeds before that look has decided whether they are needed. A failed trial fails its job; the job's other finished records survive
-Snakemake deleting its outputs (`baselines.records.finished_copy`), so rerunning the job reruns only what failed.
+Snakemake deleting its outputs (`bench.records.finished_copy`), so rerunning the job reruns only what failed.
 
 The specs travel as a parameter (inline JSON), not as files written by jobs of their own: a `run:` job costs a
 Snakemake subprocess that re-parses the workflow, which for a grid of hundreds of specs costs more than many trials. Each record holds
@@ -32,7 +32,7 @@ for first, trial_ids in TRIAL_JOBS.items():
             trials=trials_param(trial_ids),
         conda:
             ENV
-        shell:  # `b3o run-trials` pins its numerical platform, one thread included (baselines/numerics.py)
+        shell:  # `b3o run-trials` pins its numerical platform, one thread included (bench/numerics.py)
             "b3o run-trials --trials {params.trials:q} 2> {log:q}"
 
 

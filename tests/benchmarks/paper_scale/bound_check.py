@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 
-from baselines.numerics import pin_process
+from bench.numerics import pin_process
 
 pin_process([])  # before NumPy loads: the trials' numerical platform
 
@@ -32,9 +32,10 @@ import numpy as np
 import pandas as pd
 from check_shapes import disable_check_shapes
 
-from baselines.design import model_dataset
-from baselines.models import build_models, fit_and_report
-from baselines.spec import FITS, TrialSpec, svgp_fit, validate
+from bench.design import model_dataset
+from bench.models import build_models, fit_and_report
+from bench.model_spec import FITS, svgp_fit
+from bench.spec import TrialSpec, validate
 from harness.seeding import Purpose, seed_tensorflow
 
 

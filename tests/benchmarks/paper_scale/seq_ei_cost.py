@@ -19,7 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from baselines.estimate import SAFETY
+from bench.estimate import SAFETY
 
 STEPS, FIRST_N = 750, 100  # the paper config's Seq-EI on Hartmann-6
 SLOT_MIN = 240.0  # the config's default slot_minutes

@@ -33,10 +33,10 @@ import pandas as pd
 import yaml
 
 from analysis.naming import FITS as FIT_NAMES
-from baselines.cost import CostModel, measured_seconds
-from baselines.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table, trial_costs
-from baselines.grid import trial_grid
-from baselines.spec import FITS, svgp_fit
+from bench.cost import CostModel, measured_seconds
+from bench.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, estimate_table, trial_costs
+from bench.grid import trial_grid
+from bench.model_spec import FITS, svgp_fit
 
 PAPER_CONFIG = Path("config/paper.yaml")
 

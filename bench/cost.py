@@ -19,7 +19,7 @@ and O(m²) in L-BFGS-B's own work on q(u)'s M(M + 1)/2 variables; f0 and f1 are 
 dominate at small sizes. A prediction counts `maxiter` steps, the cap most fits reach (an upper bound for the first
 fits at small N, which may converge sooner); the constants are fitted to the steps each fit took where its record
 keeps them (`fit_steps`), so a fit that stopped early does not lower the cost of a step. The collapsed
-fit (`baselines.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
+fit (`bench.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
 `maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The
 constants are fitted by non-negative least squares, each source of observations weighing alike (`_nnls`), to the
 per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
@@ -52,7 +52,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
-from baselines.spec import svgp_fit
+from bench.model_spec import svgp_fit
 
 #: the form of each part: its terms, and for the fit, which also enter one L-BFGS step of the benchmark
 FIT_TERMS = ("f0", "f1", "f2", "f3", "f4", "f5")
@@ -164,7 +164,7 @@ class CostModel:
         return self._values.get(("uses_model", spec["method"], "flag"), 1.0) > 0
 
     def predict(self, spec: Mapping[str, Any]) -> TrialCost | None:
-        """Seconds of a trial spec (`baselines.spec.TrialSpec.to_dict()` fields); None where the model lacks a part."""
+        """Seconds of a trial spec (`bench.spec.TrialSpec.to_dict()` fields); None where the model lacks a part."""
         if self.missing(spec):
             return None
         method, problem = spec["method"], spec["problem"]
@@ -187,7 +187,7 @@ class CostModel:
 
 
 def inducing_points(model: Mapping[str, Any]) -> float:
-    """The SVGP's inducing points M at any data size: `baselines.models` builds M points in the space and trieste's
+    """The SVGP's inducing points M at any data size: `bench.models` builds M points in the space and trieste's
     selector keeps M when there are fewer data (padding with points from the space), so m = M, not min(M, N)."""
     return float(model.get("num_inducing", 500))
 
@@ -231,7 +231,7 @@ def measured_seconds(record: Mapping[str, Any], clock: str) -> float:
 
 def fit_steps(step: Mapping[str, Any]) -> float:
     """The L-BFGS-B steps an iteration's fit took (the mean over its objectives' models), from the fit's outcome that
-    records keep (`baselines.models.fit_outcome`); NaN where the record has none."""
+    records keep (`bench.models.fit_outcome`); NaN where the record has none."""
     outcome = step.get("fit")
     outcomes = outcome if isinstance(outcome, list) else [outcome]
     steps = [o.get("steps") for o in outcomes if isinstance(o, Mapping)]

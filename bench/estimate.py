@@ -1,5 +1,5 @@
-"""`b3o estimate`: what a config's run will cost, before it starts. The model is `baselines.cost`; fitting and checking
-it on a run's records is `b3o cost-model` (`baselines.cost_command`).
+"""`b3o estimate`: what a config's run will cost, before it starts. The model is `bench.cost`; fitting and checking
+it on a run's records is `b3o cost-model` (`bench.cost_command`).
 
 `b3o estimate --configfile CONFIG` prints per experiment its trials, predicted core-hours and longest trial, and every
 setting whose trials are predicted to run past one slot (`--limit`, minutes; the config's `slot_minutes`, by default
@@ -26,9 +26,9 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from baselines.cost import CostModel
-from baselines.grid import look_blocks, look_plan, seed_looks, sequential_experiments, setting, trial_grid
-from baselines.spec import FITS, svgp_fit
+from bench.cost import CostModel
+from bench.grid import look_blocks, look_plan, seed_looks, sequential_experiments, setting, trial_grid
+from bench.model_spec import FITS, svgp_fit
 
 COST_MODEL = Path("paper/tables/cost_model.csv")
 #: a trial job's slot per trial without a prediction (`workflow/rules/common.smk`), in minutes
@@ -173,7 +173,7 @@ def look_table(costs: pd.DataFrame) -> pd.DataFrame:
 
 def closed_by_looks(results: Path, config: Mapping[str, Any], grid: list) -> list[tuple[str, int, set[str]]]:
     """(experiment, k, the trials of its later looks that look k closed) for each planned look k a run in `results`
-    has made (`RESULTS/looks/EXPERIMENT/PLAN/lookK.json`, under the plan `baselines.grid.look_plan` names): the
+    has made (`RESULTS/looks/EXPERIMENT/PLAN/lookK.json`, under the plan `bench.grid.look_plan` names): the
     workflow gives a later look's seeds only to the settings still open at the look before it, so the trials of the
     others will never run. A look not yet made leaves every later trial in."""
     blocks = look_blocks(dict(config), grid)
@@ -195,7 +195,7 @@ def closed_by_looks(results: Path, config: Mapping[str, Any], grid: list) -> lis
 
 def finished_trials(results: Path, trial_ids: set[str]) -> dict[str, dict]:
     """The finished records in `results`/trials of the trials among `trial_ids`, by trial id."""
-    from baselines.records import load_record
+    from bench.records import load_record
 
     paths = {t: results / "trials" / f"{t}.json" for t in trial_ids}
     records = {t: load_record(path)[0] for t, path in paths.items() if path.is_file()}
@@ -206,7 +206,7 @@ def realised(costs: pd.DataFrame, finished: Mapping[str, dict], clock: str) -> p
     """Per setting (label, problem) of the `finished` trials' records (`finished_trials`) that `costs`
     (`trial_costs`) predicts and that have `clock`'s seconds: their number and measured and predicted minutes, what a
     run going on has cost so far against what the model said (on whatever machine made each record)."""
-    from baselines.cost import has_cpu_parts, measured_seconds
+    from bench.cost import has_cpu_parts, measured_seconds
 
     rows = []
     for row in costs.drop_duplicates("trial_id").dropna(subset=["minutes"]).itertuples():
@@ -248,7 +248,7 @@ def estimate_text(per: pd.DataFrame, flagged: pd.DataFrame, model: CostModel, li
 
 def look_label(config: Mapping[str, Any], experiment: str | None, seed: int) -> str | None:
     """"EXPERIMENT, look K (seeds a–b)" for a seed of an experiment of `config` whose seeds run in planned looks (the
-    whole plan's boundaries, `baselines.grid.seed_looks`); None for a seed of any other."""
+    whole plan's boundaries, `bench.grid.seed_looks`); None for a seed of any other."""
     seeds = config.get("experiments", {}).get(experiment, {}).get("seeds")
     if not isinstance(seeds, Mapping):
         return None

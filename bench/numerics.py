@@ -60,7 +60,7 @@ def pin_process(argv: list[str]) -> None:
         os.environ[_REEXEC_GUARD] = "1"
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execv(sys.executable, [sys.executable, "-m", "baselines.cli", *argv])
+        os.execv(sys.executable, [sys.executable, "-m", "bench.cli", *argv])
 
 
 def mismatches() -> list[str]:

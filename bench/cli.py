@@ -20,28 +20,28 @@ from typing import Any
 # subcommand -> module defining `register(subparsers)`
 _COMMANDS: dict[str, str] = {
     "lap": "problems.formula_e.cli",
-    "run-trial": "baselines.cli",
-    "run-trials": "baselines.cli",
-    "check-specs": "baselines.cli",
+    "run-trial": "bench.cli",
+    "run-trials": "bench.cli",
+    "check-specs": "bench.cli",
     "check-plans": "analysis.statistics.plans",
-    "list": "baselines.cli",
-    "scaling": "baselines.scaling",
-    "study": "baselines.study",
+    "list": "bench.cli",
+    "scaling": "bench.scaling",
+    "study": "bench.study",
     "verify": "analysis.data.verify",
-    "platform": "baselines.provenance",
-    "estimate": "baselines.estimate",
-    "cost-model": "baselines.cost_command",
-    "archive": "baselines.archive",
-    "restore": "baselines.archive",
+    "platform": "bench.provenance",
+    "estimate": "bench.estimate",
+    "cost-model": "bench.cost_command",
+    "archive": "bench.archive",
+    "restore": "bench.archive",
 }
-#: subcommands whose numbers are records: they run on the pinned numerical platform (`baselines.numerics`)
+#: subcommands whose numbers are records: they run on the pinned numerical platform (`bench.numerics`)
 _PINNED = {"run-trial", "run-trials", "verify", "platform"}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in _PINNED:
-        from baselines.numerics import pin_process
+        from bench.numerics import pin_process
 
         try:
             pin_process(argv)  # before anything loads NumPy
@@ -105,7 +105,7 @@ def _value(text: str) -> Any:
 
 
 def _spec_dict(args: argparse.Namespace) -> dict[str, Any]:
-    from baselines.spec import TrialSpec
+    from bench.spec import TrialSpec
 
     spec = TrialSpec.load(args.spec).to_dict() if args.spec else {}
     for key in ("problem", "method", "batch_size", "iterations", "n_init", "seed"):
@@ -125,15 +125,15 @@ def _spec_dict(args: argparse.Namespace) -> dict[str, Any]:
 
 def _run_trial(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    from baselines.records import OutputError
-    from baselines.spec import TrialSpec, validate
+    from bench.records import OutputError
+    from bench.spec import TrialSpec, validate
 
     try:
         spec = TrialSpec.from_dict(_spec_dict(args))
         validate(spec)
     except (ValueError, TypeError, OSError) as err:
         return _error(err)
-    from baselines.runner import run_trial  # after the spec is found good: it imports TensorFlow
+    from bench.runner import run_trial  # after the spec is found good: it imports TensorFlow
 
     try:
         record = run_trial(spec, args.out)
@@ -145,12 +145,12 @@ def _run_trial(args: argparse.Namespace) -> int:
 
 def _run_trials(args: argparse.Namespace) -> int:
     """Every spec and output is checked before the first trial runs. A trial that fails is logged and the others
-    still run (each finished record is kept, see `baselines.records.finished_copy`); the exit code is then 1."""
+    still run (each finished record is kept, see `bench.records.finished_copy`); the exit code is then 1."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     from pathlib import Path
 
-    from baselines.records import check_output
-    from baselines.spec import TrialSpec, check_names, validate
+    from bench.records import check_output
+    from bench.spec import TrialSpec, check_names, validate
 
     try:
         items = json.loads(args.trials)
@@ -166,7 +166,7 @@ def _run_trials(args: argparse.Namespace) -> int:
             validate(spec)
     except (ValueError, TypeError, OSError) as err:
         return _error(err, "run-trials")
-    from baselines.runner import run_trial  # after the specs are found good: it imports TensorFlow
+    from bench.runner import run_trial  # after the specs are found good: it imports TensorFlow
 
     failed = []
     for spec, out in trials:
@@ -193,7 +193,7 @@ def _error(err: Exception, command: str = "run-trial") -> int:
 
 def _check_specs(args: argparse.Namespace) -> int:
     """The workflow calls this once per DAG build, in a subprocess: Snakemake itself never imports TensorFlow."""
-    from baselines.spec import TrialSpec, check_names, validate
+    from bench.spec import TrialSpec, check_names, validate
 
     try:
         specs = json.load(sys.stdin)

@@ -8,7 +8,7 @@ it evaluated (Ax's two traces). Everything random is derived
 from (seed, purpose, t) - observation noise, TensorFlow's global seed, the method's own draws - so no generator state
 has to be saved: a checkpoint holds the trace so far and the model's variables (the warm start of the next fit), and a
 resumed trial produces the same record as an uninterrupted one. So a finished trial's last checkpoint is kept, and a
-trial that differs from it only in having more iterations continues from it (`baselines.extension`). Files are
+trial that differs from it only in having more iterations continues from it (`bench.extension`). Files are
 written atomically (temp file + rename).
 """
 
@@ -28,26 +28,26 @@ from trieste.observer import OBJECTIVE
 
 from b3o import degeneracy
 from b3o.diversity import mean_pairwise_distance
-from baselines import numerics
-from baselines.design import model_dataset, trial_design
-from baselines.extension import continue_from_longest, keep_final_state
-from baselines.models import build_models, fit_and_report, model_state, restore_model_state
-from baselines.provenance import provenance, writer
-from baselines.records import (
+from bench import numerics
+from bench.design import model_dataset
+from bench.extension import continue_from_longest, keep_final_state
+from bench.models import build_models, fit_and_report, model_state, restore_model_state
+from bench.provenance import provenance, writer
+from bench.records import (
     atomic_write_text,
     check_output,
     checkpoint_path,
     finished_copy,
-    hypervolume,
     load_record,
     read_checkpoint,
     read_record,
     save_checkpoint,
 )
-from baselines.spec import Trial, TrialSpec, validate
-from baselines.standardise import OutputScale
+from bench.spec import Trial, TrialSpec, validate
+from bench.standardise import OutputScale
 from harness.seeding import Purpose, derived_seed, seed_tensorflow
 from problems import Problem
+from problems.design import trial_design
 
 if TYPE_CHECKING:
     from trieste.data import Dataset
@@ -122,8 +122,8 @@ class _Runner:
         self.sign = np.full(self.problem.num_objectives, self.problem.minimisation_sign)
         self._history: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (points, values, observations)
         self._warned = False
-        self.writer: dict[str, Any] = {}  # this process's code and platform (`baselines.provenance.writer`)
-        self.segments: list[dict[str, Any]] = []  # which writer made which iterations (`baselines.records.Checkpoint`)
+        self.writer: dict[str, Any] = {}  # this process's code and platform (`bench.provenance.writer`)
+        self.segments: list[dict[str, Any]] = []  # which writer made which iterations (`bench.records.Checkpoint`)
 
     def run(self) -> dict[str, Any]:
         started = time.perf_counter()
@@ -277,7 +277,7 @@ class _Runner:
     def _progress(self, values: np.ndarray, observations: np.ndarray) -> dict[str, Any]:
         problem = self.problem
         if problem.num_objectives > 1:
-            hv = hypervolume(values, problem)
+            hv = problem.hypervolume(values)
             return {"best_observed": None, "best_value": hv, "simple_regret": None, "hypervolume": hv}
         best = self.sign[0] * np.min(self.sign[0] * values[:, 0])
         best_obs = self.sign[0] * np.min(self.sign[0] * observations[:, 0])

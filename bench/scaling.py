@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from b3o import samplers as b3o_samplers
-from baselines.records import SCALING_COLUMNS, atomic_write_text
+from bench.records import SCALING_COLUMNS, atomic_write_text
 from harness.keys import check_keys
 
 
@@ -90,7 +90,7 @@ class ScalingSpec:
         """One clear ValueError for anything wrong, before any model is fitted."""
         import baselines
         import problems
-        from baselines.models import ModelSpec
+        from bench.model_spec import ModelSpec
 
         problems.get(self.problem)
         for method in self.methods:
@@ -128,8 +128,10 @@ def _fitted_model(spec: ScalingSpec, state_path: Path, fit_it: bool):
     import tensorflow as tf
 
     import problems
-    from baselines.design import initial_design, observed_dataset
-    from baselines.models import ModelSpec, build_models, fit, model_state, restore_model_state
+    from bench.design import observed_dataset
+    from problems.design import initial_design
+    from bench.model_spec import ModelSpec
+    from bench.models import build_models, fit, model_state, restore_model_state
 
     problem = problems.get(spec.problem)
     x = initial_design(problem, spec.num_data, spec.seed)
@@ -223,7 +225,7 @@ def run(spec: ScalingSpec, out: Path) -> list[dict[str, Any]]:
         _fitted_model(spec, state, fit_it=True)
         for config in configurations(list(spec.methods), list(spec.samplers)):
             command = [
-                sys.executable, "-m", "baselines.scaling",
+                sys.executable, "-m", "bench.scaling",
                 "--spec", json.dumps(spec.to_dict()), "--config", json.dumps(asdict(config)), "--state", str(state),
             ]  # fmt: skip
             # hard deadline: every B at the cap (with warm-up), plus start-up and model restoring

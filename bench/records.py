@@ -22,16 +22,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from problems import Problem
-
 log = logging.getLogger("b3o.trial")
 
-#: the keys of a trial record (`baselines.runner` writes it, `analysis.data.tidy` reads it)
+#: the keys of a trial record (`bench.runner` writes it, `analysis.data.tidy` reads it)
 RECORD_KEYS = (
     "spec", "trial_id", "problem", "provenance", "startup_s", "startup_cpu_s", "wall_s", "trace", "final_recommendation"
 )
@@ -60,7 +57,7 @@ TRACE_SCALARS = (
 #: `diagnostics` are the keys with "seconds" in their name)
 TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "fit_cpu_s", "acquire_cpu_s", "peak_rss_mb")
 #: keys records gained after records were first published - in trace rows from t = 1: `fit` (the fit's outcome,
-#: `baselines.models.fit_outcome`) and `recommended_value` / `_regret` / `_evals` (the point the method would
+#: `bench.models.fit_outcome`) and `recommended_value` / `_regret` / `_evals` (the point the method would
 #: recommend from the data before that row's batch); in the record: `final_recommendation` (from all the data); in
 #: a resampling sampler's diagnostics: `repeated_picks` and `move_evals` (`b3o.samplers.base.distinct_picks`).
 #: A record without one is an older record, compared on the keys it has (`same_run`).
@@ -217,17 +214,6 @@ def finished_copy(out: Path) -> Path:
     output: Snakemake deletes all outputs of a failed job, and of a job it reruns, so a job of several trials would
     otherwise lose the finished ones with the one that failed."""
     return out.parent / ".finished" / out.name
-
-
-def hypervolume(values: np.ndarray, problem: Problem) -> float:
-    """Hypervolume dominated by `values` (natural units, problem sense) w.r.t. the problem's reference point."""
-    from pymoo.indicators.hv import HV
-
-    sign = problem.minimisation_sign
-    front = sign * np.asarray(values, dtype=np.float64)
-    reference = sign * np.asarray(problem.reference_point, dtype=np.float64)
-    inside = np.all(front < reference, axis=1)
-    return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
 
 
 class Checkpoint(NamedTuple):

@@ -1,5 +1,5 @@
 """Provenance stamped on every record: code revision, library versions (and those of installed b3o plugin packages:
-their code is not under our git revision), machine, devices, the numerical platform (`baselines.numerics`: CPU,
+their code is not under our git revision), machine, devices, the numerical platform (`bench.numerics`: CPU,
 BLAS kernels, threads) with its id, and the SLURM job that ran it (if any)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from baselines.numerics import fingerprint, platform_id
+from bench.numerics import fingerprint, platform_id
 from harness.registry import plugin_versions
 
 _PACKAGES = ("b3o", "trieste", "gpflow", "tensorflow", "tensorflow-probability", "numpy", "scipy", "pybamm", "pymoo")
@@ -57,7 +57,7 @@ def provenance() -> dict[str, Any]:
     }
 
 
-#: what names the code and platform that computed an iteration (a checkpoint's segments, `baselines.records`)
+#: what names the code and platform that computed an iteration (a checkpoint's segments, `bench.records`)
 WRITER_KEYS = ("platform_id", "git_sha", "git_dirty")
 
 

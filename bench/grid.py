@@ -8,7 +8,7 @@ analysis counts seeds by rank, not by number.
 
 An experiment lists problems, seeds, trial settings and methods. A method entry has a display `label`, a registry
 `method`, fixed `params`, optionally `lam` (a number, a number per problem, or `table2`: the paper's Table 2 value
-for the problem and the method's acquisition and temperature, `baselines.paper`) and a `grid` of parameter lists whose
+for the problem and the method's acquisition and temperature, `bench.paper`) and a `grid` of parameter lists whose
 Cartesian product it spans (the lambda and sampler ablations) - so lambda and the sampler exist only where B3O is
 run, and the grid is not a full product. Identical trials in several experiments share one trial id and one
 record.
@@ -23,8 +23,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from baselines.paper import TABLE_2_NAME, table_2_lam
-from baselines.spec import TrialSpec
+from bench.paper import TABLE_2_NAME, table_2_lam
+from bench.spec import TrialSpec
 
 _TRIAL_KEYS = ("batch_size", "iterations", "n_init", "model", "problem_options")
 _COLUMNS = ("acquisition", "temperature", "lam", "sampler")

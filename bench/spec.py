@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from bench.model_spec import ModelSpec
 from harness.keys import check_keys
 
 if TYPE_CHECKING:
     from baselines.base import Method, TrialContext
-    from baselines.models import ModelSpec
     from problems import Problem
 
 #: Most points one trial may evaluate (n_init + batch_size x iterations). The trace keeps every point in memory and
@@ -27,15 +26,6 @@ if TYPE_CHECKING:
 MAX_EVALUATIONS = 1_000_000
 #: Largest kernel matrix a surrogate may need, in bytes of float64: N x N for exact GPR, N x M for SVGP.
 MAX_KERNEL_BYTES = 8 * 2**30
-#: How an SVGP's hyperparameters are fitted (`baselines.models`): named here, where no TensorFlow is imported, so that
-#: `b3o estimate` can offer them.
-FITS = ("lbfgs", "collapsed")
-
-
-def svgp_fit(model: Mapping[str, Any] | None) -> str | None:
-    """How a model spec's SVGP is fitted (one of `FITS`; "lbfgs" when unnamed), or None where it is not an SVGP."""
-    model = model or {}
-    return model.get("fit", "lbfgs") if model.get("kind", "svgp") == "svgp" else None
 
 
 @dataclass(frozen=True)
@@ -130,7 +120,6 @@ def validate(spec: TrialSpec) -> Trial:
     import baselines
     import problems
     from baselines.base import TrialContext
-    from baselines.models import ModelSpec
 
     try:
         problem = problems.get(spec.problem, **spec.problem_options)

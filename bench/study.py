@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from baselines import config_check
+from bench import config_check
 
 #: the Snakefile of the checkout these packages are installed from
 SNAKEFILE = Path(__file__).resolve().parents[1] / "Snakefile"

@@ -1,6 +1,6 @@
-"""`b3o cost-model`: fit the cost model (`baselines.cost`) to a run's records and write it with its error per
+"""`b3o cost-model`: fit the cost model (`bench.cost`) to a run's records and write it with its error per
 experiment, or check a committed model on records it was not fitted to (`--model`), per setting and per planned look.
-What a config will cost with the committed model is `b3o estimate` (`baselines.estimate`).
+What a config will cost with the committed model is `b3o estimate` (`bench.estimate`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from baselines.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
-from baselines.estimate import COST_MODEL, look_label
-from baselines.spec import svgp_fit
+from bench.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
+from bench.estimate import COST_MODEL, look_label
+from bench.model_spec import svgp_fit
 
 COST_VALIDATION = Path("paper/tables/cost_validation.csv")
 #: the validation rows of the records an extension (`b3o cost-model --extend`) was fitted to
@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _records(results: Path, grid: pd.DataFrame) -> list[dict]:
     """The readable records a grid table lists, each once (a relative path is taken from the results directory)."""
-    from baselines.records import load_record
+    from bench.records import load_record
 
     found = []
     for path in grid["record"].unique():
@@ -123,7 +123,7 @@ def _look_of(config: Mapping[str, Any], records: list[dict], experiment_of: Mapp
 
 
 def _cost_model(args: argparse.Namespace) -> int:
-    from baselines.records import load_record
+    from bench.records import load_record
 
     try:
         committed = CostModel.read(args.model) if args.model else None  # before the records: a bad path fails fast

@@ -12,7 +12,7 @@ A trial longer than a sitting would never finish if it started again each time: 
 copies the checkpoints of the unfinished trials to `unfinished/` (each replaced by the later one at the next pack, and
 dropped once the trial's record is archived), and `b3o restore` puts one back where its trial has neither a record nor
 a checkpoint, so the trial resumes where it stopped. Each checkpoint carries the integrity digest and the code and
-platform that made each of its iterations (`baselines.records.Checkpoint`): a trial resumed on another machine has a
+platform that made each of its iterations (`bench.records.Checkpoint`): a trial resumed on another machine has a
 record that names both (`provenance.segments`).
 
 A record recomputed after a fix keeps its trial id (the id hashes the spec, not the code). `b3o archive --supersede`
@@ -31,7 +31,7 @@ import tarfile
 import time
 from pathlib import Path
 
-from baselines.records import CHECKPOINT_SUFFIX, atomic_write, checkpoint_path, finished_copy, load_record
+from bench.records import CHECKPOINT_SUFFIX, atomic_write, checkpoint_path, finished_copy, load_record
 
 ARCHIVE = Path("records")
 INDEX = "index.csv"
@@ -223,10 +223,10 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def config_grid(config: Path) -> list:
-    """`config`'s grid rows (`baselines.grid.trial_grid`)."""
+    """`config`'s grid rows (`bench.grid.trial_grid`)."""
     import yaml
 
-    from baselines.grid import trial_grid
+    from bench.grid import trial_grid
 
     return trial_grid(yaml.safe_load(config.read_text()))
 

@@ -1,7 +1,7 @@
 """What the paper fixes for B3O: its four variants and its Table 2 of tuned λ (λ0 for a scheduled temperature), and
 the length of its sequential baseline.
 
-One owner for the configs, where `lam: table2` names Table 2 (`baselines.grid` resolves it before any trial spec
+One owner for the configs, where `lam: table2` names Table 2 (`bench.grid` resolves it before any trial spec
 exists), and for the analysis, whose claims compare a λ-ablation with it (`analysis.claims.checking`). Whole numbers stay
 integers: a trial id hashes the spec's JSON, where 5 and 5.0 differ, and the configs have always written them so.
 """

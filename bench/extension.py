@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from baselines.records import read_checkpoint, save_checkpoint
-from baselines.spec import TrialSpec
+from bench.records import read_checkpoint, save_checkpoint
+from bench.spec import TrialSpec
 
 #: the final states' directory, beside the records (hidden: no workflow output)
 STATES = ".states"
