@@ -2,7 +2,7 @@
 
 An experiment's `seeds` is a count, or `{start, step, max}` for seeds that come in planned looks: the grid then
 holds every trial up to `max`, and the workflow runs a look's seeds only for the settings still open
-(`analysis.statistics.looks`); a trial's id never depends on the look. Seeds are numbered from 0, or from `first` (in
+(`analysis.claims.looks`); a trial's id never depends on the look. Seeds are numbered from 0, or from `first` (in
 the mapping form): a plan written after some seeds' results were seen is then judged on seeds nobody has seen, and the
 analysis counts seeds by rank, not by number.
 

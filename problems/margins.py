@@ -15,7 +15,7 @@ spreads do: at log-SDs 1.5 against 0.25 its non-inferiority test declared "match
 often as α/2 (the rule before's rows of `paper/tables/verdict_size.csv`), and no test of arithmetic means holds its
 size there at a few seeds. The log ratio of two regrets of
 any spreads is one paired series, which the engine's tests hold at their size
-(`analysis.statistics.verdict_size`, unequal spreads).
+(`analysis.claims.verdict_size`, unequal spreads).
 `python -m problems.margins` recomputes the absolute hypervolume margin from the problem alone.
 """
 

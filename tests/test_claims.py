@@ -229,7 +229,7 @@ def test_the_ratio_margin_means_the_same_at_every_horizon():
 
 def test_one_far_seed_does_not_flip_a_clear_tie():
     """Ten seeds tied well inside the margin and one far seed: the paired t TOST still shows the tie (the three-test
-    TOST it replaced, whose sign flips swing with one far seed, is compared in `analysis.statistics.verdict_size`)."""
+    TOST it replaced, whose sign flips swing with one far seed, is compared in `analysis.claims.verdict_size`)."""
     rng = np.random.default_rng(7)
     d = np.r_[0.05 * rng.standard_normal(10), 1.5]  # A's advantage against an absolute margin of 1: one seed beyond it
     sides = Margin("absolute", 1.0, "test").sides(np.zeros_like(d), d, lower_is_better=True)
@@ -738,7 +738,7 @@ def test_a_borderline_verdict_does_not_depend_on_the_resampling_seed(monkeypatch
     borderline = table(hi)
     first = checking.check(one(), borderline).comparisons[0].stat
     assert abs(first.p_holm / verdicts.ALPHA - 1) < 0.02 and first.verdict == HOLDS
-    from analysis.statistics import resampling
+    from analysis.data import resampling
 
     for seed in (1, 17, 12345):  # the one resampling seed, wherever the engine reads it
         monkeypatch.setattr(resampling, "SEED", seed)
@@ -1080,6 +1080,24 @@ def _git_commit(repo, path: str, text: str, when: str) -> str:
     return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True).stdout[:10]
 
 
+def test_the_rules_history_follows_a_module_through_its_move(tmp_path):
+    """A verdict-engine module moved to another package (issue 70) keeps the changes it had before the move: the
+    rules' history is not restarted at the move, so "as they stood then" still finds the change before a run."""
+    import subprocess
+
+    from analysis.tables import dating
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    before = _git_commit(repo, "statistics/rule.py", "LEVEL = 0.95\n" * 20, "2026-01-01T00:00:00Z")
+    (repo / "data").mkdir()
+    subprocess.run(["git", "mv", "statistics/rule.py", "data/rule.py"], cwd=repo, check=True)
+    moved = _git_commit(repo, "data/rule.py", "LEVEL = 0.95\n" * 20 + "# moved\n", "2026-02-01T00:00:00Z")
+    found = dating.history((repo / "data" / "rule.py",))
+    assert [(c.sha[:10], f"{c.when:%Y-%m-%d}") for c in found] == [(moved, "2026-02-01"), (before, "2026-01-01")]
+
+
 def test_claims_md_dates_the_first_publication_the_margins_and_the_rules(tmp_path, monkeypatch):
     """Every claims.md states when its results were first published (the oldest commit of the run's per-trial table
     that showed these trials with these values), and dates the margins and the rules against the earlier of that
@@ -1277,10 +1295,10 @@ def test_under_planned_looks_a_clear_comparison_is_decided_at_the_first_look_and
 
 
 def test_a_look_decides_at_its_level_in_the_whole_plan_as_the_claims_do():
-    """The look checkpoint (`analysis.statistics.looks`) must call open what the claims table will call open: at look 1
+    """The look checkpoint (`analysis.claims.looks`) must call open what the claims table will call open: at look 1
     of the plan 10/15/20 the level is Pocock's, below α. A comparison decided at α but not at that level stays open (its
     settings get the next look's seeds); cutting the plan at the look would have stopped it."""
-    from analysis.statistics.looks import open_trials
+    from analysis.claims.looks import open_trials
 
     rng = np.random.default_rng(4)  # one where the two levels disagree
     luck = np.exp(rng.normal(0, 0.3, 10))  # positive regrets: a ratio margin takes their logs

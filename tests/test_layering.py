@@ -36,6 +36,9 @@ FLOORS = ("b3o", "harness", "problems", "baselines", "bench", "analysis")
 PRESENTATION = ("analysis.figures", "analysis.tables", "analysis.report", "analysis.presentation", "analysis.site")
 #: the grouping by job: records to tables, what the tables say, what a reader sees; the vocabulary every layer shares
 GROUPS = {"data", "statistics", "presentation", "claims", "figures", "tables", "report", "site"}
+#: the job packages, lowest first, each importing only those before it (and the vocabulary): records to tables, the
+#: verdict engine on paired samples, the paper's claims that run on it, then what a reader sees
+JOBS = ("data", "statistics", "claims", "tables", "figures", "presentation", "report", "site")
 VOCABULARY = {"naming", "formatting"}
 
 
@@ -164,6 +167,24 @@ def test_no_import_cycle_inside_analysis():
     for module in sorted(graph):
         if module not in state:
             visit(module, ())
+
+
+def _job(module: str) -> str:
+    """The job package (or vocabulary module) an analysis module belongs to."""
+    return module.split(".")[1] if module.count(".") else module
+
+
+def test_analysis_jobs_stand_in_one_direction():
+    """data <- statistics (the verdict engine) <- claims <- tables <- figures <- presentation <- report, site: the
+    engine can be read and tested without the paper's catalogue, and no two job packages import each other."""
+    inside = {m: frozenset(i for i in imported if i.startswith("analysis."))
+              for m, imported in _graph().items() if m.startswith("analysis.")}
+    edges = _between(inside, _job)
+    assert "statistics" in edges["claims"] and "data" in edges["statistics"]  # it sees imports (so it can fail)
+    assert _cycle(edges) == []
+    order = {job: n for n, job in enumerate(JOBS)} | {v: -1 for v in VOCABULARY}
+    upward = {a: sorted(b for b in imported if order[b] >= order[a]) for a, imported in edges.items() if a in order}
+    assert {a: b for a, b in upward.items() if b} == {}
 
 
 def test_the_paired_figure_reads_comparisons_without_the_claims_catalogue():

@@ -1,5 +1,5 @@
 """Seed plans that can decide (issue 38): the smallest p a look can attain, checked before any trial runs
-(`analysis.statistics.plans`, `b3o check-plans`); the workflow's refusal is in test_bad_input_workflow.py."""
+(`analysis.claims.plans`, `b3o check-plans`); the workflow's refusal is in test_bad_input_workflow.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import yaml
 
-from analysis.statistics import plans, sequential, verdicts
+from analysis.claims import plans
+from analysis.statistics import sequential, verdicts
 from bench.cli import main as b3o
 
 ROOT = Path(__file__).resolve().parents[1]

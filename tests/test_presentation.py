@@ -22,7 +22,7 @@ from analysis import naming
 from analysis.data import per_trial
 from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.figures import common
-from analysis.presentation import printed
+from analysis.figures import printed
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = sorted(p.parents[1] for p in ROOT.glob("paper/**/tables/per_trial.csv"))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.data.verify import against_published
+from analysis.claims.verify import against_published
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.statistics import runtime_ecdf, scores, verdicts_along
+from analysis.claims import verdicts_along
+from analysis.statistics import runtime_ecdf, scores
 
 
 def _rows(experiment: str, problem: str, method: str, values: dict[int, list[float]], metric: str = "simple_regret",

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from analysis.statistics import sequential, verdict_size
+from analysis.claims import verdict_size
+from analysis.statistics import sequential
 from analysis.statistics.verdicts import ALPHA
 
 REPLICATIONS = 10_000

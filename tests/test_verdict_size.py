@@ -1,4 +1,4 @@
-"""The verdict rule's size and power by simulation (`analysis.statistics.verdict_size`): at most α plus Monte Carlo
+"""The verdict rule's size and power by simulation (`analysis.claims.verdict_size`): at most α plus Monte Carlo
 error under the null at 5-10 seeds for normal, heavy-tailed and skewed per-seed differences, beside the
 percentile-bootstrap rule it replaced; the tie and non-inferiority tests at the margin under unequal spreads; the
 simulation runs the engine's own vectorised rule."""
@@ -13,7 +13,8 @@ import pytest
 from scipy import stats
 
 from analysis.data import per_trial
-from analysis.statistics import verdict_size, verdicts
+from analysis.claims import verdict_size
+from analysis.statistics import verdicts
 from analysis.statistics.verdicts import ALPHA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +145,7 @@ def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
 
 @pytest.mark.slow
 def test_the_committed_size_table_is_the_scripts_output():
-    """`python -m analysis.statistics.verdict_size` writes the difference test's size and power, then the tie test's."""
+    """`python -m analysis.claims.verdict_size` writes the difference test's size and power, then the tie test's."""
     table = ROOT / "paper/tables/verdict_size.csv"
     committed = pd.read_csv(table)
     effect = verdict_size.realistic_effect(per_trial.load(ROOT / "paper/tables/per_trial.csv"))

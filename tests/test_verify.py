@@ -12,7 +12,7 @@ import yaml
 
 from analysis.data.per_trial import per_trial
 from analysis.data.tidy import load, tidy_table
-from analysis.data.verify import Published, sample
+from analysis.claims.verify import Published, sample
 from bench.cli import main
 from bench.grid import trial_grid
 from bench.runner import run_trial
@@ -172,7 +172,7 @@ def _setting(
 @pytest.mark.parametrize("problem, metric", [("ackley5", "simple_regret"), ("battery", "hypervolume")])
 def test_the_statistical_check_decides_by_the_problems_margin(monkeypatch, tmp_path, offsets, expected, problem,
                                                                metric):
-    import analysis.data.verify as verify
+    import analysis.claims.verify as verify
 
     trials, lines, records = _setting(offsets, problem, metric)
     monkeypatch.setattr(verify, "rerun", lambda trial, work: records[trial.spec.trial_id])
@@ -184,7 +184,7 @@ def test_the_statistical_check_decides_by_the_problems_margin(monkeypatch, tmp_p
 def test_the_statistical_check_ties_regret_by_ratio_at_any_scale(monkeypatch, tmp_path):
     """Reruns scattered ±0.25 % about a regret near 0.001 (a long horizon) are consistent, as about a regret near 1;
     reruns twice the published regret are not, however small both are."""
-    import analysis.data.verify as verify
+    import analysis.claims.verify as verify
 
     wiggle = [0.01 * (-1) ** s for s in range(10)]
     for scale, offset, expected in ((1e-3, 0.0, verify.CONSISTENT), (1.0, 0.0, verify.CONSISTENT),
@@ -198,7 +198,7 @@ def test_the_statistical_check_ties_regret_by_ratio_at_any_scale(monkeypatch, tm
 def test_claims_whose_verdict_reruns_would_change_are_named():
     """On the committed per-trial table: reruns that make TS far better on Ackley-5 overturn the headline claim."""
     from analysis.data.per_trial import read
-    from analysis.data.verify import claims_changed
+    from analysis.claims.verify import claims_changed
 
     table = read(Path(__file__).resolve().parents[1] / "paper/tables/per_trial.csv")
     ts = table[(table["experiment"] == "synthetic_b100") & (table["label"] == "TS") & (table["problem"] == "ackley5")]

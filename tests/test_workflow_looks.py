@@ -46,7 +46,7 @@ def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdi
     config = yaml.safe_load((workdir / configfile).read_text())
     experiment = config["experiments"]["synthetic_b100"]
     # the fewest seeds at which a first look can decide (the workflow refuses one that cannot,
-    # analysis/statistics/plans.py): 2^(1−7) = 0.016 is below the first look's level 0.046, and for the wider config's 2
+    # analysis/claims/plans.py): 2^(1−7) = 0.016 is below the first look's level 0.046, and for the wider config's 2
     # comparisons 0.031 is too
     experiment.update(problems=["hartmann6"], iterations=2, seeds={"start": 7, "step": 1, "max": 8})
     (workdir / configfile).write_text(yaml.safe_dump(config))

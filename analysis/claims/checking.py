@@ -150,7 +150,7 @@ def pairing(
     """(problems, plan, missing, involved rows) of a claim on its experiment's rows (with `member`): the plan lists
     (problem, pair index, left member, right member) for every comparison the claim makes, its Holm family. Needs
     only the grid columns, so a config's grid rows give the family before any trial runs
-    (`analysis.statistics.plans`)."""
+    (`analysis.claims.plans`)."""
     problems = list(claim.problems) if claim.problems else ordered_problems(data["problem"])
     plan, missing, involved = [], [], []
     for problem in problems:

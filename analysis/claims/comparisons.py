@@ -17,7 +17,7 @@ import pandas as pd
 from analysis.claims.selection import Predicate, member_names
 from analysis.naming import problem_title, quantity_title
 from analysis.statistics import verdicts
-from analysis.statistics.resampling import bca
+from analysis.data.resampling import bca
 from analysis.statistics.verdicts import Paired
 from problems.margins import Margin
 from problems.margins import margin as problem_margin

@@ -2,7 +2,7 @@
 
 CI method (used by every figure and table; the claims compare paired differences instead,
 `analysis.statistics.verdicts`): the percentile bootstrap of the mean over the trials (seeds) of a group, with
-`analysis.statistics.resampling.NUM_RESAMPLES` resamples drawn by `numpy.random.default_rng(SEED)`. The resamples depend
+`analysis.data.resampling.NUM_RESAMPLES` resamples drawn by `numpy.random.default_rng(SEED)`. The resamples depend
 only on the number of seeds n, so every group of n seeds uses the same index sets: a group's CI is the same whatever
 other groups are summarised with it, and the same on every run. NaN values are dropped first (a trial that has not
 reached an evaluation count contributes nothing there). A group with a single value has mean = that value and CI = NaN:
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.data.tidy import TRIAL_COLUMNS
-from analysis.statistics.resampling import LEVEL, NUM_RESAMPLES, SEED
+from analysis.data.resampling import LEVEL, NUM_RESAMPLES, SEED
 
 #: a problem's headline metric: the first of these its trials record
 HEADLINE_METRICS = ("simple_regret", "hypervolume", "best_value")

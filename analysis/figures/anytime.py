@@ -13,7 +13,7 @@ batches. `--regret evaluated` (the paper's) draws the best evaluated point's reg
 is no known optimum), `--regret recommended` the regret of the point each method would recommend, which a user
 gets: the two differ under noise (Ax's benchmark keeps both). `ecdf`: runtime ECDFs over fixed targets
 (`analysis.statistics.runtime_ecdf`), every iteration a budget. `verdicts`: one strip per claim, its verdict had the run
-stopped at each budget (`analysis.statistics.verdicts_along`), a panel per experiment and x axis (its `axis`: function
+stopped at each budget (`analysis.claims.verdicts_along`), a panel per experiment and x axis (its `axis`: function
 evaluations, or the checkpoints t of a run read along its horizon), so each axis has one unit. An (experiment, problem) with a single iteration to show
 has no "along" and is left out; a figure with nothing left says so. The run's own tables are read as committed, so the
 view is the same whoever wrote them.
@@ -52,14 +52,14 @@ from analysis.figures.common import (
 )
 from analysis.naming import experiment_title
 from analysis.statistics.runtime_ecdf import TARGETS, ecdf
-from analysis.statistics.verdicts_along import CATEGORIES
+from analysis.claims.verdicts_along import CATEGORIES
 
 #: a verdict class's colour in the strips
 CATEGORY_COLOURS = dict(zip(CATEGORIES, ("tab:green", "yellowgreen", "tab:red", "gold", "lightgray", "white")))
 METRIC_TITLES = {"simple_regret": "Simple regret", "hypervolume": "Hypervolume", "best_value": "Best value"}
 #: the metric view's x axes, a column of panels each: the per-iteration table's column and its label
 AXES = {"num_evals": EVALUATIONS, "iteration": "Iteration (0: the initial design)"}
-#: a strip's x axis (`analysis.statistics.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's
+#: a strip's x axis (`analysis.claims.verdicts_along`'s `axis`): the engine's budgets, or a horizon table's
 #: checkpoints t
 STRIP_AXES = {"evaluations": EVALUATIONS, "iteration": "BO iteration t (batches after the initial design)"}
 #: a strip panel's title after its experiment's, where the experiment has a panel on each axis
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--table", help="per-iteration table (analysis.data.per_iteration), for the metric and ECDF views")
     cli.add_argument("--regret", choices=tuple(REGRETS), default="evaluated",
                      help="the metric view's regret: the best evaluated point's (the paper's) or the recommended one's")
-    cli.add_argument("--verdicts", help="verdicts along the budget (CSV, analysis.statistics.verdicts_along)")
+    cli.add_argument("--verdicts", help="verdicts along the budget (CSV, analysis.claims.verdicts_along)")
     args = cli.parse_args(argv)
     if args.view == "verdicts":
         if not args.verdicts:

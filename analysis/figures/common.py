@@ -1,7 +1,7 @@
 """What every figure script shares: the command line, loading, each method's colour and line style, panels at the
 printed width, saving.
 
-Every figure is drawn at the report's text width (`analysis.presentation.printed`) with text no smaller than it may
+Every figure is drawn at the report's text width (`analysis.figures.printed`) with text no smaller than it may
 print, so the report sets it unscaled. Colours and line styles are fixed per method name (`METHOD_STYLES`: B3O variants
 solid, each baseline its own dark colour and dash pattern) so that a method looks the same in every figure. A figure
 whose data are absent is still written, as a page that says what is missing, so a workflow that expects the file never
@@ -34,7 +34,7 @@ from analysis.naming import (  # noqa: F401 (ordered_problems and problem_title 
     ordered_problems,
     problem_title,
 )
-from analysis.presentation import printed
+from analysis.figures import printed
 
 #: every method's (colour, line style), in legend order: B3O variants solid; each baseline a dark colour and a dash
 #: pattern of its own, so that none fades beside another (the sequential baselines never share a figure)

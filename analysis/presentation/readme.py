@@ -157,7 +157,7 @@ SECTIONS = {
     "verdict_size": (
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
-        "python -m analysis.statistics.verdict_size",
+        "python -m analysis.claims.verdict_size",
     ),
     "familywise": (
         familywise_block,

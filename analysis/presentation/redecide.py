@@ -30,7 +30,7 @@ import pandas as pd
 import yaml
 
 from analysis.data import per_iteration, per_trial, tidy
-from analysis.statistics.looks import open_trials
+from analysis.claims.looks import open_trials
 from analysis.tables import claims_table
 from bench.grid import horizon_arguments, seed_numbers, sequential_experiments, trial_grid
 
@@ -54,7 +54,7 @@ def existing_grid(config: dict, records: Path) -> tuple[pd.DataFrame, int]:
 def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     """The rows of `grid` that the workflow's looks run under today's rules: of a sequential experiment, every
     setting's (label and problem's) first look, then each later look's seeds only for the settings of comparisons
-    still open at the look before (`analysis.statistics.looks.open_trials` on `table`, the per-trial table of `grid`),
+    still open at the look before (`analysis.claims.looks.open_trials` on `table`, the per-trial table of `grid`),
     as far as their records go, each setting's look whole or not at all. Records the looks do not reach (a trial
     shared with another config's run, or run because an older rule kept its comparison open) are left out: they would
     change the run's summaries and figures, never its verdicts, and would leave its settings unequally seeded. So are

@@ -1,6 +1,6 @@
 """The generated sections on the verdict rule's own error rates: its size and power (`verdict_size`, and the README's
 sentence), and its family-wise error across planned looks (`familywise`), each from the table its simulation writes
-(`analysis.statistics.verdict_size`, `analysis.statistics.familywise`)."""
+(`analysis.claims.verdict_size`, `analysis.statistics.familywise`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pandas as pd
 
 from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
-from analysis.statistics.verdict_size import BEFORE, oversized
+from analysis.claims.verdict_size import BEFORE, oversized
 
 
 def verdict_size_block(table: pd.DataFrame, source: str) -> str:
     """The verdict rule's false-decision rate under the null (and power at one realistic effect) per n, beside the
-    percentile-bootstrap rule it replaced, from `python -m analysis.statistics.verdict_size` (the tie test's rows are in
+    percentile-bootstrap rule it replaced, from `python -m analysis.claims.verdict_size` (the tie test's rows are in
     `verdict_size_line_block`'s sentence)."""
     table = table[table["kind"].isin(["size", "power"])]
     ns = sorted(table["n"].unique())

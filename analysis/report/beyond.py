@@ -152,7 +152,7 @@ def recommended_table(iterations: pd.DataFrame) -> pd.DataFrame:
 
 def across(run: Run) -> Section | None:
     """Every method on one scale across problems (`analysis.statistics.scores`) at each experiment's final budget, its
-    performance profiles, and each claim's verdict along the budget (`analysis.statistics.verdicts_along`)."""
+    performance profiles, and each claim's verdict along the budget (`analysis.claims.verdicts_along`)."""
     table = across_table(run.scores) if run.scores is not None else pd.DataFrame()
     strips = run.has_figure("anytime_verdicts")
     if not len(table) and not strips:

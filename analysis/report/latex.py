@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.presentation import printed
+from analysis.figures import printed
 from analysis.presentation.captions import caption
 from analysis.tables import common
 
@@ -55,7 +55,7 @@ def subsection(title: str, paragraphs: list[str], blocks: list[str]) -> list[str
 
 
 def figure(name: str) -> str:
-    """One figure float, full width (the width it was drawn at, `analysis.presentation.printed`) but never taller than
+    """One figure float, full width (the width it was drawn at, `analysis.figures.printed`) but never taller than
     `printed.FIGURE_HEIGHT` of the text height, with the shared caption; label fig:NAME."""
     height = rf"{printed.FIGURE_HEIGHT:g}\textheight"
     return "\n".join(

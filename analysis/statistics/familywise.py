@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.statistics import sequential, verdicts
-from analysis.statistics.resampling import SEED
+from analysis.data.resampling import SEED
 
 #: the published runs' seed plans (configs under config/, `seeds: {start, step, max}`)
 PLANS = ((8, 12, 16), (10, 15, 20), (10, 20, 30), (20, 40, 60))

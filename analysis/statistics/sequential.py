@@ -17,7 +17,7 @@ nominal level 2(1 − Φ(c_k)) (`nominal`); if no look decides it, it stays unde
 with the engine's test is checked by simulation in `tests/test_sequential.py`.
 
 The claims engine applies the plan (`analysis.claims.checking`, Holm's step-down across the looks) and the
-workflow adds seeds only where a comparison is still open (`analysis.statistics.looks`, a checkpoint per look).
+workflow adds seeds only where a comparison is still open (`analysis.claims.looks`, a checkpoint per look).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ GRID_DENSITY = 40
 
 #: the Lan–DeMets spending functions: O'Brien–Fleming type (almost nothing early) and Pocock type (about evenly)
 SPENDING = ("obrien-fleming", "pocock")
-#: the spending the claims engine applies to planned looks (`analysis.claims.checking`, `analysis.statistics.plans`)
+#: the spending the claims engine applies to planned looks (`analysis.claims.checking`, `analysis.claims.plans`)
 CLAIMS_SPENDING = "pocock"
 
 
@@ -46,7 +46,7 @@ CLAIMS_SPENDING = "pocock"
 class Horizon:
     """Which experiment is read along its horizon, at which iterations its comparisons are decided, and the seed
     plan they are decided over (planned looks and their α spending). Owned here, below the horizon table
-    (`analysis.tables.horizon`) and the verdicts along it (`analysis.statistics.verdicts_along`), which both read it."""
+    (`analysis.tables.horizon`) and the verdicts along it (`analysis.claims.verdicts_along`), which both read it."""
 
     experiment: str = "horizon"
     checkpoints: tuple[int, ...] = (6, 12, 25)

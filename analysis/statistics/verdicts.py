@@ -10,7 +10,7 @@ n ≤ EXACT_MAX seeds, and Hall's (1992) skewness-correcting transformation of t
 test's size is exact for any distribution of d symmetric about θ whatever its tails; Hall's test corrects for
 skewness to second order; the sign-flip test cannot give p below 2^(−n) (one-sided), so no p printed here is below what
 the test can attain. No test of a mean keeps its size under arbitrary skewness at a few seeds (Bahadur and Savage,
-1956); `analysis.statistics.verdict_size` measures how far this one does.
+1956); `analysis.claims.verdict_size` measures how far this one does.
 
 Every p that decides is a deterministic function of the data: no decision depends on a resampling seed. The rule
 before drew the studentised bootstrap's resamples (and, above 16 seeds, the sign flips) from a fixed seed, and a
@@ -18,12 +18,12 @@ comparison whose p lay within the Monte Carlo error of its level was decided by 
 below its level at 8.5 % of other seeds). More resamples only narrow the band of p's a seed can flip, and the level a
 p is held to is known only after Holm's ordering and the look; exact or closed-form tests remove the band. Hall's
 transformation corrects the t statistic's skewness to the same order as the bootstrap-t (coverage error O(1/n)) in
-closed form, at about the bootstrap-t's size in the skewed cases simulated (`analysis.statistics.verdict_size`,
+closed form, at about the bootstrap-t's size in the skewed cases simulated (`analysis.claims.verdict_size`,
 whose table had the bootstrap-t's rows before). The sign flips are enumerated
 exactly up to EXACT_MAX = 30 seeds (meeting in the middle: two halves of 2^15 sums, sorted, then counted); above that
 the sign-flip test is left out (the t-test and its skewness correction decide: a permutation distribution of 2^31
 means is normal to within what it adds, and its floor 2^(−30) binds nothing). The BCa interval shown beside
-(`analysis.statistics.resampling`) still resamples from a fixed seed; it is for display only and decides nothing.
+(`analysis.data.resampling`) still resamples from a fixed seed; it is for display only and decides nothing.
 
 Every decision is at two-sided level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
@@ -33,7 +33,7 @@ Every decision is at two-sided level α (each one-sided test at α/2), Holm-adju
 - "matches or beats": holds if A's non-inferiority (not worse than B beyond the margin) is shown, does not hold if
   its opposite is shown.
 The interval shown is the BCa bootstrap interval of the mean (`scipy.stats.bootstrap`); it is for display only.
-`analysis.statistics.verdict_size` measures the rule's size and power by simulation.
+`analysis.claims.verdict_size` measures the rule's size and power by simulation.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from analysis.statistics import resampling
+from analysis.data import resampling
 from analysis.statistics.mean_tests import EXACT_MAX, hall, sign_flip
-from analysis.statistics.resampling import LEVEL
+from analysis.data.resampling import LEVEL
 
 ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
@@ -150,7 +150,7 @@ def one_sided(d: np.ndarray, theta: float, alternative: str) -> np.ndarray:
     t-test (exact for normal d), the exact sign-flip test (exact for d symmetric about θ, any tails; up to EXACT_MAX
     seeds) and Hall's skewness-corrected t-test. No resampling: the same data give the same p.
 
-    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.statistics.verdict_size` passes them)."""
+    `d` is [n] or [R, n] (a batch of samples, as the simulation of `analysis.claims.verdict_size` passes them)."""
     x = np.atleast_2d(np.asarray(d, dtype=np.float64) - theta)
     n = x.shape[-1]
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
@@ -178,7 +178,7 @@ def equivalence(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
     """Two-sided-level p of a tie (TOST): both series' means above 0 (`problems.margins.Margin.sides`), each by a
     one-sided paired t-test, p twice the larger. The t-test alone: the skewness-corrected test's and the sign-flip test's p
     swing with one far seed even when the interval lies deep inside the margin, and the t TOST holds its size at
-    the margin for the distributions `analysis.statistics.verdict_size` simulates. A constant series (sd 0) is decided
+    the margin for the distributions `analysis.claims.verdict_size` simulates. A constant series (sd 0) is decided
     by the sign flips."""
     p = [_t_one_sided(np.atleast_2d(np.asarray(x, dtype=np.float64))) for x in (not_worse, not_better)]
     out = np.minimum(1.0, 2 * np.maximum(*p))

@@ -19,7 +19,8 @@ import pandas as pd
 from analysis.claims import checking, wording
 from analysis.claims.comparisons import MIN_ITERATIONS
 from analysis.data import per_trial
-from analysis.statistics import resampling, verdicts
+from analysis.data import resampling
+from analysis.statistics import verdicts
 from analysis.tables import common, dating
 from problems import margins
 

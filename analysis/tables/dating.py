@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims import catalogue, checking, comparisons, selection
-from analysis.statistics import mean_tests, resampling, sequential, verdicts
+from analysis.data import resampling
+from analysis.statistics import mean_tests, sequential, verdicts
 
 #: the verdict engine and the claim catalogue: the modules whose change can change a verdict (the margins apart)
 RULE_MODULES = (verdicts, mean_tests, resampling, sequential, catalogue, checking, comparisons, selection)
@@ -44,14 +45,17 @@ def _git(root: Path, *args: str) -> str | None:
 
 
 def history(paths: tuple[Path, ...]) -> list[Commit] | None:
-    """The commits that changed any of `paths` (all in one repository), newest first; None outside git or when one
-    of them has uncommitted changes (then nothing can be dated before it)."""
+    """The commits that changed any of `paths` (all in one repository), newest first, each file followed through its
+    renames (a module moved to another package keeps the changes it had before); None outside git or when one of them
+    has uncommitted changes (then nothing can be dated before it)."""
     root = paths[0].parent
     dirty = _git(root, "status", "--porcelain", "--", *map(str, paths))
-    log = _git(root, "log", "--format=%H %ct", "--", *map(str, paths))
-    if dirty is None or dirty.strip() or log is None:
+    logs = [_git(root, "log", "--follow", "--format=%H %ct", "--", str(path)) for path in paths]
+    if dirty is None or dirty.strip() or None in logs:
         return None
-    return [Commit(sha, pd.Timestamp(int(when), unit="s", tz="UTC")) for sha, when in map(str.split, log.splitlines())]
+    found = {sha: int(when) for log in logs for sha, when in map(str.split, log.splitlines())}
+    return [Commit(sha, pd.Timestamp(when, unit="s", tz="UTC"))
+            for sha, when in sorted(found.items(), key=lambda item: item[1], reverse=True)]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from analysis.claims.comparisons import sides
 from analysis.data import per_iteration, per_trial
 from analysis.statistics import robust
 from analysis.statistics.verdicts import NOT_COMPARABLE
-from analysis.statistics.verdicts_along import config_looks
+from analysis.claims.verdicts_along import config_looks
 from analysis.tables.claims_table import number
 from analysis.tables.horizon import RIVAL
 

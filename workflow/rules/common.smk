@@ -79,10 +79,10 @@ def _check_specs():
 
 
 def _check_plans():
-    """Refuse a planned look at which no claim can decide anything (`analysis.statistics.plans`), before any job; the claims
+    """Refuse a planned look at which no claim can decide anything (`analysis.claims.plans`), before any job; the claims
     that cannot decide at some look are counted in one line (`b3o check-plans` names them). The claims engine imports
     pandas and SciPy, so only the main process checks."""
-    from analysis.statistics.plans import check
+    from analysis.claims.plans import check
 
     notes = check(config)
     if notes:
@@ -145,7 +145,7 @@ if HORIZON and HORIZON["experiment"] not in config["experiments"]:
 
 
 def horizon_source(run_config):
-    """The table a run's claims 1 and 7 are read along at its checkpoints (`analysis.statistics.verdicts_along --horizon`), and
+    """The table a run's claims 1 and 7 are read along at its checkpoints (`analysis.claims.verdicts_along --horizon`), and
     the experiment it reads, or None: a config's `horizon` entry (rule `horizon_along`), or the `horizon` table of the
     experiment of that name (analysis.statistics.sequential.HORIZON, the horizon table's default plan)."""
     if run_config.get("horizon"):
@@ -173,7 +173,7 @@ def look_file(experiment, k):
 @functools.cache  # input functions ask again and again; a look's trials never change within a run
 def look_trials(experiment, k):
     """The trials of a sequential experiment run by its look k: its first n_k seeds of every setting at the first
-    look, and after it of the settings still open at the previous look (`analysis.statistics.looks`, a checkpoint)."""
+    look, and after it of the settings still open at the previous look (`analysis.claims.looks`, a checkpoint)."""
     seeds = seed_numbers(config["experiments"][experiment]["seeds"])[: LOOKS[experiment][k - 1]]
     rows = [row for row in GRID if row.experiment == experiment and row.spec.seed in seeds]
     if k == 1:
@@ -203,7 +203,7 @@ def record_paths(trials):
 
 
 def look_rows(experiment, k):
-    """The grid rows of a look's trials, as inline JSON for `analysis.statistics.looks`."""
+    """The grid rows of a look's trials, as inline JSON for `analysis.claims.looks`."""
     wanted = set(look_trials(experiment, k))
     rows = [{**row.as_row(), "record": record_path(row.spec.trial_id)} for row in GRID
             if row.experiment == experiment and row.spec.trial_id in wanted]
@@ -398,7 +398,7 @@ def horizon_inputs(wildcards):
 
 
 def horizon_option(wildcards, input):
-    """`analysis.statistics.verdicts_along`'s --horizon options for `horizon_inputs`' table (quoted for the shell)."""
+    """`analysis.claims.verdicts_along`'s --horizon options for `horizon_inputs`' table (quoted for the shell)."""
     if "horizon" not in input.keys():
         return ""
     return f"--horizon {shlex.quote(input.horizon)} --horizon-experiment {run_horizon(wildcards.published)[1]}"

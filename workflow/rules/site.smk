@@ -59,7 +59,7 @@ rule verdicts_along:
     conda:
         ENV
     shell:
-        "python -m analysis.statistics.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
+        "python -m analysis.claims.verdicts_along --table {input.table:q} --claims {input.claims:q} --config {params.config:q} "
         "$([ -n '{params.only}' ] && echo --only {params.only}) {params.horizon} --out {output:q} > {log:q} 2>&1"
 
 

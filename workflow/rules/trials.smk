@@ -37,7 +37,7 @@ for first, trial_ids in TRIAL_JOBS.items():
 
 
 checkpoint look:
-    """One planned look of a sequential experiment: which settings still need seeds (`analysis.statistics.looks`)."""
+    """One planned look of a sequential experiment: which settings still need seeds (`analysis.claims.looks`)."""
     input:
         lambda wildcards: [record_path(t) for t in look_trials(wildcards.experiment, int(wildcards.k))],
     output:
@@ -53,7 +53,7 @@ checkpoint look:
     conda:
         ENV
     shell:  # the rows on stdin: a look of a large experiment has more than one command-line argument may hold
-        "python -m analysis.statistics.looks --rows /dev/stdin --experiment {wildcards.experiment} --looks {params.looks} "
+        "python -m analysis.claims.looks --rows /dev/stdin --experiment {wildcards.experiment} --looks {params.looks} "
         "--look {wildcards.k} --out {output:q} > {log:q} 2>&1 <<'ROWS'\n{params.rows}\nROWS"
 
 

@@ -1,7 +1,7 @@
 """One planned look of an experiment whose seeds come in looks (`seeds: {start, step, max}`): which settings still
 need seeds.
 
-    python -m analysis.statistics.looks --rows ROWS.json --experiment E --looks 10,15,20 --look K --out LOOK.json
+    python -m analysis.claims.looks --rows ROWS.json --experiment E --looks 10,15,20 --look K --out LOOK.json
 
 ROWS holds the grid rows (`analysis.data.tidy.GRID_COLUMNS`, with each record's path) of the experiment's trials run so
 far. The experiment's claims are decided through looks 1..K (`analysis.claims.checking.compared`); every trial of a
@@ -58,7 +58,7 @@ def open_trials(
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.looks", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.claims.looks", description=__doc__.splitlines()[0])
     cli.add_argument("--rows", required=True, help="the experiment's grid rows so far (JSON list, or a JSON file)")
     cli.add_argument("--experiment", required=True)
     cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")

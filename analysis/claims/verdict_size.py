@@ -24,7 +24,7 @@ paired t TOST and by the three-test TOST it replaced (the skewness-corrected tes
 far seed).
 `tests/test_verdict_size.py` checks the vectorised rule against the engine's and runs a size check in the test suite.
 
-    python -m analysis.statistics.verdict_size --table paper/tables/per_trial.csv --out paper/tables/verdict_size.csv
+    python -m analysis.claims.verdict_size --table paper/tables/per_trial.csv --out paper/tables/verdict_size.csv
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from analysis.claims.comparisons import advantages
 from analysis.claims.selection import member_names
 from analysis.data import per_trial
 from analysis.statistics import verdicts
-from analysis.statistics.resampling import NUM_RESAMPLES, SEED
+from analysis.data.resampling import NUM_RESAMPLES, SEED
 from analysis.statistics.verdicts import ALPHA
 
 SEEDS = (5, 6, 8, 10)
@@ -257,7 +257,7 @@ def oversized(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.verdict_size", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.claims.verdict_size", description=__doc__.splitlines()[0])
     cli.add_argument("--table", default="paper/tables/per_trial.csv", help="per-trial table for the realistic effect")
     cli.add_argument("--out", default="paper/tables/verdict_size.csv", help="CSV to write")
     cli.add_argument("--replications", type=int, default=REPLICATIONS)

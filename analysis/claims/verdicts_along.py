@@ -1,6 +1,6 @@
 """Each claim's verdict along the budget: what the claims engine would have said had the run stopped at b evaluations.
 
-    python -m analysis.statistics.verdicts_along --table paper/extended/tables/per_trial.csv \
+    python -m analysis.claims.verdicts_along --table paper/extended/tables/per_trial.csv \
         --claims paper/extended/claims.csv --config config/extended.yaml --out paper/extended/tables/verdicts_along.csv
 
 At budget b every trial of the claim's experiment keeps its rows at budgets ≤ b, and its final budget becomes
@@ -126,7 +126,7 @@ def config_looks(path: str | None) -> dict[str, tuple[int, ...]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argparse.ArgumentParser(prog="python -m analysis.statistics.verdicts_along", description=__doc__.splitlines()[0])
+    cli = argparse.ArgumentParser(prog="python -m analysis.claims.verdicts_along", description=__doc__.splitlines()[0])
     cli.add_argument("--table", required=True, help="per-trial table (CSV, analysis.data.per_trial)")
     cli.add_argument("--claims", required=True, help="the run's claims.csv (which claims, and their experiments)")
     cli.add_argument("--config", help="the run's config, for its planned looks (seeds: {start, step, max})")
