@@ -64,8 +64,12 @@ start() {  # start ENTRY: the run's snakemake in the background, in a process gr
   (
     cd "$code"
     PATH="$(launcher "$code"):$PATH"
-    PYTHONPATH="$code" snakemake --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
-    PYTHONPATH="$code" setsid nice -n 5 snakemake --cores "$cores" --keep-going --rerun-incomplete \
+    # Snakemake itself, not a version manager's shim (pyenv's `exec` puts the interpreter's bin, with the installed
+    # `b3o` script, back in front of the launcher on the jobs' PATH)
+    local snakemake
+    snakemake="$(dirname "$(python -c 'import sys; print(sys.executable)')")/snakemake"
+    PYTHONPATH="$code" "$snakemake" --unlock --configfile "$what" --config results="$results" > /dev/null 2>&1 || true
+    PYTHONPATH="$code" setsid nice -n 5 "$snakemake" --cores "$cores" --keep-going --rerun-incomplete \
       --configfile "$what" --config results="$results" >> "$RUNS/$name.log" 2>&1 &
     echo $! > "$RUNS/$name.pgid"
   )
