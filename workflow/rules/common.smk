@@ -100,8 +100,15 @@ wildcard_constraints:
     trial_id="[0-9a-f]{16}",
 
 
+#: a user's own study: a config that runs none of the paper's experiments (its report and outputs are its own)
+STUDY = not ({row.experiment for row in GRID} & paper_experiments())
+#: trials per job when the config names none: a study's trials are small, so several share one process's start-up
+#: (importing TensorFlow, gpflow and trieste); the paper's runs keep one trial per job
+STUDY_TRIALS_PER_JOB = 6
+
 with config_check.refusing(REFUSED):
-    TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", 1), look_blocks(config, GRID))  # no job spans two looks
+    TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", STUDY_TRIALS_PER_JOB if STUDY else 1),
+                            look_blocks(config, GRID))  # no job spans two looks
 COST = CostModel.read(COST_MODEL) if COST_MODEL.is_file() else None
 
 
@@ -257,8 +264,6 @@ def final_inputs(wildcards):
 FIGURES = run_figures(experiments())
 # table name -> its script and the experiment it needs, as each table script computed from the tidy table declares it
 TABLES = declared_tables()
-#: a user's own study: a config that runs none of the paper's experiments (its report and outputs are its own)
-STUDY = not (experiments() & paper_experiments())
 # the paper's illustrations, computed from the method itself, not from trials (none in a study)
 ILLUSTRATIONS = {} if STUDY else {
     "illustration_1d": "illustration_1d", "lambda_effect": "lambda_effect", "theorem1": "theorem1"
