@@ -1,4 +1,5 @@
-"""Trial jobs: each runs `trials_per_job` trials (config; default 1) in one `b3o run-trials` process, resuming any
+"""Trial jobs: each runs `trials_per_job` trials (config; default 1 for the paper's configs, STUDY_TRIALS_PER_JOB
+for a study: common.smk) in one `b3o run-trials` process, resuming any
 from its checkpoint after a crash, and keeps one record per trial.
 
 Several trials per job share the process start-up (interpreter, TensorFlow, trieste) and, on a cluster, the job's
