@@ -228,8 +228,9 @@ def test_the_ratio_margin_means_the_same_at_every_horizon():
 
 
 def test_one_far_seed_does_not_flip_a_clear_tie():
-    """Ten seeds tied well inside the margin and one far seed: the paired t TOST still shows the tie (the three-test
-    TOST it replaced, whose sign flips swing with one far seed, is compared in `analysis.claims.verdict_size`)."""
+    """Ten seeds tied well inside the margin and one far seed: the margin tests still show the tie (how often a tie
+    nearer the margin with one far seed is found, against the paired t TOST before, is in
+    `analysis.claims.verdict_size`)."""
     rng = np.random.default_rng(7)
     d = np.r_[0.05 * rng.standard_normal(10), 1.5]  # A's advantage against an absolute margin of 1: one seed beyond it
     sides = Margin("absolute", 1.0, "test").sides(np.zeros_like(d), d, lower_is_better=True)

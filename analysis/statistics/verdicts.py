@@ -28,10 +28,13 @@ means is normal to within what it adds, and its floor 2^(−30) binds nothing). 
 Every decision is at two-sided level α (each one-sided test at α/2), Holm-adjusted over a claim's comparisons:
 - "better": A better (holds) if d > 0 is shown, worse (does not hold) if d < 0 is shown; else, given the problem's
   equivalence margin (`problems.margins`: regrets within a factor of each other, or a fixed difference), equivalent
-  (does not hold: equivalent) if the tie is shown by two one-sided paired t-tests (TOST, `equivalence`); else
+  (does not hold: equivalent) if the tie is shown by two one-sided tests (TOST, `equivalence`); else
   inconclusive;
 - "matches or beats": holds if A's non-inferiority (not worse than B beyond the margin) is shown, does not hold if
   its opposite is shown.
+Every test against a margin (tie, non-inferiority, apart beyond the margin) is `margin_one_sided`: the three tests
+and Hall's test with a skewness of at least MARGIN_SKEW against the alternative, whose size at the margin holds
+where the three tests' did not (skewed log regrets, issue 67).
 The interval shown is the BCa bootstrap interval of the mean (`scipy.stats.bootstrap`); it is for display only.
 `analysis.claims.verdict_size` measures the rule's size and power by simulation.
 """
@@ -52,6 +55,10 @@ from analysis.data.resampling import LEVEL
 
 ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
+#: the skewness against its alternative a margin's test assumes at least (`margin_one_sided`): the log ratio of
+#: the simulation's skewed log regrets (skewness 0.95, beyond the published runs' 95th percentile 0.87) has 0.98, and
+#: the size of a tie or non-inferiority holds at the margin up to it (`analysis.claims.verdict_size`)
+MARGIN_SKEW = 1.0
 
 HOLDS = "holds"
 FAILS = "does not hold"
@@ -69,15 +76,15 @@ NOT_COMPARABLE = "not comparable at this budget"
 RELATIONS = {
     "better": (
         "A better than B: holds if the mean advantage of A over B is shown above 0; does not hold if it is shown "
-        "below 0, or shown tied within the problem's margin (equivalent: two one-sided paired t-tests)"
+        "below 0, or shown tied within the problem's margin (equivalent: two one-sided tests)"
     ),
     "matches_or_beats": (
         "A matches or beats B: holds if A is shown not worse than B beyond the problem's margin (non-inferiority); "
         "does not hold if A is shown worse than that"
     ),
     "similar": (
-        "A performs similarly to B: holds if A and B are shown tied within the problem's margin (two one-sided paired "
-        "t-tests); does not hold if A is shown better or worse than B beyond the margin"
+        "A performs similarly to B: holds if A and B are shown tied within the problem's margin (two one-sided tests); "
+        "does not hold if A is shown better or worse than B beyond the margin"
     ),
 }
 
@@ -90,7 +97,10 @@ RULES = (
         "(every p a function of the data alone, no resampling), "
         f"two-sided at α = {ALPHA:g}, "
         "Holm-corrected over the claim's comparisons; with n ≤ 5 seeds no comparison can be decided "
-        f"(the smallest attainable p is 2^(1−n) ≥ {ALPHA:g})."
+        f"(the smallest attainable p is 2^(1−n) ≥ {ALPHA:g}). "
+        "A tie or non-inferiority within the problem's margin is shown by the same three tests on each side of the "
+        f"margin, with Hall's test also run assuming a skewness of at least {MARGIN_SKEW:g} against the side, so that "
+        "skewed regrets cannot make them declare a tie more often than α/2 at the margin itself."
     ),
     (
         "A claim holds only if every comparison it names was run and holds; it does not hold if any comparison does "
@@ -174,27 +184,30 @@ def two_sided(d: np.ndarray, theta: float) -> np.ndarray:
     return np.minimum(1.0, 2 * np.minimum(one_sided(d, theta, "greater"), one_sided(d, theta, "less")))
 
 
+def margin_one_sided(x: np.ndarray, alternative: str) -> np.ndarray:
+    """p of "mean of a margin's side `alternative` 0" (`problems.margins.Margin.sides`), the one test of every tie and
+    non-inferiority decision: the largest of the three tests' p (`one_sided`) and Hall's test with the skewness at
+    least MARGIN_SKEW against the alternative (`mean_tests.hall`'s `least_skew`). At the margin the three tests alone
+    declared "matches" up to 0.036 of the time against α/2 = 0.025 for skewed log regrets at 10–20 seeds (issue 67,
+    `analysis.claims.verdict_size`): the samples that reject falsely are those that missed the rare far seeds, so
+    their own skewness, which Hall's test corrects for, is small. `x` is [n] or [R, n]."""
+    rows = np.atleast_2d(np.asarray(x, dtype=np.float64))
+    three = one_sided(rows, 0.0, alternative)
+    guarded = hall(rows, alternative, MARGIN_SKEW)
+    p = np.where(np.isnan(guarded), three, np.maximum(three, guarded))  # a constant row: the sign flips decide it
+    return p if np.ndim(x) > 1 else p[0]
+
+
+def margin_two_sided(x: np.ndarray) -> np.ndarray:
+    """Two-sided p of "mean of a margin's side ≠ 0" by `margin_one_sided`: twice the smaller one-sided p."""
+    return np.minimum(1.0, 2 * np.minimum(margin_one_sided(x, "greater"), margin_one_sided(x, "less")))
+
+
 def equivalence(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
-    """Two-sided-level p of a tie (TOST): both series' means above 0 (`problems.margins.Margin.sides`), each by a
-    one-sided paired t-test, p twice the larger. The t-test alone: the skewness-corrected test's and the sign-flip test's p
-    swing with one far seed even when the interval lies deep inside the margin, and the t TOST holds its size at
-    the margin for the distributions `analysis.claims.verdict_size` simulates. A constant series (sd 0) is decided
-    by the sign flips."""
-    p = [_t_one_sided(np.atleast_2d(np.asarray(x, dtype=np.float64))) for x in (not_worse, not_better)]
-    out = np.minimum(1.0, 2 * np.maximum(*p))
-    return out if np.ndim(not_worse) > 1 else out[0]
-
-
-def _t_one_sided(x: np.ndarray) -> np.ndarray:
-    """p of "mean of each row of x > 0" by the one-sample t-test; the sign-flip test for a constant row."""
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        t = stats.ttest_1samp(x, 0.0, axis=-1, alternative="greater").pvalue
-    constant = np.ptp(x, axis=-1) == 0
-    if not np.any(constant | np.isnan(t)):
-        return t
-    flips = np.where(np.mean(x, axis=-1) > 0, 2.0 ** -x.shape[-1], 1.0)  # a constant row: all flips or none beat it
-    return np.where(constant | np.isnan(t), flips, t)
+    """Two-sided-level p of a tie (TOST): both sides' means above 0 (`problems.margins.Margin.sides`), each by
+    `margin_one_sided`, p twice the larger."""
+    p = [margin_one_sided(x, "greater") for x in (not_worse, not_better)]
+    return np.minimum(1.0, 2 * np.maximum(*p))
 
 
 def p_floor(n: int) -> float:
@@ -244,9 +257,12 @@ def paired(
     weaker = min(sides, key=lambda x: x.mean() / max(x.std(ddof=1), 1e-300)) if tie else None
     if relation == "similar":  # shown outside the margin on either side
         tested = weaker
-        p = float(min(1.0, 2 * min(one_sided(x, 0.0, "less") for x in sides)))
+        p = float(min(1.0, 2 * min(margin_one_sided(x, "less") for x in sides)))
+    elif relation == "matches_or_beats":
+        tested = sides[0]
+        p = float(margin_two_sided(tested))
     else:
-        tested = sides[0] if relation == "matches_or_beats" else d
+        tested = d
         p = float(two_sided(tested, 0.0))
     p_eq = float(equivalence(*sides)) if tie else math.nan
     return Paired(
