@@ -54,14 +54,7 @@ def verdict_size_line_block(table: pd.DataFrame, source: str) -> str:
     best = power.loc[power["n"].idxmax()]
     ns = sorted(size["n"].unique())
     heavy = f"{worst['distribution']}" + (f" σ = {worst['sigma']:g}" if not math.isnan(worst["sigma"]) else "")
-    outlier = table[table["kind"] == "tie power, one outlier"]
-    outlier = outlier[outlier["n"] == outlier["n"].max()]
-    tie = _tie_sentence(table)
-    if len(outlier):
-        tie += (
-            f" A true tie with one far seed is still found at {int(outlier['n'].iloc[0])} seeds "
-            + " vs ".join(f"{r.rate:.2f} ({r.rule})" for r in outlier.itertuples()) + "."
-        )
+    tie = _tie_sentence(table) + _tie_power_sentence(table)
     return generated(
         "verdict_size_line",
         source,
@@ -129,8 +122,9 @@ def _tie_sentence(table: pd.DataFrame) -> str:
         + " or ".join(sorted(over["distribution"].unique())) + " log regrets"
     )
     text = (
-        f" At the margin itself, a tie (paired t TOST, on the log ratio of the regrets) or non-inferiority (the three "
-        f"tests on its first side) is declared at most {worst['rate']:.3f} of the time ({where}{int(worst['n'])} "
+        f" At the margin itself, a tie (two one-sided tests on the log ratio of the regrets, each by the three tests "
+        f"and Hall's test assuming a skewness of at least {verdicts.MARGIN_SKEW:g} against its side) or "
+        f"non-inferiority (the same on its first side) is declared at most {worst['rate']:.3f} of the time ({where}{int(worst['n'])} "
         f"seeds; nominal α/2 = {verdicts.ALPHA / 2:g}) over {len(ours)} cells ({int(ours['replications'].iloc[0]):,} "
         f"samples each: log-SDs {spreads.min():g}–{spreads.max():g} on either side, {ns[0]}–{ns[-1]} seeds, "
         f"{', '.join(shapes)} log regrets" + (", and normal differences at an absolute margin" if
@@ -138,4 +132,28 @@ def _tie_sentence(table: pd.DataFrame) -> str:
     )
     if len(before):
         text += f" The linearised arithmetic test it replaced reached {before['rate'].max():.3f} at unequal spreads."
+    return text
+
+
+def _tie_power_sentence(table: pd.DataFrame) -> str:
+    """How often a true tie is found, by the tie test and the rule before (`verdict_size.simulate_ties`): with equal
+    geometric means at each n simulated, and with one far seed at the most seeds simulated."""
+    text = ""
+    tie = table[table["kind"] == "tie power"]
+    if len(tie):
+        first = tie.iloc[0]
+        rates = tie.pivot(index="n", columns="rule", values="rate")
+        rules = list(dict.fromkeys(tie["rule"]))
+        text += (
+            f" A true tie (equal geometric means, normal log regrets of log-SD {first['sigma']:g}) is found at "
+            + ", ".join(f"{n} seeds {' vs '.join(f'{rates.loc[n, r]:.2f}' for r in rules)}" for n in rates.index)
+            + f" ({' vs '.join(rules)})."
+        )
+    outlier = table[table["kind"] == "tie power, one outlier"]
+    outlier = outlier[outlier["n"] == outlier["n"].max()]
+    if len(outlier):
+        text += (
+            f" With one far seed it is found at {int(outlier['n'].iloc[0])} seeds "
+            + " vs ".join(f"{r.rate:.2f} ({r.rule})" for r in outlier.itertuples()) + "."
+        )
     return text
