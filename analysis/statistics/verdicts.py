@@ -55,9 +55,9 @@ from analysis.data.resampling import LEVEL
 
 ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
-#: the skewness against its alternative a margin's test assumes at least (`margin_one_sided`): the log ratio of
-#: the simulation's skewed log regrets (skewness 0.95, beyond the published runs' 95th percentile 0.87) has 0.98, and
-#: the size of a tie or non-inferiority holds at the margin up to it (`analysis.claims.verdict_size`)
+#: the skewness against its alternative a margin's test assumes at least (`margin_one_sided`): about that of the log
+#: ratio of `analysis.claims.verdict_size`'s skewed log regrets (`SKEW_SIGMA`, beyond the published runs' right
+#: skew), up to which a tie or non-inferiority holds its size at the margin
 MARGIN_SKEW = 1.0
 
 HOLDS = "holds"
@@ -188,7 +188,7 @@ def margin_one_sided(x: np.ndarray, alternative: str) -> np.ndarray:
     """p of "mean of a margin's side `alternative` 0" (`problems.margins.Margin.sides`), the one test of every tie and
     non-inferiority decision: the largest of the three tests' p (`one_sided`) and Hall's test with the skewness at
     least MARGIN_SKEW against the alternative (`mean_tests.hall`'s `least_skew`). At the margin the three tests alone
-    declared "matches" up to 0.036 of the time against α/2 = 0.025 for skewed log regrets at 10–20 seeds (issue 67,
+    declared "matches" more often than α/2 for skewed log regrets at 10–20 seeds (issue 67,
     `analysis.claims.verdict_size`): the samples that reject falsely are those that missed the rare far seeds, so
     their own skewness, which Hall's test corrects for, is small. `x` is [n] or [R, n]."""
     rows = np.atleast_2d(np.asarray(x, dtype=np.float64))
