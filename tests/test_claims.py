@@ -524,8 +524,9 @@ def test_table_2_binds_on_a_cell_that_disagrees_with_the_paper():
     assert "the cell holds" in result.measured and "the cell does not hold" in result.measured
     assert result.binding == "Hartmann (6D): λ=1 vs λ=0.1" == wording.binding_name(apart)
     assert result.binding_mean == pytest.approx(apart.stat.mean) and result.binding_mean > 0
-    # the generic rule (the most clearly failing comparison) would have named the agreeing, tied cell
-    assert tied.stat.p_equivalent_holm < apart.stat.p_holm
+    # the generic rule (the most clearly failing comparison) would have named the agreeing, tied cell (both p's at
+    # the sign flips' floor with 8 seeds, the tie first)
+    assert tied.stat.p_equivalent_holm <= apart.stat.p_holm
     assert wording.binding(list(result.comparisons), FAILS) is tied
     # every cell agreeing: the claim holds where it was run, and no comparison binds a failure
     agreeing = checking.table_2_reproduced(_lambda_cell("UCB-c", {1.0: 0.99 * ts * wiggle, 10.0: ts}))

@@ -112,6 +112,20 @@ def test_the_committed_size_table_has_no_oversized_tie_cell_but_the_rule_replace
     assert set(above["rule"]) == {verdict_size.BEFORE}
 
 
+def test_the_skew_guard_moves_the_t_quantile_as_cornish_fisher_does():
+    """`mean_tests.skew_guarded_t`: with no skewness it is the one-sided t-test; with skewness γ against the
+    alternative its p is that of the Student quantile q with q + γ(2q² + 1)/(6√n) = t, either way round."""
+    from analysis.statistics.mean_tests import skew_guarded_t
+
+    x = np.random.default_rng(9).normal(0.6, 1.0, size=(4, 12))
+    t = stats.ttest_1samp(x, 0.0, axis=-1).statistic
+    assert skew_guarded_t(x, "greater", 0.0) == pytest.approx(stats.t.sf(t, 11))
+    for alternative, sign in (("greater", 1.0), ("less", -1.0)):
+        q = stats.t.isf(skew_guarded_t(sign * x, alternative, 1.0), 11)
+        assert q + (2 * q**2 + 1) / (6 * np.sqrt(12)) == pytest.approx(t)
+        assert (skew_guarded_t(sign * x, alternative, 1.0) > stats.t.sf(t, 11)).all()
+
+
 def test_the_margin_test_declines_what_only_a_missed_skew_would_show():
     """A symmetric sample of 10 seeds 0.8 SD above 0 passes the three tests at α/2 but not the margin test, which
     assumes the skew a sample that missed the far seeds cannot show; 1.5 SD above 0 passes both. Through the engine,
@@ -179,7 +193,7 @@ def test_the_readme_size_table_takes_the_table_main_writes(tmp_path):
     assert "over 5 cells" in line and "log-SDs 0.1–2.5 on either side, 10–40 seeds" in line
     assert "1 of 5 cells exceed α/2 by more than two Monte Carlo SEs, all with skewed log regrets" in line
     assert "The linearised arithmetic test it replaced reached 0.190" in line
-    assert "a skewness of at least 1 against its side" in line  # verdicts.MARGIN_SKEW
+    assert "a t-test whose critical value assumes a skewness of 1 against its side" in line  # verdicts.MARGIN_SKEW
     assert "log-SD 0.25) is found at 10 seeds 0.25 vs 0.40, 20 seeds 0.50 vs 0.80 (TOST, margin tests vs paired t TOST" in line
     assert f"at 10 seeds 0.50 ({verdict_size.TIE}) vs 0.50 ({verdict_size.T_TOST})" in line
     fine = table[table["distribution"] != "skewed"]

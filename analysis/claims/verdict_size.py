@@ -14,7 +14,7 @@ Tie and non-inferiority size under unequal spreads: pairs of per-seed regrets (A
 with normal, skewed (standardised log-normal of σ SKEW_SIGMA, skewness 0.95) or heavy-tailed (t with 3 degrees of freedom) marginals,
 at n in TIE_SEEDS, A's regrets exactly the ratio margin worse than B's (`problems.margins`: the mean log ratio is
 log ρ). At the margin a tie (`verdicts.equivalence`: each side by `verdicts.margin_one_sided`, the three tests and
-Hall's test assuming a skewness of at least `verdicts.MARGIN_SKEW` against the side) and non-inferiority ("matches
+the t-test guarded for a skewness `verdicts.MARGIN_SKEW` against the side) and non-inferiority ("matches
 or beats": `verdicts.margin_two_sided` on the margin's first side) may be declared at most at the one-sided level
 α/2; each cell has TIE_REPLICATIONS samples (Monte Carlo SE about 0.0035 at 0.025, a size chosen to keep the grid to
 minutes on two busy cores). The linearised arithmetic sides the engine used

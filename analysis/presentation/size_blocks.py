@@ -123,7 +123,7 @@ def _tie_sentence(table: pd.DataFrame) -> str:
     )
     text = (
         f" At the margin itself, a tie (two one-sided tests on the log ratio of the regrets, each by the three tests "
-        f"and Hall's test assuming a skewness of at least {verdicts.MARGIN_SKEW:g} against its side) or "
+        f"and a t-test whose critical value assumes a skewness of {verdicts.MARGIN_SKEW:g} against its side) or "
         f"non-inferiority (the same on its first side) is declared at most {worst['rate']:.3f} of the time ({where}{int(worst['n'])} "
         f"seeds; nominal α/2 = {verdicts.ALPHA / 2:g}) over {len(ours)} cells ({int(ours['replications'].iloc[0]):,} "
         f"samples each: log-SDs {spreads.min():g}–{spreads.max():g} on either side, {ns[0]}–{ns[-1]} seeds, "

@@ -33,8 +33,8 @@ Every decision is at two-sided level α (each one-sided test at α/2), Holm-adju
 - "matches or beats": holds if A's non-inferiority (not worse than B beyond the margin) is shown, does not hold if
   its opposite is shown.
 Every test against a margin (tie, non-inferiority, apart beyond the margin) is `margin_one_sided`: the three tests
-and Hall's test with a skewness of at least MARGIN_SKEW against the alternative, whose size at the margin holds
-where the three tests' did not (skewed log regrets, issue 67).
+and the t-test guarded for a skewness MARGIN_SKEW against the alternative, whose size at the margin holds where the
+three tests' did not (skewed log regrets, issue 67).
 The interval shown is the BCa bootstrap interval of the mean (`scipy.stats.bootstrap`); it is for display only.
 `analysis.claims.verdict_size` measures the rule's size and power by simulation.
 """
@@ -49,15 +49,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from analysis.data import resampling
-from analysis.statistics.mean_tests import EXACT_MAX, hall, sign_flip
-from analysis.data.resampling import LEVEL
+from analysis.statistics import resampling
+from analysis.statistics.mean_tests import EXACT_MAX, hall, sign_flip, skew_guarded_t
+from analysis.statistics.resampling import LEVEL
 
 ALPHA = round(1 - LEVEL, 10)
 POWER = 0.8
-#: the skewness against its alternative a margin's test assumes at least (`margin_one_sided`): about that of the log
-#: ratio of `analysis.claims.verdict_size`'s skewed log regrets (`SKEW_SIGMA`, beyond the published runs' right
-#: skew), up to which a tie or non-inferiority holds its size at the margin
+#: the skewness against its alternative a margin's test assumes (`margin_one_sided`): that of the log ratio of
+#: `analysis.claims.verdict_size`'s skewed log regrets (`SKEW_SIGMA`, beyond the published runs' right skew), up
+#: to which a tie or non-inferiority holds its size at the margin
 MARGIN_SKEW = 1.0
 
 HOLDS = "holds"
@@ -99,8 +99,9 @@ RULES = (
         "Holm-corrected over the claim's comparisons; with n ≤ 5 seeds no comparison can be decided "
         f"(the smallest attainable p is 2^(1−n) ≥ {ALPHA:g}). "
         "A tie or non-inferiority within the problem's margin is shown by the same three tests on each side of the "
-        f"margin, with Hall's test also run assuming a skewness of at least {MARGIN_SKEW:g} against the side, so that "
-        "skewed regrets cannot make them declare a tie more often than α/2 at the margin itself."
+        f"margin and a t-test whose critical value assumes a skewness of {MARGIN_SKEW:g} against the side "
+        "(Cornish–Fisher), so that skewed regrets cannot make them declare a tie more often than α/2 at the margin "
+        "itself."
     ),
     (
         "A claim holds only if every comparison it names was run and holds; it does not hold if any comparison does "
@@ -186,14 +187,14 @@ def two_sided(d: np.ndarray, theta: float) -> np.ndarray:
 
 def margin_one_sided(x: np.ndarray, alternative: str) -> np.ndarray:
     """p of "mean of a margin's side `alternative` 0" (`problems.margins.Margin.sides`), the one test of every tie and
-    non-inferiority decision: the largest of the three tests' p (`one_sided`) and Hall's test with the skewness at
-    least MARGIN_SKEW against the alternative (`mean_tests.hall`'s `least_skew`). At the margin the three tests alone
+    non-inferiority decision: the largest of the three tests' p (`one_sided`) and the t-test guarded for a skewness
+    MARGIN_SKEW against the alternative (`mean_tests.skew_guarded_t`). At the margin the three tests alone
     declared "matches" more often than α/2 for skewed log regrets at 10–20 seeds (issue 67,
     `analysis.claims.verdict_size`): the samples that reject falsely are those that missed the rare far seeds, so
     their own skewness, which Hall's test corrects for, is small. `x` is [n] or [R, n]."""
     rows = np.atleast_2d(np.asarray(x, dtype=np.float64))
     three = one_sided(rows, 0.0, alternative)
-    guarded = hall(rows, alternative, MARGIN_SKEW)
+    guarded = skew_guarded_t(rows, alternative, MARGIN_SKEW)
     p = np.where(np.isnan(guarded), three, np.maximum(three, guarded))  # a constant row: the sign flips decide it
     return p if np.ndim(x) > 1 else p[0]
 
