@@ -2,20 +2,20 @@
 
 The yaml file is the margins' one versioned home, written before the trials it judges; `analysis.claims` checks that
 with git (`margins_commit`). Its rule: simple regret shrinks toward zero along the horizon, so a fixed difference
-that is "small" at six iterations is larger than the regret itself at fifty; two regrets tie when their means are
-within a factor (`regret_ratio`) of each other, which means the same at every horizon. Hypervolume and the Formula E
+that is "small" at six iterations is larger than the regret itself at fifty; two regrets tie when, on the typical seed,
+they are within a factor (`regret_ratio`) of each other, which means the same at every horizon. Hypervolume and the Formula E
 score do not shrink toward zero, so a fixed difference (`absolute`) keeps its meaning there.
 
-A margin turns a pair of per-seed values into two series whose means are both positive exactly when the methods tie
-(`Margin.sides`), so the tie is two one-sided tests of paired means, as the absolute margin's d + δ and δ − d are. For
-the ratio ρ they are log ρ − log(a/b) and log ρ + log(a/b) (a, b the two methods' regrets): the regrets' geometric
-means within a factor ρ of each other, as the 80–125 % rule of bioequivalence reads it. The linearised series it
-replaced, ρ·b − a and ρ·a − b (arithmetic means), are a difference of two skewed regrets whose skew differs when their
+A margin turns a pair of per-seed values into two series whose medians are both positive exactly when the methods
+tie on the typical seed (`Margin.sides`), so the tie is two one-sided sign tests, as for the absolute margin's d + δ
+and δ − d. For the ratio ρ they are log ρ − log(a/b) and log ρ + log(a/b) (a, b the two methods' regrets): the median
+per-seed log ratio within ±log ρ. Their means (the geometric means within a factor ρ, the scale before) cannot be
+tested at their size when a method has rare stuck seeds (`analysis.statistics.verdicts.margin_one_sided`). The
+linearised series before, ρ·b − a and ρ·a − b (arithmetic means), are a difference of two skewed regrets whose skew differs when their
 spreads do: at log-SDs 1.5 against 0.25 its non-inferiority test declared "matches" at the margin several times as
 often as α/2 (the rule before's rows of `paper/tables/verdict_size.csv`), and no test of arithmetic means holds its
 size there at a few seeds. The log ratio of two regrets of
-any spreads is one paired series, which the engine's tests hold at their size
-(`analysis.claims.verdict_size`, unequal spreads).
+any spreads is one paired series, whose sign test holds its size whatever its shape (`analysis.claims.verdict_size`).
 `python -m problems.margins` recomputes the absolute hypervolume margin from the problem alone.
 """
 
@@ -33,8 +33,8 @@ import yaml
 FILE = Path(__file__).with_suffix(".yaml")
 #: the metric a ratio margin applies to (zero at the known optimum)
 RATIO_METRIC = "simple_regret"
-#: the scale a ratio margin is on (the yaml's `regret_ratio_on`): `Margin.sides` tests the mean log ratio
-RATIO_SCALE = "geometric_means"
+#: the scale a ratio margin is on (the yaml's `regret_ratio_on`): the engine tests the median of `Margin.sides`
+RATIO_SCALE = "median_log_ratio"
 #: the design an absolute hypervolume margin is derived at: seeds 0 .. REFERENCE_SEEDS − 1, this many points
 REFERENCE_SEEDS = 32
 REFERENCE_N_INIT = {"battery": 40}
@@ -51,7 +51,7 @@ class Margin:
 
     def sides(self, a: np.ndarray, b: np.ndarray, lower_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
         """Per seed, (A not worse than B by more than the margin, A not better by more than it): two series whose
-        means are both > 0 exactly when A and B tie; the first alone is A's non-inferiority. For a ratio, on the log
+        medians are both > 0 exactly when A and B tie; the first alone is A's non-inferiority. For a ratio, on the log
         scale: log ρ − log(a/b) and log ρ + log(a/b) (NaN pairs stay NaN)."""
         a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
         if self.kind == "ratio":

@@ -70,26 +70,3 @@ def hall(x: np.ndarray, alternative: str) -> np.ndarray:
         past = gamma * s / 3 < -1  # beyond the cubic's stationary point (the skew opposing the sample's direction)
     p = stats.t.sf(t, n - 1) if alternative == "greater" else stats.t.cdf(t, n - 1)
     return np.where(past, 0.0, p)
-
-
-def skew_guarded_t(x: np.ndarray, alternative: str, skew: float) -> np.ndarray:
-    """One-sided p of "mean of x `alternative` 0" for each row of `x` [R, n] by the t statistic referred to Student's
-    t quantile moved for a population skewness `skew` (≥ 0) against the alternative, whatever the sample shows: to
-    first order (Cornish–Fisher) a skewness γ against the alternative moves the t statistic's quantile q to
-    q + γ(2q² + 1)/(6√n), so the p is that of the q this maps onto the observed t (NaN for a constant row). The
-    samples that reject falsely under skew are those that missed the rare far seeds, whose own skewness is small: a
-    sample cannot show the skew it missed, so a test that must hold its size up to a known skewness assumes it
-    (`analysis.statistics.verdicts.margin_one_sided`). Unlike Hall's transformation at an assumed skewness, whose
-    S² term grows without bound, the shift is a quantile's, so a far-off mean keeps a small p."""
-    n = x.shape[-1]
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        t = stats.ttest_1samp(x, 0.0, axis=-1).statistic
-        observed = t if alternative == "greater" else -t
-        a, c = skew / (3 * np.sqrt(n)), skew / (6 * np.sqrt(n)) - observed  # a·q² + q + c = 0
-        if skew == 0:
-            q = observed
-        else:  # the increasing root; below the parabola's vertex no quantile maps there (p = 1)
-            disc = 1 - 4 * a * c
-            q = np.where(disc >= 0, (np.sqrt(np.maximum(disc, 0.0)) - 1) / (2 * a), -np.inf)
-    return np.where(np.isnan(t), np.nan, stats.t.sf(q, n - 1))

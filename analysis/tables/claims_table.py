@@ -47,9 +47,10 @@ def rules() -> list[str]:
         (
             "Seeds to decide, for an undecided comparison only (none for one decided equivalent): the seeds that "
             f"would give {verdicts.POWER:.0%} power to decide it if the observed mean and paired standard deviation "
-            f"held, by the normal approximation n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / gap)², gap = the tested "
-            "mean to show a difference, or the mean of the tie's weaker side (e.g. log 1.25 − log(r_A/r_B)) to show a tie "
-            "(whichever needs fewer), at the Bonferroni level α/m over "
+            f"held: a difference by the normal approximation n = ((z_(1−α/2m) + z_{verdicts.POWER:g}) · s / gap)², gap = "
+            "the tested mean; a side of the margin (the tie's weaker side, e.g. log 1.25 − log(r_A/r_B), or "
+            "non-inferiority's) by the sign test's, at its observed share q of seeds above 0 "
+            "(n = ((z_(1−α/2m)/2 + z_0.8·√(q(1−q))) / (q − ½))²); whichever needs fewer, at the Bonferroni level α/m over "
             "the claim's m comparisons (no less strict than Holm), and at least the seeds at which the sign-flip test "
             "can reach α/m at all; a claim's column gives its binding comparison, the undecided one that needs most."
         ),
