@@ -76,7 +76,28 @@ def errors(config: Any) -> list[str]:
     if not isinstance(config, dict):
         return [f"(top level): a workflow config is a mapping with {', '.join(schema['required'])}, got {config!r}"]
     found = sorted(Draft202012Validator(schema).iter_errors(config), key=lambda error: list(map(str, error.path)))
-    return [_line(error) for error in found]
+    return [_line(error) for error in found] or declared_errors(config)
+
+
+def declared_errors(config: dict) -> list[str]:
+    """Each declared comparison (`compare:` of an experiment, `analysis.claims.declared`) naming a label its
+    experiment does not run, the same label twice, or a problem the experiment lacks: one line each."""
+    out = []
+    for name, experiment in config.get("experiments", {}).items():
+        labels = [m["label"] for m in experiment.get("methods", [])]
+        for i, entry in enumerate(experiment.get("compare", [])):
+            where = f"experiments.{name}.compare[{i}]"
+            for side in ("a", "b"):
+                if entry[side] not in labels:
+                    out.append(f"{where}.{side}: {entry[side]!r} not allowed (allowed: one of this experiment's "
+                               f"labels, {', '.join(labels)})")
+            if entry["a"] == entry["b"]:
+                out.append(f"{where}: a and b are both {entry['a']!r} (allowed: two different labels)")
+            for problem in entry.get("problems", []):
+                if problem not in experiment["problems"]:
+                    out.append(f"{where}.problems: {problem!r} not allowed (allowed: one of this experiment's "
+                               f"problems, {', '.join(experiment['problems'])})")
+    return out
 
 
 def refuse(lines: list[str], source: str) -> NoReturn:

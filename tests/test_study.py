@@ -33,7 +33,8 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
         if method["method"] == "b3o":
             method["params"] |= {"sampler": "defer", "sampler_options": {"budget": 300}}
     (user / "my.yaml").write_text(yaml.safe_dump(config))
-    targets = ["results/mine/paper/tables/summary.csv", "results/mine/paper/figures/progress_my_sphere_study.png"]
+    targets = ["results/mine/paper/tables/summary.csv", "results/mine/paper/figures/progress_my_sphere_study.png",
+               "results/mine/paper/tables/declared.csv"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "bench.cli", "study", "--configfile", "my.yaml", "--cores", "2", *targets],
@@ -44,6 +45,12 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     summary = pd.read_csv(user / "results/mine/paper/tables/summary.csv")
     assert set(summary["label"]) == {m["label"] for m in study["methods"]} and set(summary["n"]) == {2}
     assert (user / "results/mine/paper/figures/progress_my_sphere_study.png").stat().st_size > 10_000
+    # the comparisons the config declares, each decided (two seeds cannot decide anything: the rule says so)
+    declared = pd.read_csv(user / "results/mine/paper/tables/declared.csv")
+    assert declared[["a", "b", "relation"]].values.tolist() == [
+        [entry["a"], entry["b"], entry.get("relation", "better")] for entry in study["compare"]]
+    assert set(declared["verdict"]) == {"inconclusive (too few seeds to decide)"}
+    assert "Random-LCB matches or beats Random" in (user / "results/mine/paper/tables/declared.md").read_text()
     assert not (ROOT / "results/mine").exists()  # nothing written into the checkout
 
 

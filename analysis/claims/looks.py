@@ -6,7 +6,8 @@ need seeds.
 ROWS holds the grid rows (`analysis.data.tidy.GRID_COLUMNS`, with each record's path) of the experiment's trials run so
 far. The experiment's claims are decided through looks 1..K (`analysis.claims.checking.compared`); every trial of a
 method that takes part in a comparison still open is listed under "open", and the workflow gives those settings the
-next look's seeds (`workflow/rules/common.smk`). Where the experiment is the λ ablation, Table 2's cells count too:
+next look's seeds (`workflow/rules/common.smk`). The comparisons a config declares (`compare:`,
+`analysis.claims.declared`; `--compare`, the experiment's list as JSON) count as claims of their experiment. Where the experiment is the λ ablation, Table 2's cells count too:
 while its verdict is open, all of the ablation's settings stay open. A setting in no claim stops at the first look.
 """
 
@@ -15,19 +16,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from analysis.claims import checking
+from analysis.claims import checking, declared
 from analysis.claims.catalogue import CATALOGUE
+from analysis.claims.claim import Claim
 from analysis.data import per_trial
 from analysis.data.tidy import grid_frame, load_records, tidy_table
 from analysis.statistics.verdicts import FEW, INCONCLUSIVE
 
 
 def open_trials(
-    table: pd.DataFrame, experiment: str, looks: tuple[int, ...], look: int
+    table: pd.DataFrame, experiment: str, looks: tuple[int, ...], look: int, claims: Sequence[Claim] = CATALOGUE
 ) -> tuple[list[str], int, int]:
     """(trial ids of the methods in comparisons still open after look `look` of the plan `looks`, comparisons open,
     decided). Each look is tested at its level in the whole plan, as the claims are: a plan cut at this look would
@@ -37,7 +40,7 @@ def open_trials(
     table = table[table["seed"].isin(seeds) | (table["experiment"] != experiment)]
     trials: set[str] = set()
     open_count = decided = 0
-    for claim in (c for c in CATALOGUE if c.experiment == experiment):
+    for claim in (c for c in claims if c.experiment == experiment):
         found = checking.compared(claim, table, plan)
         if found is None:
             continue
@@ -64,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--looks", required=True, help="the planned seed counts, e.g. 10,15,20")
     cli.add_argument("--look", type=int, required=True, help="this look (1-based)")
     cli.add_argument("--out", required=True)
+    cli.add_argument("--compare", default="[]", help="the experiment's declared comparisons (`compare:`) as JSON")
     args = cli.parse_args(argv)
     try:
         looks = tuple(int(n) for n in args.looks.split(","))
@@ -72,10 +76,12 @@ def main(argv: list[str] | None = None) -> int:
         text = args.rows if args.rows.lstrip().startswith("[") else Path(args.rows).read_text()
         grid = grid_frame(pd.DataFrame(json.loads(text)))
         table = per_trial.per_trial(tidy_table(grid, load_records(grid, Path("."))))
+        experiments = {args.experiment: {"compare": json.loads(args.compare)}}
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    trials, open_count, decided = open_trials(table, args.experiment, looks, args.look)
+    claims = [*CATALOGUE, *declared.families(declared.declared(experiments)).values()]
+    trials, open_count, decided = open_trials(table, args.experiment, looks, args.look, claims)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(
         json.dumps(

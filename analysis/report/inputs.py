@@ -11,7 +11,7 @@ from analysis.data import per_iteration as per_iteration_table
 from analysis.figures.common import NO_DATA
 from analysis.naming import display_labels
 
-TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic")
+TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic", "declared")
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Run:
     automatic: pd.DataFrame | None = None  # the automatic temperature's test, per comparison (analysis.tables.automatic)
     per_iteration: pd.DataFrame | None = None  # each trial after every iteration (analysis.data.per_iteration)
     scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.statistics.scores: score_aggregate.csv)
+    declared: pd.DataFrame | None = None  # the config's own comparisons, decided (analysis.tables.declared_comparisons)
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""
@@ -63,7 +64,7 @@ def _has_data(pdf: Path) -> bool:
 
 def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
     """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance,
-    automatic,score_aggregate}.csv, PAPER/tables/per_iteration.parquet,
+    automatic,declared,score_aggregate}.csv, PAPER/tables/per_iteration.parquet,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)

@@ -20,9 +20,12 @@ from analysis.tables.claims_table import paper_and_beyond
 
 
 def overview(run: Run) -> Section | None:
-    """Page one: the run named in words, where the numbers come from, the scale against the paper's, and every
-    verdict in one table (a study's, without claims: its name and where its numbers come from)."""
+    """Page one: the run named in words, where the numbers come from, the comparisons its config declares (first,
+    when it has them), the scale against the paper's, and every verdict in one table (a study's, without claims: its
+    name, its declared comparisons and where its numbers come from)."""
     parts = [scale_of.named(run)]
+    if run.declared is not None and len(run.declared):
+        parts.append(_declared(run.declared))
     if run.provenance is not None:
         parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
     if run.claims is None:
@@ -44,6 +47,26 @@ def overview(run: Run) -> Section | None:
     if len(beyond):
         parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
     return Section("This run at a glance", parts, "glance")
+
+
+def _declared(table: pd.DataFrame) -> str:
+    """The config's declared comparisons (`analysis.tables.declared_comparisons`) with their verdicts and binding comparisons."""
+    def binding(r) -> str:
+        if not isinstance(r.binding, str) or not r.binding or pd.isna(r.binding_mean):
+            return ""
+        return f"{r.binding}: {signed(r.binding_mean)} [{number(r.binding_lo)}, {number(r.binding_hi)}]"
+
+    shown = pd.DataFrame([[r.comparison, r.verdict, binding(r)] for r in table.itertuples()],
+                         columns=["comparison", "verdict", "binding"])
+    return (
+        r"Your declared comparisons (the config's \texttt{compare}), decided as the paper's claims are: paired by "
+        r"seed, each method at its final budget, Holm over the comparisons of one experiment and relation; "
+        r"\texttt{tables/declared.md} has every problem's line."
+        "\n\n"
+        + long_table(shown, ["Comparison", "Verdict", r"Binding comparison: advantage [95\,\% CI]"],
+                     "Y L{2.2cm} L{5.2cm}", "The comparisons this run's config declares.", "declared",
+                     size=r"\footnotesize")
+    )
 
 
 def _glance(table: pd.DataFrame, caption: str, label: str) -> str:

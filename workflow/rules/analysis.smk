@@ -59,7 +59,7 @@ rule illustration:
 
 
 rule table:
-    """Tables computed from the tidy table alone, as their scripts declare them (`analysis.tables.declared`)."""
+    """Tables computed from the tidy table alone, as their scripts declare them (`analysis.tables.declared_comparisons`)."""
     input:
         f"{RESULTS}/tidy.parquet",
     output:
@@ -169,6 +169,28 @@ rule claims:
     shell:
         "python -m analysis.tables.claims_table --table {input:q} --out {params.prefix:q} {params.looks} "
         "--comparisons {output.comparisons:q} > {log:q} 2>&1"
+
+
+rule declared:
+    """The comparisons the config declares (`compare:`), decided by the claims' engine through the planned looks."""
+    input:
+        f"{PAPER}/tables/per_trial.csv",
+    output:
+        csv=f"{PAPER}/tables/declared.csv",
+        md=f"{PAPER}/tables/declared.md",
+    log:
+        f"{RESULTS}/logs/tables/declared.log",
+    params:
+        prefix=lambda wildcards, output: output.csv[: -len(".csv")],
+        config=CONFIGFILE,
+        looks=lambda wildcards: (
+            "--looks " + " ".join(f"{e}={','.join(map(str, n))}" for e, n in LOOKS.items()) if LOOKS else ""
+        ),
+    conda:
+        ENV
+    shell:
+        "python -m analysis.tables.declared_comparisons --table {input:q} --config {params.config:q} --out {params.prefix:q} "
+        "{params.looks} > {log:q} 2>&1"
 
 
 rule automatic:

@@ -105,6 +105,8 @@ STUDY = not ({row.experiment for row in GRID} & paper_experiments())
 #: trials per job when the config names none: a study's trials are small, so several share one process's start-up
 #: (importing TensorFlow, gpflow and trieste); the paper's runs keep one trial per job
 STUDY_TRIALS_PER_JOB = 6
+#: the config declares comparisons of its own (`compare:` of an experiment, analysis/claims/declared.py)
+DECLARED = any(experiment.get("compare") for experiment in config["experiments"].values())
 
 with config_check.refusing(REFUSED):
     TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", STUDY_TRIALS_PER_JOB if STUDY else 1),
@@ -300,7 +302,8 @@ def table_names():
     """The tables this config makes: those declared by the table scripts whose experiment it runs, and those with
     rules of their own."""
     declared_here = [name for name, table in TABLES.items() if table.experiment in (None, *experiments())]
-    return declared_here + ["run_times", "per_trial"] + (["automatic"] if runs_automatic() else [])
+    return (declared_here + ["run_times", "per_trial"] + (["automatic"] if runs_automatic() else [])
+            + (["declared"] if DECLARED else []))
 
 
 def figure_outputs():

@@ -51,10 +51,13 @@ checkpoint look:
     params:
         rows=lambda wildcards: look_rows(wildcards.experiment, int(wildcards.k)),
         looks=lambda wildcards: ",".join(map(str, LOOKS[wildcards.experiment])),
+        # the experiment's declared comparisons (`compare:`), which keep their settings open too
+        compare=lambda wildcards: json.dumps(config["experiments"][wildcards.experiment].get("compare", [])),
     conda:
         ENV
     shell:  # the rows on stdin: a look of a large experiment has more than one command-line argument may hold
         "python -m analysis.claims.looks --rows /dev/stdin --experiment {wildcards.experiment} --looks {params.looks} "
+        "--compare {params.compare:q} "
         "--look {wildcards.k} --out {output:q} > {log:q} 2>&1 <<'ROWS'\n{params.rows}\nROWS"
 
 
