@@ -63,11 +63,11 @@ def page_path(run: Path, out: Path) -> Path:
     return out / slug(run, out) / "index.html"
 
 
-def _href(target: Path, page_dir: Path) -> str:
+def relative_href(target: Path, page_dir: Path) -> str:
     return Path(os.path.relpath(target, page_dir)).as_posix()
 
 
-def _read(path: Path) -> pd.DataFrame | None:
+def read_table(path: Path) -> pd.DataFrame | None:
     return pd.read_csv(path) if path.exists() else None
 
 
@@ -115,7 +115,7 @@ def comparisons_table(comparisons: pd.DataFrame) -> str:
     return html.table(shown, classes={i: html.verdict_class(str(v)) for i, v in enumerate(shown["verdict"])})
 
 
-def _measured(claims: pd.DataFrame | pd.Series) -> pd.Series | bool:
+def measured_claims(claims: pd.DataFrame | pd.Series) -> pd.Series | bool:
     """Which claims (rows of a claims table, or one row) the run measured at its final budget."""
     return claims["verdict"] != NOT_MEASURED
 
@@ -124,14 +124,14 @@ def along_t(run: Path, claims: pd.DataFrame) -> pd.DataFrame:
     """The checkpoint verdicts along t (tables/verdicts_along.csv, axis `iteration`) of the claims the run measures
     only there: a run read along its horizon (paper/horizon) measures claims 1 and 7 at each checkpoint t, though its
     experiment is not the one its claims name at the final budget. Empty where it has none."""
-    along = _read(run / "tables" / VERDICTS_ALONG)
+    along = read_table(run / "tables" / VERDICTS_ALONG)
     if along is None or "axis" not in along:
         return pd.DataFrame(columns=["number", "budget", "verdict"])
-    final = claims.loc[_measured(claims), "number"]
+    final = claims.loc[measured_claims(claims), "number"]
     return along[(along["axis"] == ALONG_T) & (along["verdict"] != NOT_MEASURED) & ~along["number"].isin(final)]
 
 
-def _along_text(along: pd.DataFrame) -> str:
+def along_text(along: pd.DataFrame) -> str:
     """'claim 1 along t (holds on 4 of 12 at t = 6 and 12, inconclusive at t = 25)'; claims joined by ' and '."""
     def series(budgets: pd.Series) -> str:
         shown = [str(b) for b in budgets]
@@ -149,13 +149,13 @@ def verdicts_section(run: Path) -> str:
     """The claims the run measures, each with its comparisons a click away (those a horizon run measures along t,
     with their verdict at each checkpoint); the others folded into one list, each with why it is not measured (a
     check run measures none of the paper's claims: its result is under Tables)."""
-    claims = _read(run / "claims.csv")
+    claims = read_table(run / "claims.csv")
     if claims is None:
         return _missing(run / "claims.csv")
     along = along_t(run, claims)
-    comparisons = _read(run / "tables" / "comparisons.csv")
+    comparisons = read_table(run / "tables" / "comparisons.csv")
     rows = []
-    for claim in claims[_measured(claims)].to_dict("records"):
+    for claim in claims[measured_claims(claims)].to_dict("records"):
         mine = comparisons[comparisons["number"] == claim["number"]] if comparisons is not None else None
         body = comparisons_table(mine) if mine is not None and len(mine) else "<p><em>no comparisons recorded</em></p>"
         summary = html.text(claim["claim"])
@@ -185,11 +185,11 @@ def verdicts_section(run: Path) -> str:
         shown = pd.DataFrame({"number": along["number"], "claim": along["number"].map(texts),
                               "checkpoint t": along["budget"], "verdict": along["verdict"]})
         measured += (
-            f"<p>Along its horizon this run measures {html.text(_along_text(along))} (each checkpoint t decided as "
+            f"<p>Along its horizon this run measures {html.text(along_text(along))} (each checkpoint t decided as "
             f"the claim is; tables/{VERDICTS_ALONG}):</p>"
             + html.table(shown, classes={i: html.verdict_class(str(v)) for i, v in enumerate(shown["verdict"])})
         )
-    unmeasured = claims[~_measured(claims) & ~claims["number"].isin(along["number"])]
+    unmeasured = claims[~measured_claims(claims) & ~claims["number"].isin(along["number"])]
     if not len(unmeasured):
         return measured
     reasons = [f"{c.number}. {html.text(c.claim)} <em>({html.text(c.measured)})</em>" for c in unmeasured.itertuples()]
@@ -207,7 +207,7 @@ def tables_section(run: Path, page_dir: Path) -> str:
     parts = []
     for path in tables:
         frame = pd.read_csv(path)
-        link = html.link(_href(path, page_dir), path.name)
+        link = html.link(relative_href(path, page_dir), path.name)
         if not len(frame) or len(frame) > TABLE_ROWS:
             parts.append(f"<p>{link}: {len(frame)} rows{', too many to show here' if len(frame) else ''}.</p>")
             continue
@@ -219,8 +219,8 @@ def tables_section(run: Path, page_dir: Path) -> str:
 
 
 def scores_section(run: Path, page_dir: Path) -> str:
-    aggregate = _read(run / "tables" / SCORE_AGGREGATE)
-    scored = _read(run / "tables" / SCORES)
+    aggregate = read_table(run / "tables" / SCORE_AGGREGATE)
+    scored = read_table(run / "tables" / SCORES)
     if aggregate is None or scored is None:
         return _missing(run / "tables" / SCORES)
     intro = (
@@ -228,8 +228,8 @@ def scores_section(run: Path, page_dir: Path) -> str:
         "(regret problems) or the best value any trial of the run reached (battery hypervolume, Formula E), 1 is random "
         "search's median. Per method: the mean over problems of the per-problem mean score, with a 95 % stratified "
         f"bootstrap interval (seeds resampled within problems). Download: "
-        f"{html.link(_href(run / 'tables' / SCORES, page_dir), SCORES)}, "
-        f"{html.link(_href(run / 'tables' / SCORE_AGGREGATE, page_dir), SCORE_AGGREGATE)}.</p>"
+        f"{html.link(relative_href(run / 'tables' / SCORES, page_dir), SCORES)}, "
+        f"{html.link(relative_href(run / 'tables' / SCORE_AGGREGATE, page_dir), SCORE_AGGREGATE)}.</p>"
     )
     unscored = scored[scored["score"].isna()].groupby(["experiment", "note"]).size().reset_index(name="rows")
     aggregate = display_labels(aggregate)
@@ -254,7 +254,7 @@ def _figures(run: Path, page_dir: Path, stems: list[str], captions: dict[str, st
             parts.append(_missing(png))
             continue
         caption = (captions or {}).get(stem)
-        parts.append((f"<p>{html.text(caption)}</p>" if caption else "") + html.figure(_href(png, page_dir), png.name))
+        parts.append((f"<p>{html.text(caption)}</p>" if caption else "") + html.figure(relative_href(png, page_dir), png.name))
     return "".join(parts)
 
 
@@ -262,17 +262,17 @@ def downloads_section(run: Path, page_dir: Path) -> str:
     tables = run / "tables"
     entries = []
     if (tables / PER_TRIAL).exists():
-        entries.append("per-trial table: " + html.link(_href(tables / PER_TRIAL, page_dir), "CSV")
-                       + (", " + html.link(_href(tables / PER_TRIAL_PARQUET, page_dir), "Parquet")
+        entries.append("per-trial table: " + html.link(relative_href(tables / PER_TRIAL, page_dir), "CSV")
+                       + (", " + html.link(relative_href(tables / PER_TRIAL_PARQUET, page_dir), "Parquet")
                           if (tables / PER_TRIAL_PARQUET).exists() else ""))
     if (tables / PER_ITERATION).exists():
-        entries.append("per-iteration table: " + html.link(_href(tables / PER_ITERATION, page_dir), "Parquet"))
+        entries.append("per-iteration table: " + html.link(relative_href(tables / PER_ITERATION, page_dir), "Parquet"))
     for extra in ("report.pdf", "claims.md", "claims.csv"):
         if (run / extra).exists():
-            entries.append(html.link(_href(run / extra, page_dir), extra))
+            entries.append(html.link(relative_href(run / extra, page_dir), extra))
     others = sorted(p for p in tables.glob("*.csv") if p.name != PER_TRIAL)
     if others:
-        entries.append("tables: " + ", ".join(html.link(_href(p, page_dir), p.name) for p in others))
+        entries.append("tables: " + ", ".join(html.link(relative_href(p, page_dir), p.name) for p in others))
     return html.items(entries)
 
 
@@ -302,7 +302,7 @@ def about_section(config: Path, page_dir: Path) -> str:
         if not line.startswith("#"):
             break
         lines.append(line[2:] if line.startswith("# ") else line[1:])
-    link = html.link(_href(config, page_dir), config.as_posix())
+    link = html.link(relative_href(config, page_dir), config.as_posix())
     return f"<p>From the header of {link}, the config that ran it:</p><pre>{html.text(chr(10).join(lines))}</pre>"
 
 
@@ -329,9 +329,9 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     page_dir.mkdir(parents=True, exist_ok=True)
     shown = {SCORE_FIGURE, *ANYTIME_FIGURES}
     others = sorted(p.stem for p in (run / "figures").glob("*.png") if p.stem not in shown)
-    provenance = _read(run / "tables" / "provenance.csv")
+    provenance = read_table(run / "tables" / "provenance.csv")
     body = (
-        named(name) + f"<p>{html.link(_href(out / 'index.html', page_dir), 'All runs')}</p>"
+        named(name) + f"<p>{html.link(relative_href(out / 'index.html', page_dir), 'All runs')}</p>"
         + ("<h2>About this run</h2>" + about_section(config, page_dir) if config is not None else "")
         + "<h2>Downloads</h2>" + downloads_section(run, page_dir)
         + "<h2>Provenance</h2>" + (provenance_text(provenance) if provenance is not None

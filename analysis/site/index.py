@@ -15,7 +15,9 @@ from analysis.presentation import headline, run_names
 from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.run_names import RunName
 from analysis.site import html
-from analysis.site.build import _along_text, _href, _measured, _read, along_t, beside, page_path, run_page, write_parquet
+from analysis.site.build import (
+    along_t, along_text, beside, measured_claims, page_path, read_table, relative_href, run_page, write_parquet,
+)
 
 
 def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = None) -> Path:
@@ -24,9 +26,9 @@ def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = 
     names = {run: (names or {}).get(run) or run_names.name(run) for run in runs}
     entries = []
     for run in runs:
-        claims = _read(run / "claims.csv")
+        claims = read_table(run / "claims.csv")
         along = along_t(run, claims) if claims is not None else None
-        link = html.link(_href(page_path(run, out), out), names[run].title)
+        link = html.link(relative_href(page_path(run, out), out), names[run].title)
         shown = f" ({beside(names[run])})" if beside(names[run]) else ""
         entries.append(f"{link}{shown} — {html.text(_counts(claims, along))}")
     target = out / "index.html"
@@ -51,8 +53,8 @@ def headline_section(runs: list[Path], out: Path) -> str:
     intro = html.text(headline.intro(table)).replace("`", "")
     items = html.items(f"<strong>{html.text(title)}</strong>: {html.text(text)}" for title, text in headline.bullets(table))
     figure = run / "figures" / "seeds_along.png"
-    shown = html.figure(_href(figure, out), "Every seed's TS − B3O regret difference") if figure.is_file() else ""
-    link = html.link(_href(page_path(run, out), out), f"its run's page ({run.as_posix()})")
+    shown = html.figure(relative_href(figure, out), "Every seed's TS − B3O regret difference") if figure.is_file() else ""
+    link = html.link(relative_href(page_path(run, out), out), f"its run's page ({run.as_posix()})")
     return f"<h2>The headline</h2><p>{intro}</p>{items}{shown}<p>Every table and figure of it: {link}.</p>"
 
 
@@ -67,8 +69,8 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
         return ""
     picked = {number_: (folders[name], row) for number_, (name, row) in chosen(tables).items()}
     for run in (r for r in runs if r not in folders.values()):
-        claims = _read(run / "claims.csv")
-        for _, row in (claims[_measured(claims)] if claims is not None else pd.DataFrame()).iterrows():
+        claims = read_table(run / "claims.csv")
+        for _, row in (claims[measured_claims(claims)] if claims is not None else pd.DataFrame()).iterrows():
             picked.setdefault(row["number"], (run, row))
     rows = []
     for number_, (run, row) in sorted(picked.items()):
@@ -78,7 +80,7 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
                 if isinstance(bound, str) and bound else "–"),
-            "run": html.link(_href(page_path(run, out), out), names[run].title) if _measured(row) else "–",
+            "run": html.link(relative_href(page_path(run, out), out), names[run].title) if measured_claims(row) else "–",
         })
     frame = pd.DataFrame(rows)
     intro = (
@@ -96,9 +98,9 @@ def _counts(claims: pd.DataFrame | None, along: pd.DataFrame | None = None) -> s
     if claims is None:
         return "no claims"
     along = along if along is not None else pd.DataFrame(columns=["number"])
-    unmeasured = int((~_measured(claims) & ~claims["number"].isin(along["number"])).sum())
-    verdicts = claims.loc[_measured(claims), "verdict"].value_counts()
-    parts = [f"{n} {v}" for v, n in verdicts.items()] + ([_along_text(along)] if len(along) else [])
+    unmeasured = int((~measured_claims(claims) & ~claims["number"].isin(along["number"])).sum())
+    verdicts = claims.loc[measured_claims(claims), "verdict"].value_counts()
+    parts = [f"{n} {v}" for v, n in verdicts.items()] + ([along_text(along)] if len(along) else [])
     if not parts:
         return "none of the claims measured: its results are in its tables"
     return "; ".join(parts) + (f" ({unmeasured} not measured)" if unmeasured else "")
