@@ -49,7 +49,7 @@ def test_a_declared_comparison_is_decided_as_the_catalogue_decides_the_same_pair
 
 
 def test_more_declared_comparisons_make_each_harder_to_show():
-    """Holm over the entries of one experiment and relation: a comparison's adjusted p never falls when more are
+    """Holm over the entries of one experiment, relation and problem list: a comparison's adjusted p never falls when more are
     declared beside it."""
     table = per_trial.load(DEFAULT)
     alone = declared.decide(table, _experiments({"a": "TS", "b": "Random"}))[0]

@@ -13,8 +13,8 @@ A researcher writes, before the run, which method should beat which:
 Each entry becomes a catalogue-style claim (`analysis.claims.claim.Claim`) between the two labels on each of the
 experiment's problems (or the ones it names), paired by seed at each method's final budget, decided by
 `analysis.claims.checking` with the same tests, margins (`problems.margins`) and planned looks as the paper's claims.
-The entries of one experiment and relation form one Holm family, so declaring more comparisons makes each harder to
-show, as it should. `bench.config_check.declared_errors` refuses an entry whose labels or problems the experiment
+The entries of one experiment, relation and problem list form one Holm family, so declaring more comparisons makes
+each harder to show, as it should. `bench.config_check.declared_errors` refuses an entry whose labels or problems the experiment
 lacks before any trial runs.
 """
 

@@ -60,7 +60,7 @@ def _declared(table: pd.DataFrame) -> str:
                          columns=["comparison", "verdict", "binding"])
     return (
         r"Your declared comparisons (the config's \texttt{compare}), decided as the paper's claims are: paired by "
-        r"seed, each method at its final budget, Holm over the comparisons of one experiment and relation; "
+        r"seed, each method at its final budget, Holm over the comparisons of one experiment, relation and problem list; "
         r"\texttt{tables/declared.md} has every problem's line."
         "\n\n"
         + long_table(shown, ["Comparison", "Verdict", r"Binding comparison: advantage [95\,\% CI]"],
