@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from bench.model_spec import ModelSpec
+from bench.model_spec import ModelSpec, unnamed_model
 from harness.keys import check_keys
 
 if TYPE_CHECKING:
@@ -53,6 +53,13 @@ class TrialSpec:
             if not isinstance(data.get(key, {}), dict):
                 raise ValueError(f"{key} must be a mapping of names to values, e.g. {{kind: svgp}}, got {data[key]!r}")
         return cls(**data)
+
+    def __post_init__(self) -> None:
+        """A spec that names no model gets the default for its size (`bench.model_spec.unnamed_model`), written into
+        the spec so that its record and trial id say which model ran."""
+        counts = (self.n_init, self.batch_size, self.iterations)
+        if not self.model and all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+            object.__setattr__(self, "model", unnamed_model(self.n_init + self.batch_size * self.iterations))
 
     @classmethod
     def load(cls, source: str | Path) -> "TrialSpec":

@@ -158,3 +158,21 @@ def test_lam_table2_names_what_table_2_lacks():
     config["experiments"]["synthetic_b5"]["problems"] = ["branin2"]
     with pytest.raises(ValueError, match="no λ for problem 'branin2' with acquisition/temperature logei/constant"):
         trial_grid(config)
+
+
+def test_a_trial_whose_config_names_no_model_fits_an_exact_gp_while_it_is_small():
+    """Issue 69: exact GPR up to `EXACT_GP_UP_TO` points (n_init + B·T), the paper's SVGP above, written into the spec
+    (so its record and trial id say which ran); a model the config names is kept, and every shipped config names one."""
+    from bench.model_spec import EXACT_GP_UP_TO
+    from bench.spec import TrialSpec
+
+    def spec(**counts):
+        return TrialSpec.from_dict({"problem": "branin", "method": "random", "seed": 0, **counts})
+
+    assert spec(n_init=EXACT_GP_UP_TO - 20, batch_size=10, iterations=2).model == {"kind": "gpr"}
+    assert spec(n_init=EXACT_GP_UP_TO - 19, batch_size=10, iterations=2).model == {"kind": "svgp"}
+    named = TrialSpec.from_dict({"problem": "branin", "method": "random", "seed": 0, "n_init": 5, "batch_size": 1,
+                                 "iterations": 1, "model": {"kind": "svgp", "num_inducing": 8}})
+    assert named.model == {"kind": "svgp", "num_inducing": 8}
+    for path in CONFIGS:
+        assert "model" in yaml.safe_load(path.read_text()).get("defaults", {}), path.name

@@ -22,6 +22,10 @@ PER_TRIAL = Path("tables") / "per_trial.csv"
 COLUMNS = ["experiment", "trial_id", "label", "problem", "batch_size", "iterations", "n_init", "seed"]
 
 
+#: a user's study's title in its report and on its page (a study is not in the listing)
+STUDY_TITLE = "A study run with the B3O workflow: {config}"
+
+
 @dataclass(frozen=True)
 class RunName:
     directory: str  # as the run is given ("paper/large_batch")

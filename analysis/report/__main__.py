@@ -8,9 +8,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from analysis.presentation.run_names import STUDY_TITLE
 from analysis.report import inputs, latex, sections
-
-STUDY_TITLE = "A study run with the B3O workflow: {config}"
 
 
 def build(paper: str | Path, scaling: str | Path | None = None, config: str = "", study: bool = False) -> str:

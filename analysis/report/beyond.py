@@ -171,7 +171,7 @@ def across(run: Run) -> Section | None:
             + r"Table~\ref{tab:scores} gives it at each experiment's final budget"
             + (f" and {ref('score_profiles')} the performance profiles" if profiles else "")
             + text(". The scores are unpaired across methods (Random's median is one number per budget), so they "
-                   "complement the claims' paired verdicts, not replace them."),
+                   "complement the paired verdicts, not replace them."),
             long_table(
                 blank_repeats(blank_repeats(table, "Problems", within="Experiment"), "Experiment"),
                 [text(c) for c in table.columns], "L{3.2cm} L{3.4cm} l Y r",

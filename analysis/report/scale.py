@@ -3,9 +3,13 @@ experiment the paper gives settings for, with the inducing points from the run's
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import yaml
+
+from bench.grid import trial_grid
+from bench.model_spec import EXACT_GP_UP_TO, ModelSpec
 
 from analysis.formatting import number
 from analysis.naming import experiment_title
@@ -65,6 +69,40 @@ def scale(run: Run) -> str:
     if not phrases:
         return ""
     return "It runs " + "; ".join(phrases) + "." + _inducing(run.config)
+
+
+def surrogate(run: Run) -> str:
+    """'Its surrogate is an exact GP (GPR) in every trial, the default where ...' from the run's config: the models its
+    trials fit (`bench.grid`), named in words, with the rule of the default where the config names none."""
+    if not run.config or not Path(run.config).is_file():
+        return ""
+    config = yaml.safe_load(Path(run.config).read_text(encoding="utf-8")) or {}
+    models = {json.dumps(row.spec.model, sort_keys=True): row.spec.model for row in trial_grid(config)}
+    if not models:
+        return ""
+    said = say.series([_model_words(model) for model in models.values()])
+    rule = "" if _names_a_model(config) else (
+        f": the config names no model, and the default is an exact GP for a trial of at most {EXACT_GP_UP_TO} "
+        f"points (N₀ + B·T), the paper's SVGP (M = 500) above")
+    return text(f"Its surrogate is {said}{rule}.")
+
+
+def _names_a_model(config: dict) -> bool:
+    """Whether the config names a model anywhere (its defaults, an experiment or a method entry)."""
+    experiments = config.get("experiments", {}).values()
+    return "model" in config.get("defaults", {}) or any(
+        "model" in experiment or any("model" in entry for entry in experiment.get("methods", []))
+        for experiment in experiments)
+
+
+def _model_words(model: dict) -> str:
+    """'an exact GP (GPR)', 'an SVGP with M = 64 inducing points' or 'a deep ensemble'."""
+    spec = ModelSpec.from_dict(model)
+    if spec.kind == "gpr":
+        return "an exact GP (GPR)"
+    if spec.kind == "svgp":
+        return f"an SVGP with M = {spec.num_inducing} inducing points" + (", collapsed fit" * (spec.fit == "collapsed"))
+    return f"a deep ensemble of {spec.ensemble_size}"
 
 
 def _inducing(config: str) -> str:

@@ -29,7 +29,8 @@ def overview(run: Run) -> Section | None:
     if run.provenance is not None:
         parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
     if run.claims is None:
-        return Section("This run at a glance", parts, "glance") if parts else None
+        parts.append(scale_of.surrogate(run))
+        return Section("This run at a glance", [p for p in parts if p], "glance")
     scale = scale_of.scale(run)
     if scale:
         parts.append(scale + r" Every setting where our configs differ from the paper, and why, is in "
@@ -103,8 +104,9 @@ def method(run: Run) -> Section:
                 r"suffix \texttt{-s}; the first batch is uniform) or, beyond the paper, normalised (suffix "
                 r"\texttt{-n}: one $\lambda$ acting on the acquisition standardised over a fixed reference set) or "
                 r"automatic (suffix \texttt{-auto}: $\lambda_t$ chosen from the acquisition at every iteration). "
-                r"Observations are standardised before any model sees them; the surrogate is an SVGP (Mat\'ern-5/2) "
-                r"fitted with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
+                r"Observations are standardised before any model sees them; the surrogate is a Gaussian process "
+                r"(Mat\'ern-5/2; an SVGP in the paper's configs, an exact GP in a study that names no model) fitted "
+                r"with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
                 r"seed, so methods are compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds."
             ),
         ],

@@ -37,10 +37,12 @@ ANYTIME_FIGURES = {name: caption(name) for name in ("anytime_metric", "anytime_r
 #: tables the site's own rules write into a run's tables/ folder
 SCORES, SCORE_AGGREGATE, VERDICTS_ALONG = "scores.csv", "score_aggregate.csv", "verdicts_along.csv"
 PER_TRIAL, PER_TRIAL_PARQUET = "per_trial.csv", "per_trial.parquet"
+#: the comparisons the run's config declares, decided (`analysis.tables.declared_comparisons`)
+DECLARED = "declared.csv"
 #: the per-iteration table a run commits, which the anytime views read
 PER_ITERATION = per_iteration.NAME
 #: tables shown in a section of their own; every other CSV of a run's tables/ is shown under "Tables", except
-SHOWN_TABLES = {PER_TRIAL, SCORES, SCORE_AGGREGATE, VERDICTS_ALONG, "comparisons.csv", "provenance.csv"}
+SHOWN_TABLES = {PER_TRIAL, SCORES, SCORE_AGGREGATE, VERDICTS_ALONG, DECLARED, "comparisons.csv", "provenance.csv"}
 #: the test suite's size and time (README's), which sits beside the default run's tables: not a result, and rewritten
 #: after every CI
 NOT_RESULTS = {"test_run.csv"}
@@ -197,6 +199,27 @@ def verdicts_section(run: Path) -> str:
     return measured + html.details(summary, html.items(reasons))
 
 
+def declared_section(run: Path, page_dir: Path) -> str:
+    """The comparisons the run's config declares (`compare:`), each with its verdict and binding comparison, and what
+    every problem showed a click away; empty where the config declares none."""
+    declared = read_table(run / "tables" / DECLARED)
+    if declared is None:
+        return ""
+    rows = [{
+        "comparison": html.details(html.text(r.comparison), html.items(html.text(m) for m in str(r.measured).split("; "))),
+        "verdict": r.verdict,
+        "binding comparison": r.binding if isinstance(r.binding, str) and r.binding else "–",
+        "advantage [95 % CI]": (with_ci(r.binding_mean, r.binding_lo, r.binding_hi)
+                                if isinstance(r.binding, str) and r.binding else "–"),
+    } for r in declared.itertuples()]
+    frame = pd.DataFrame(rows, columns=["comparison", "verdict", "binding comparison", "advantage [95 % CI]"])
+    table = html.link(relative_href(run / "tables" / DECLARED, page_dir), DECLARED)
+    intro = (f"<p>The comparisons the config declares (<code>compare:</code>), decided as the paper's claims are: "
+             f"paired by seed, each method at its final budget; click one for every problem's line ({table}).</p>")
+    classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
+    return "<h2>Your comparisons</h2>" + intro + html.table(frame, raw=("comparison",), classes=classes)
+
+
 def tables_section(run: Path, page_dir: Path) -> str:
     """Every table of the run's tables/ folder no other section shows, each a click away with its rows (numbers to
     three significant digits, methods, problems and experiments by their display names; the download has them in full,
@@ -320,6 +343,12 @@ def named(name: RunName) -> str:
     return f'<p class="run">{beside(name)}</p>'
 
 
+def study(run: Path) -> bool:
+    """Whether the run is a user's own study: the workflow writes no paper claims for one (`STUDY`,
+    workflow/rules/common.smk), and its page shows its declared comparisons instead."""
+    return not (run / "claims.csv").exists()
+
+
 def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | None = None) -> Path:
     """Write the run's page under `out` (opening with `config`'s header where given), titled by `name` (default: the
     run's name, `analysis.presentation.run_names`); returns its path."""
@@ -332,11 +361,12 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     provenance = read_table(run / "tables" / "provenance.csv")
     body = (
         named(name) + f"<p>{html.link(relative_href(out / 'index.html', page_dir), 'All runs')}</p>"
+        + declared_section(run, page_dir)
         + ("<h2>About this run</h2>" + about_section(config, page_dir) if config is not None else "")
         + "<h2>Downloads</h2>" + downloads_section(run, page_dir)
         + "<h2>Provenance</h2>" + (provenance_text(provenance) if provenance is not None
                                    else _missing(run / "tables" / "provenance.csv"))
-        + "<h2>Claims and verdicts</h2>" + verdicts_section(run)
+        + ("<h2>Claims and verdicts</h2>" + verdicts_section(run) if not study(run) else "")
         + "<h2>Normalised scores</h2>" + scores_section(run, page_dir)
         + "<h2>Anytime views</h2>" + anytime_section(run, page_dir)
         + "<h2>Figures</h2>" + (_figures(run, page_dir, others) if others else "<p><em>no other figures</em></p>")

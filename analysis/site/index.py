@@ -4,6 +4,7 @@ and every run by its name with the verdicts it measures."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +17,8 @@ from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.site.build import (
-    along_t, along_text, beside, measured_claims, page_path, read_table, relative_href, run_page, write_parquet,
+    DECLARED, along_t, along_text, beside, measured_claims, page_path, read_table, relative_href, run_page, study,
+    write_parquet,
 )
 
 
@@ -30,11 +32,14 @@ def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = 
         along = along_t(run, claims) if claims is not None else None
         link = html.link(relative_href(page_path(run, out), out), names[run].title)
         shown = f" ({beside(names[run])})" if beside(names[run]) else ""
-        entries.append(f"{link}{shown} — {html.text(_counts(claims, along))}")
+        counts = _counts(claims, along) if not study(run) else _declared_counts(read_table(run / "tables" / DECLARED))
+        entries.append(f"{link}{shown} — {html.text(counts)}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
     body = (headline_section(runs, out) + glance_section(runs, out, names)
-            + "<h2>Runs</h2><p>One page per published run of the B3O reproduction workflow.</p>")
+            + "<h2>Runs</h2><p>" + ("One page per published run of the B3O reproduction workflow."
+                                    if not all(map(study, runs)) else "A page per study run with the B3O workflow.")
+            + "</p>")
     body += html.items(entries)
     target.write_text(html.page("B3O results", body), encoding="utf-8")
     return target
@@ -92,6 +97,14 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
     return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
 
 
+def _declared_counts(declared: pd.DataFrame | None) -> str:
+    """'your comparisons: 1 holds; 1 inconclusive' for a study, from its declared comparisons."""
+    if declared is None or not len(declared):
+        return "a study of its own, with no declared comparisons"
+    verdicts = declared["verdict"].value_counts()
+    return "your comparisons: " + "; ".join(f"{n} {v}" for v, n in verdicts.items())
+
+
 def _counts(claims: pd.DataFrame | None, along: pd.DataFrame | None = None) -> str:
     """'2 holds; 4 inconclusive (17 claims not measured)', with the claims a horizon run measures along t (`along_t`)
     and their checkpoint verdicts, or what a check run that measures none has instead."""
@@ -107,10 +120,12 @@ def _counts(claims: pd.DataFrame | None, along: pd.DataFrame | None = None) -> s
 
 
 def build(runs: list[Path], out: Path, configs: dict[Path, Path] | None = None,
-          listing: Path = run_names.LISTING) -> list[Path]:
+          listing: Path = run_names.LISTING, titles: dict[Path, str] | None = None) -> list[Path]:
     """Every run's Parquet download and page, and the index; returns the pages written. `configs`: the config that
-    ran a run, where known (`site_configs`); `listing`: where the runs' titles are (`analysis.presentation.run_names`)."""
+    ran a run, where known (`site_configs`); `listing`: where the runs' titles are (`analysis.presentation.run_names`);
+    `titles`: a title for a run the listing does not name (a user's study)."""
     names = {run: run_names.name(run, listing) for run in runs}
+    names = {run: replace(name, title=(titles or {}).get(run, name.title)) for run, name in names.items()}
     for run in runs:
         write_parquet(run)
     return [*(run_page(run, out, (configs or {}).get(run), names[run]) for run in runs), index_page(runs, out, names)]

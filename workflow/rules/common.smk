@@ -16,6 +16,7 @@ import yaml
 
 from analysis.presentation.captions import caption  # plain text; TensorFlow-free (analysis.naming)
 from analysis.data import published as published_runs  # paths only, imports nothing
+from analysis.presentation.run_names import STUDY_TITLE  # a study's report and page title
 from analysis.statistics.sequential import HORIZON as HORIZON_PLAN  # the horizon run's plan: its experiment
 # reads the figure scripts' declarations without importing them
 from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, paper_experiments, run_figures
@@ -105,6 +106,8 @@ STUDY = not ({row.experiment for row in GRID} & paper_experiments())
 #: trials per job when the config names none: a study's trials are small, so several share one process's start-up
 #: (importing TensorFlow, gpflow and trieste); the paper's runs keep one trial per job
 STUDY_TRIALS_PER_JOB = 6
+#: a study's own results page (rule study_site): its run's page, under its results
+STUDY_SITE = f"{RESULTS}/site/index.html"
 #: the config declares comparisons of its own (`compare:` of an experiment, analysis/claims/declared.py)
 DECLARED = any(experiment.get("compare") for experiment in config["experiments"].values())
 
@@ -252,6 +255,7 @@ def final_outputs():
     otherwise count as up to date on a fresh clone, and the run would publish them without remaking them."""
     own = [f"{RESULTS}/illustrations/{name}.done" for name in ILLUSTRATIONS]
     own += [f"{RESULTS}/scaling.csv"] if SCALING.get("enabled", False) else []
+    own += [STUDY_SITE] if STUDY else []
     return [f"{RESULTS}/tidy.parquet"] + figure_outputs() + own + look_files() + record_paths(wanted_trials(reached_only=True))
 
 
@@ -313,12 +317,11 @@ def figure_outputs():
     outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()] + [f"{PAPER}/tables/{PER_ITERATION}"]
     outputs += [f"{PAPER}/figures/anytime_{view}.png" for view in ANYTIME_REPORTED]
     # across problems and along the budget (workflow/rules/site.smk's rules, on this run)
-    outputs += [f"{PAPER}/tables/{SCORE_AGGREGATE}", f"{PAPER}/figures/{SCORE_FIGURE}.png",
-                f"{PAPER}/figures/anytime_verdicts.png"]
+    outputs += [f"{PAPER}/tables/{SCORE_AGGREGATE}", f"{PAPER}/figures/{SCORE_FIGURE}.png"]
     if HORIZON:
         outputs += [f"{PAPER}/tables/horizon_along.csv", f"{PAPER}/figures/horizon_along.png"]
-    outputs += robust_outputs(PAPER)
-    outputs.append(f"{PAPER}/claims.md")
+    if not STUDY:  # the paper's claims, along the budget and in the robust readings of B3O against TS
+        outputs += [f"{PAPER}/figures/anytime_verdicts.png", *robust_outputs(PAPER), f"{PAPER}/claims.md"]
     outputs.append(f"{PAPER}/report.tex")
     if LATEX:
         outputs.append(f"{PAPER}/report.pdf")
@@ -363,7 +366,7 @@ def scaling_spec():
 def report_inputs(wildcards=None):
     """What the report is written from: the claims, the tables, every figure's PDF and, if run, the batch timings."""
     inputs = {
-        "claims": f"{PAPER}/claims.csv",
+        **({} if STUDY else {"claims": f"{PAPER}/claims.csv"}),  # a study's report has its declared comparisons only
         "tables": [f"{PAPER}/tables/{t}.csv" for t in table_names()],
         "per_iteration": f"{PAPER}/tables/{PER_ITERATION}",
         "scores": f"{PAPER}/tables/{SCORE_AGGREGATE}",

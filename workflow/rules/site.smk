@@ -98,6 +98,28 @@ rule site:
         "python -m analysis.site {params.papers} --out {params.out:q} > {log:q} 2>&1"
 
 
+rule study_site:
+    """A user's study's own page (and an index of it), from everything its report is made from."""
+    input:
+        unpack(report_inputs),
+        report=f"{PAPER}/report.tex",
+    output:
+        STUDY_SITE,
+    log:
+        f"{RESULTS}/logs/study_site.log",
+    params:
+        paper=PAPER,
+        config=CONFIGFILE,
+        title=STUDY_TITLE.format(config=CONFIGFILE),
+        out=lambda wildcards, output: os.path.dirname(output[0]),
+    localrule: True
+    conda:
+        ENV
+    shell:
+        "python -m analysis.site --paper {params.paper:q} --config {params.config:q} --title {params.title:q} "
+        "--out {params.out:q} > {log:q} 2>&1"
+
+
 rule robust:
     """The robust readings beside a run's mean verdicts (`analysis.tables.robust`, rule in
     analysis/statistics/robust_readings.yaml): per comparison and per setting, and along the horizon where it has one."""
