@@ -29,9 +29,13 @@ def _along(rows: pd.DataFrame) -> str:
     return ", ".join(parts)
 
 
+#: the mean's verdict of "B3O beats the rival" in the paragraph's words
+MEAN_SAYS = {"holds": "B3O ahead", "does not hold": "B3O not ahead"}
+
+
 def _verdicts(rows: pd.DataFrame) -> str:
     tally = rows["verdict"].value_counts()
-    return "; ".join(f"{verdict} for {k} of {len(rows)}" for verdict, k in tally.items())
+    return ", ".join(f"{MEAN_SAYS.get(verdict, verdict)} for {k} of {len(rows)}" for verdict, k in tally.items())
 
 
 def _typical(r) -> str:
@@ -51,12 +55,11 @@ def _stuck(rows: pd.DataFrame) -> str:
 def intro(table: pd.DataFrame) -> str:
     """The opening sentence: the run's scale and how each reading is made (plain text; `RULE` in backticks)."""
     first = table.iloc[0]
-    status = " / ".join(sorted(set(table["status"])))
     return (
         f"At the paper's horizon (N₀ = {int(first.n_init)}, then T = {int(first.iterations)} batches of "
         f"B = {int(first.batch_size)}), B3O against {first.rival}, per problem: where along t the mean per-seed "
         f"advantage (the paper's reading) shows B3O ahead; at t = {int(first.t)} the mean's verdict, then the typical "
-        f"seed (ours, {status}: an exact sign test of P(B3O ends below {first.rival}) = ½, Holm over the "
+        f"seed (ours, pre-registered or exploratory as each problem says: an exact sign test of P(B3O ends below {first.rival}) = ½, Holm over the "
         f"checkpoint's comparisons) and the stuck seeds (final regret above {number(first.k)} times the problem's "
         f"typical final regret; rule: `{RULE}`)."
     )
@@ -67,8 +70,9 @@ def bullets(table: pd.DataFrame) -> list[tuple[str, str]]:
     return [
         (
             problem_title(problem),
-            f"ahead by the mean at {_along(rows)}. At t = {int(rows['t'].iloc[0])} the mean is {_verdicts(rows)}. "
-            f"Typical seed: {'; '.join(_typical(r) for r in rows.itertuples())}. Stuck seeds: {_stuck(rows)}.",
+            f"ahead by the mean at {_along(rows)}. At t = {int(rows['t'].iloc[0])} the mean's verdict: "
+            f"{_verdicts(rows)}. Typical seed ({' / '.join(sorted(set(rows['status'])))}): "
+            f"{'; '.join(_typical(r) for r in rows.itertuples())}. Stuck seeds: {_stuck(rows)}.",
         )
         for problem, rows in table.groupby("problem", sort=False)
     ]
