@@ -25,9 +25,9 @@ CORES=${CORES:-$(nproc)}
 # unfinished trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an
 # older runner resuming elsewhere would write a record that names only the last platform) | cores | its results
 # directory under RUNS (default: its name)
-RUN_LIST=(
-  "large_batch_shekel|f37a79f|@config/large_batch.yaml|no|2|large_batch"
+RUN_LIST=(  # none going: the last, Shekel-4's paper-horizon trials (f37a79f, results large_batch), finished on 2026-12-05
 )
+[ ${#RUN_LIST[@]} -gt 0 ] || { echo "resume-runs: no run in the campaign's list (tools/resume-runs.sh)"; exit 0; }
 
 b3o() {  # this checkout's own command, whatever `pip install -e` last wrote into the `b3o` script (its module moved:
   python -m bench.cli "$@"  # baselines.cli -> bench.cli, issue 70)
