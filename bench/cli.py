@@ -17,6 +17,8 @@ import sys
 from importlib import import_module
 from typing import Any
 
+from b3o import quiet
+
 # subcommand -> module defining `register(subparsers)`
 _COMMANDS: dict[str, str] = {
     "lap": "problems.formula_e.cli",
@@ -48,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as err:
             print(f"b3o: error: {err}", file=sys.stderr)
             return 2
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")  # TensorFlow's start-up chatter hides our progress lines
+    # TensorFlow's start-up chatter hides our progress lines and a refusal's one line: its absl lines ignore the log
+    # level, so its first import is filtered as `import b3o` filters it (before the level is set, which turns that off)
+    quiet.install()
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     # On a GPU, TensorFlow takes all its memory at start-up by default: trials sharing a GPU would fail but the first.
     os.environ.setdefault("TF_FORCE_GPU_ALLOW_GROWTH", "true")
     parser = argparse.ArgumentParser(prog="b3o", description="Boltzmann batch Bayesian optimisation")

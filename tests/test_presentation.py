@@ -169,12 +169,13 @@ def _texts(fig: Figure) -> list[Text]:
     return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and t.get_figure() is fig]
 
 
-def _smallest_printed(fig: Figure, capped: bool) -> tuple[float, str]:
-    """The smallest font size (pt) the figure prints at, as saved (its tight bounding box) and set by the report."""
+def _smallest_printed(fig: Figure, texts: list[Text], capped: bool) -> tuple[float, str]:
+    """The smallest font size (pt) the figure prints at, as saved (its tight bounding box) and set by the report;
+    `texts`: what it prints (`_texts`, which drew it)."""
     renderer = fig.canvas.get_renderer()
     box = fig.get_tightbbox(renderer).padded(0.1)  # savefig's bbox_inches="tight", pad_inches=0.1
     scale = printed.included_scale(box.width, box.height, capped)
-    smallest = min(_texts(fig), key=lambda t: t.get_fontsize())
+    smallest = min(texts, key=lambda t: t.get_fontsize())
     return smallest.get_fontsize() * scale, f"{smallest.get_text()!r} at {smallest.get_fontsize()} pt × {scale:.2f}"
 
 
@@ -195,9 +196,10 @@ def test_a_figure_names_no_grid_id_and_prints_its_text_at_7pt_or_more(run, subte
     for name, draw in _figures(ROOT / run) if run else _illustrations():
         with subtests.test(figure=name):
             fig = draw()
-            named = [t.get_text() for t in _texts(fig) if internal(t.get_text())]
+            texts = _texts(fig)
+            named = [t.get_text() for t in texts if internal(t.get_text())]
             assert named == []
-            size, which = _smallest_printed(fig, capped=name.split()[0] not in SITE_ONLY)
+            size, which = _smallest_printed(fig, texts, capped=name.split()[0] not in SITE_ONLY)
             assert size >= printed.SMALLEST_FONT_PT, which
         plt.close(fig)
 

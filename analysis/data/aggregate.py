@@ -115,16 +115,20 @@ def on_grid(df: pd.DataFrame, value: str, grid: np.ndarray | None = None, x: str
     """
     grid = evaluation_grid(df, x) if grid is None else np.asarray(grid)
     trial_columns = [c for c in TRIAL_COLUMNS if c in df.columns]
-    frames = []
-    for _, trace in df.sort_values(x).groupby(["experiment", "trial_id"], sort=False):
+    ordered = df.sort_values(x).reset_index(drop=True)
+    firsts, columns = [], []  # each trial's first row (its per-trial columns) and its values on the grid
+    for _, trace in ordered.groupby(["experiment", "trial_id"], sort=False):
         known = trace[x].to_numpy()
         index = np.searchsorted(known, grid, side="right") - 1
         inside = (index >= 0) & (grid <= known[-1])
-        values = np.where(inside, trace[value].to_numpy()[np.clip(index, 0, None)], np.nan)
-        frames.append(pd.DataFrame({x: grid, value: values}).assign(**trace.iloc[0][trial_columns].to_dict()))
-    if not frames:
+        columns.append(np.where(inside, trace[value].to_numpy()[np.clip(index, 0, None)], np.nan))
+        firsts.append(trace.index[0])
+    if not firsts:
         return pd.DataFrame(columns=trial_columns + [x, value])
-    return pd.concat(frames, ignore_index=True)[trial_columns + [x, value]]
+    out = ordered.loc[np.repeat(firsts, len(grid)), trial_columns].reset_index(drop=True)
+    out[x] = np.tile(grid, len(firsts))
+    out[value] = np.concatenate(columns)
+    return out
 
 
 def curves(df: pd.DataFrame, by: Sequence[str], value: str, x: str = "num_evals") -> pd.DataFrame:
