@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -236,6 +237,7 @@ def test_cli_bad_spec_is_one_clear_error_and_exit_2(tmp_path):
         [sys.executable, "-m", "bench.cli", "run-trial", "--spec", str(spec), "--out", str(tmp_path / "r.json")],
         capture_output=True,
         text=True,
+        env={k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"},  # as a user's shell has it
     )
     assert result.returncode == 2
     # one line: TensorFlow's start-up chatter (which its log level does not silence) is filtered as `import b3o` does
