@@ -532,7 +532,9 @@ def test_page_one_names_the_run_and_says_a_run_at_the_papers_scale_is_at_it(monk
     assert "the large-batch study at the paper's scale: B = 100, T = 50, N₀ = 100, " in prose
     assert "reduced" not in prose and "(paper 100)" not in prose
     assert "Its SVGP has M = 64 inducing points (the paper's 500)." in prose
-    assert "They ran on AMD EPYC" in prose and "OpenBLAS" in prose and "gpflow 2.11.2" in prose
+    # its machines in words, each with its trials (its sittings ran on two machines)
+    assert "They ran on Intel(R) Xeon(R) Processor (276 trials) and AMD EPYC (234 trials)" in prose
+    assert "OpenBLAS" in prose and "gpflow 2.11.2" in prose
 
 
 def test_an_experiment_no_section_describes_gets_its_own_subsection(paper):

@@ -149,7 +149,7 @@ def test_headline_rows_join_the_horizon_the_readings_and_the_stuck_counts():
 def test_the_site_index_opens_with_the_same_headline(tmp_path, monkeypatch):
     import shutil
 
-    from analysis.site import index
+    from analysis.site import html, index
 
     source = Path(published.TABLES["headline"])
     run = source.parent.parent
@@ -160,4 +160,4 @@ def test_the_site_index_opens_with_the_same_headline(tmp_path, monkeypatch):
     table = pd.read_csv(source)
     assert page.index("The headline") < page.index("<h2>Runs</h2>")
     for title, text in words.bullets(table):
-        assert f"<strong>{title}</strong>: {text}" in page
+        assert f"<strong>{html.text(title)}</strong>: {html.text(text)}" in page

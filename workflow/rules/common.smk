@@ -106,7 +106,7 @@ STUDY = not ({row.experiment for row in GRID} & paper_experiments())
 #: trials per job when the config names none: a study's trials are small, so several share one process's start-up
 #: (importing TensorFlow, gpflow and trieste); the paper's runs keep one trial per job
 STUDY_TRIALS_PER_JOB = 6
-#: a study's own results page (rule study_site): its run's page, under its results
+#: a study's own results page (made by the site rules' study_site), under its results
 STUDY_SITE = f"{RESULTS}/site/index.html"
 #: the config declares comparisons of its own (`compare:` of an experiment, analysis/claims/declared.py)
 DECLARED = any(experiment.get("compare") for experiment in config["experiments"].values())

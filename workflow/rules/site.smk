@@ -108,7 +108,7 @@ rule study_site:
     log:
         f"{RESULTS}/logs/study_site.log",
     params:
-        paper=PAPER,
+        paper=lambda wildcards, input: os.path.dirname(input.report),
         config=CONFIGFILE,
         title=STUDY_TITLE.format(config=CONFIGFILE),
         out=lambda wildcards, output: os.path.dirname(output[0]),
