@@ -128,6 +128,13 @@ def name_problems(names: Iterable[tuple[str, object]]) -> None:
     _OWN_PROBLEMS.update({problem: str(name) for problem, name in names if problem not in PROBLEMS and _present(name)})
 
 
+def name_problems_in(table) -> None:
+    """`name_problems` from a table's `problem` and `problem_name` columns, where it has the latter (a tidy table, or
+    the per-trial table of a run with problems the package does not know)."""
+    if "problem_name" in table and "problem" in table:
+        name_problems(zip(table["problem"], table["problem_name"]))
+
+
 def problem_title(problem: str) -> str:
     return PROBLEMS.get(problem) or _OWN_PROBLEMS.get(problem, problem)
 

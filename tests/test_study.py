@@ -51,7 +51,10 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     assert declared[["a", "b", "relation"]].values.tolist() == [
         [entry["a"], entry["b"], entry.get("relation", "better")] for entry in study["compare"]]
     assert set(declared["verdict"]) == {"inconclusive (too few seeds to decide)"}
-    assert "Random-LCB matches or beats Random" in (user / "results/mine/paper/tables/declared.md").read_text()
+    declared_md = (user / "results/mine/paper/tables/declared.md").read_text()
+    assert "Random-LCB matches or beats Random" in declared_md
+    # the problem by its object's own name (the per-trial table carries it), never by its module reference
+    assert "shifted-sphere: B3O-UCB-c vs Random" in declared_md and "my_problem:" not in declared_md
     assert not (ROOT / "results/mine").exists()  # nothing written into the checkout
     # the model a spec that names none gets at this size, written into every record
     assert {json.dumps(r["spec"]["model"]) for r in records(user)} == {'{"kind": "gpr"}'}
@@ -60,12 +63,14 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     assert "A study run with the B3O workflow: my.yaml" in report and "Your declared comparisons" in report
     assert report.index("Your declared comparisons") < report.index("Method as implemented")
     assert "Its surrogate is an exact GP (GPR)" in report
+    assert "shifted-sphere" in report and "my\\_problem" not in report
     assert "claims" not in report.lower().replace("the paper's claims are", "")
     assert not (user / "results/mine/paper/claims.csv").exists()
     # and its own page: the declared comparisons where the paper's claims would be
     page = (user / "results/mine/site/paper/index.html").read_text()
     assert "A study run with the B3O workflow: my.yaml" in page and "<h2>Your comparisons</h2>" in page
     assert "Claims and verdicts" not in page and "Random-LCB matches or beats Random" in page
+    assert "shifted-sphere" in page and "my_problem:" not in page
     index = (user / "results/mine/site/index.html").read_text()
     assert "your comparisons: 2 inconclusive (too few seeds to decide)" in index
 

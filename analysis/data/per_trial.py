@@ -17,6 +17,9 @@ alone (`python -m analysis.tables.claims_table --table paper/tables/per_trial.cs
   not counted, so it may have started earlier), which `analysis.claims` compares with the margins' commit;
 * `platform_id`: the numerical platform the trial ran on (`bench.numerics.platform_id`; empty in tables made
   before it was recorded). Trials of equal spec and platform id give identical values.
+* `problem_name`, only in a run with a problem the package does not know (a user's own, named by a reference such
+  as `my_problem:shifted_sphere`): each problem's object's own `name`, so that tables and text show it by that name
+  (`analysis.naming.name_problems_in`, which `read` applies).
 
 Run as `python -m analysis.data.per_trial --table TIDY.parquet --out paper/tables/per_trial.csv`.
 """
@@ -31,7 +34,7 @@ import pandas as pd
 
 from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.data.tidy import GRID_COLUMNS
-from analysis.naming import display_labels
+from analysis.naming import PROBLEMS, display_labels, name_problems_in
 
 KEYS = ("experiment", "trial_id")
 TRIAL = KEYS + tuple(c for c in GRID_COLUMNS if c not in KEYS and c != "record")
@@ -147,7 +150,11 @@ def per_trial(tidy: pd.DataFrame) -> pd.DataFrame:
         .merge(_diversity(tidy), on=list(KEYS))
     )
     table[list(STRINGS)] = table[list(STRINGS)].fillna("")
-    table = display_labels(table[list(COLUMNS)])  # a tidy table made before labels were spelled as names
+    own = "problem_name" in tidy and not set(table["problem"]) <= set(PROBLEMS)
+    if own:  # a user's problem: its object's name beside its reference
+        names = tidy.drop_duplicates("problem").set_index("problem")["problem_name"]
+        table["problem_name"] = table["problem"].map(names).fillna("")
+    table = display_labels(table[[*COLUMNS, *(["problem_name"] if own else [])]])  # labels spelled as names
     return table.sort_values(["experiment", "problem", "label", "seed", "trial_id", "budget"])
 
 
@@ -165,6 +172,7 @@ def read(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: not a per-trial table, lacks column(s) {missing}")
     table[[*STRINGS, "diversity_skipped"]] = table[[*STRINGS, "diversity_skipped"]].fillna("")
     table["lower_is_better"] = table["lower_is_better"].astype(bool)
+    name_problems_in(table)  # a user's problems by their own names wherever this run's tables and text show them
     return display_labels(table)  # a table written before labels were spelled as names
 
 

@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 from analysis.naming import (  # noqa: F401 (ordered_problems and problem_title re-exported for the figures)
     display_labels,
     experiment_title,
-    name_problems,
+    name_problems_in,
     ordered_problems,
     problem_title,
 )
@@ -132,8 +132,7 @@ def load_table(path: str | Path) -> pd.DataFrame:
     table = display_labels(pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path))
     if "label" in table:
         style_run(table["label"])
-    if "problem_name" in table:  # a user's problem is titled by its own name
-        name_problems(zip(table["problem"], table["problem_name"]))
+    name_problems_in(table)  # a user's problem is titled by its own name
     return table
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from analysis.data import per_iteration as per_iteration_table
 from analysis.figures.common import NO_DATA
-from analysis.naming import display_labels
+from analysis.naming import display_labels, name_problems_in
 
 TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic", "declared")
 
@@ -54,6 +54,7 @@ def _read(path: Path) -> pd.DataFrame | None:
     table = pd.read_csv(path)
     if table.empty or list(table.columns) == ["note"]:
         return None
+    name_problems_in(table)  # a user's problems by their own names (the per-trial table carries them)
     return display_labels(table, ("label", "auto", "rival"))
 
 

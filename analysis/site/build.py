@@ -353,6 +353,8 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     """Write the run's page under `out` (opening with `config`'s header where given), titled by `name` (default: the
     run's name, `analysis.presentation.run_names`); returns its path."""
     name = name or run_names.name(run)
+    if (run / "tables" / PER_TRIAL).exists():
+        per_trial.read(run / "tables" / PER_TRIAL)  # registers a user's problems' own names for this page's tables
     target = page_path(run, out)
     page_dir = target.parent
     page_dir.mkdir(parents=True, exist_ok=True)
