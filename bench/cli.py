@@ -197,7 +197,9 @@ def _error(err: Exception, command: str = "run-trial") -> int:
 
 
 def _check_specs(args: argparse.Namespace) -> int:
-    """The workflow calls this once per DAG build, in a subprocess: Snakemake itself never imports TensorFlow."""
+    """The workflow calls this once per DAG build, in a subprocess: Snakemake itself never imports TensorFlow; a
+    setting this code has passed before is not built again (`bench.checked_specs`), so no TensorFlow at all then."""
+    from bench import checked_specs
     from bench.spec import TrialSpec, check_names, validate
 
     try:
@@ -207,11 +209,13 @@ def _check_specs(args: argparse.Namespace) -> int:
         specs = [TrialSpec.from_dict(data) for data in specs]
         for spec in specs:  # every name before any import of TensorFlow
             check_names(spec)
-        for spec in specs:
+        # a setting this code passed before is not built again (that would import TensorFlow)
+        for spec in (left := checked_specs.unchecked(specs)):
             validate(spec)
     except (ValueError, TypeError) as err:
         print(f"b3o check-specs: error: {err}", file=sys.stderr)
         return 2
+    checked_specs.remember(left)
     return 0
 
 

@@ -1,9 +1,10 @@
 """Building the workflow's DAG must not import TensorFlow: every cluster job re-parses the workflow, and TensorFlow's
-import (8-20 s here) would be paid once more per job. (That the specs are still validated before any job runs is
-tested in test_workflow.py.)"""
+import (8-20 s here) would be paid once more per job. The spec check's subprocess imports it only for a setting this code
+has not passed before. (That the specs are still validated before any job runs is tested in test_workflow.py.)"""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -62,3 +63,36 @@ def test_check_specs_refuses_bad_input_with_exit_2():
             [sys.executable, "-m", "bench.cli", "check-specs"], input=text, capture_output=True, text=True, timeout=120
         )
         assert result.returncode == 2 and message in result.stderr.splitlines()[-1], result.stderr
+
+
+def _check(specs: list[dict]) -> tuple[int, bool]:
+    """`b3o check-specs` on `specs`: (exit code, whether it imported TensorFlow)."""
+    code = ("import json, sys; from bench.cli import main; status = main(['check-specs']); "
+            "print(json.dumps([status, 'tensorflow' in sys.modules]))")
+    result = subprocess.run([sys.executable, "-c", code], input=json.dumps(specs), capture_output=True, text=True,
+                            timeout=300)
+    status, imported = json.loads(result.stdout.splitlines()[-1])
+    return status, imported
+
+
+def test_a_setting_passed_once_is_not_built_again_until_the_code_changes(tmp_path, monkeypatch):
+    from bench import checked_specs
+    from bench.spec import TrialSpec
+
+    spec = {"problem": "forrester1", "method": "random", "batch_size": 2, "iterations": 1, "n_init": 2, "seed": 0}
+    bad = {**spec, "n_init": 1, "method": "ts"}  # a model-based method needs 2 initial points
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert _check([spec, bad]) == (2, True)  # refused: nothing remembered
+    assert not list(checked_specs.store().glob("*"))
+    assert _check([spec]) == (0, True)  # checked: built, so TensorFlow imported
+    assert _check([{**spec, "seed": 5}]) == (0, False)  # the same setting: remembered, nothing built
+    assert checked_specs.unchecked([TrialSpec.from_dict({**spec, "batch_size": 3})])  # another setting is checked
+    # a user's problem by reference: its code is not in the key, so it is checked at every start
+    reference = TrialSpec.from_dict({**spec, "problem": "b3o_example_sphere:shifted_sphere"})
+    checked_specs.remember([reference])
+    assert checked_specs.unchecked([reference]) == [reference]
+    # the key holds the code: another hash of it makes every setting new
+    assert checked_specs.unchecked([TrialSpec.from_dict(spec)]) == []
+    monkeypatch.setattr(checked_specs, "code_key", lambda: "edited")
+    assert len(checked_specs.unchecked([TrialSpec.from_dict(spec)])) == 1
+
