@@ -4,6 +4,7 @@ has not passed before. (That the specs are still validated before any job runs i
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -65,14 +66,12 @@ def test_check_specs_refuses_bad_input_with_exit_2():
         assert result.returncode == 2 and message in result.stderr.splitlines()[-1], result.stderr
 
 
-def _check(specs: list[dict]) -> tuple[int, bool]:
-    """`b3o check-specs` on `specs`: (exit code, whether it imported TensorFlow)."""
-    code = ("import json, sys; from bench.cli import main; status = main(['check-specs']); "
-            "print(json.dumps([status, 'tensorflow' in sys.modules]))")
-    result = subprocess.run([sys.executable, "-c", code], input=json.dumps(specs), capture_output=True, text=True,
-                            timeout=300)
-    status, imported = json.loads(result.stdout.splitlines()[-1])
-    return status, imported
+def _check(specs: list[dict], monkeypatch) -> int:
+    """`b3o check-specs` on `specs`, in this process: its exit code."""
+    from bench.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(specs)))
+    return main(["check-specs"])
 
 
 def test_a_setting_passed_once_is_not_built_again_until_the_code_changes(tmp_path, monkeypatch):
@@ -82,10 +81,15 @@ def test_a_setting_passed_once_is_not_built_again_until_the_code_changes(tmp_pat
     spec = {"problem": "forrester1", "method": "random", "batch_size": 2, "iterations": 1, "n_init": 2, "seed": 0}
     bad = {**spec, "n_init": 1, "method": "ts"}  # a model-based method needs 2 initial points
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert _check([spec, bad]) == (2, True)  # refused: nothing remembered
+    assert _check([spec, bad], monkeypatch) == 2  # refused: nothing remembered
     assert not list(checked_specs.store().glob("*"))
-    assert _check([spec]) == (0, True)  # checked: built, so TensorFlow imported
-    assert _check([{**spec, "seed": 5}]) == (0, False)  # the same setting: remembered, nothing built
+    assert _check([spec], monkeypatch) == 0 and len(list(checked_specs.store().glob("*"))) == 1
+    # the same setting in a fresh process: remembered, so nothing is built and TensorFlow is not imported
+    code = ("import io, json, sys; sys.stdin = io.StringIO(sys.argv[1]); from bench.cli import main; "
+            "status = main(['check-specs']); print(json.dumps([status, 'tensorflow' in sys.modules]))")
+    again = subprocess.run([sys.executable, "-c", code, json.dumps([{**spec, "seed": 5}])], capture_output=True,
+                           text=True, timeout=300)
+    assert json.loads(again.stdout.splitlines()[-1]) == [0, False], again.stderr[-2000:]
     assert checked_specs.unchecked([TrialSpec.from_dict({**spec, "batch_size": 3})])  # another setting is checked
     # a user's problem by reference: its code is not in the key, so it is checked at every start
     reference = TrialSpec.from_dict({**spec, "problem": "b3o_example_sphere:shifted_sphere"})
@@ -95,4 +99,3 @@ def test_a_setting_passed_once_is_not_built_again_until_the_code_changes(tmp_pat
     assert checked_specs.unchecked([TrialSpec.from_dict(spec)]) == []
     monkeypatch.setattr(checked_specs, "code_key", lambda: "edited")
     assert len(checked_specs.unchecked([TrialSpec.from_dict(spec)])) == 1
-

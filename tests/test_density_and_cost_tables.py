@@ -177,6 +177,15 @@ def test_the_test_suite_s_size_and_time_come_from_pytest_s_junit_report(tmp_path
     assert table.loc[0, ["tests", "passed", "skipped", "failed", "minutes"]].tolist() == [580, 574, 5, 1, 15.1]
     code, text = _rewritten(tmp_path, "test_run", table)
     assert code == 0 and "2026-11-27): 574 tests passed, 5 skipped, 1 FAILED, in 15.1 min on" in text
+    assert "Collecting" not in text  # not timed
+    # the collection's seconds, as bash's `time -p` writes them (.ci/run)
+    (tmp_path / "collection_s").write_text("real 10.71\nuser 9.80\nsys 0.90\n")
+    assert test_run(["--junit", str(junit), "--collection", str(tmp_path / "collection_s"),
+                     "--out", str(tmp_path / "run.csv")]) == 0
+    table = pd.read_csv(tmp_path / "run.csv")
+    assert table.loc[0, "collection_s"] == 10.7
+    code, text = _rewritten(tmp_path, "test_run", table)
+    assert code == 0 and "one process) takes 10.7 s." in text
     junit.write_text("<report/>")
     assert test_run(["--junit", str(junit), "--out", str(tmp_path / "run.csv")]) == 2
 

@@ -18,10 +18,16 @@ SHORT = {**TINY, "iterations": 2, "seed": 3}  # a different seed from the runner
 LONG = {**SHORT, "iterations": 4}
 
 
+@pytest.fixture(scope="module")
+def fresh_long(tmp_path_factory) -> dict:
+    """LONG's record run afresh, once for the tests that compare a continued B3O trial with it."""
+    return run_trial(LONG, tmp_path_factory.mktemp("fresh") / "long.json")
+
+
 @pytest.mark.parametrize("method", [{}, {"method": "random", "params": {}}, {"method": "ts", "params": {}}])
-def test_a_continued_trial_is_the_fresh_longer_trial(tmp_path, method):
+def test_a_continued_trial_is_the_fresh_longer_trial(tmp_path, method, request):
     short, long = {**SHORT, **method}, {**LONG, **method}
-    fresh = run_trial(long, tmp_path / "fresh" / "long.json")
+    fresh = request.getfixturevalue("fresh_long") if not method else run_trial(long, tmp_path / "fresh" / "long.json")
     first = run_trial(short, tmp_path / "trials" / "short.json")
     continued = run_trial(long, tmp_path / "trials" / "long.json")
     assert continued["continued_from"] == {"iterations": 2, "trial_id": TrialSpec.from_dict(short).trial_id}
@@ -52,11 +58,10 @@ def test_a_method_whose_draws_depend_on_the_horizon_is_never_continued(tmp_path,
     assert "continued_from" not in run_trial(LONG, tmp_path / "long.json")
 
 
-def test_a_damaged_state_is_moved_aside_and_the_trial_starts_afresh(tmp_path):
-    fresh = run_trial(LONG, tmp_path / "fresh" / "long.json")
+def test_a_damaged_state_is_moved_aside_and_the_trial_starts_afresh(tmp_path, fresh_long):
     run_trial(SHORT, tmp_path / "short.json")
     (state,) = (tmp_path / STATES).glob("*.npz")
     state.write_bytes(state.read_bytes()[:-40])
     continued = run_trial(LONG, tmp_path / "long.json")
-    assert "continued_from" not in continued and stable(continued) == stable(fresh)
+    assert "continued_from" not in continued and stable(continued) == stable(fresh_long)
     assert not state.exists()

@@ -30,13 +30,13 @@ def test_a_claim_errs_once_any_comparison_is_decided_at_any_look():
 
 
 def test_the_simulation_reads_the_engines_levels_and_test():
-    frame = familywise.simulate(60)
+    frame = familywise.simulate(12)
     assert list(frame["looks"].unique()) == [",".join(map(str, plan)) for plan in familywise.PLANS]
-    assert set(frame["family"]) == set(familywise.FAMILIES) and (frame["replications"] == 60).all()
+    assert set(frame["family"]) == set(familywise.FAMILIES) and (frame["replications"] == 12).all()
     levels = sequential.nominal(familywise.PLANS[1], spending=sequential.CLAIMS_SPENDING)
     assert frame["levels"].iloc[len(familywise.FAMILIES)] == ",".join(f"{x:.4g}" for x in levels)
     assert frame["familywise_error"].between(0, 1).all()
-    se = np.sqrt(frame["familywise_error"] * (1 - frame["familywise_error"]) / 60)
+    se = np.sqrt(frame["familywise_error"] * (1 - frame["familywise_error"]) / 12)
     assert frame["mc_se"].to_numpy() == pytest.approx(se.to_numpy())
 
 

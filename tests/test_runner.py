@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,9 +39,22 @@ TINY = {
 }
 
 
-def test_record_has_the_documented_fields(tmp_path):
-    record = run_trial(TINY, tmp_path / "r.json")
-    assert json.loads((tmp_path / "r.json").read_text()) == record
+@pytest.fixture(scope="module")
+def tiny_trial(tmp_path_factory) -> tuple[dict, Path]:
+    """TINY's record and where it was written, run once for the tests that only read it (a trial's record is the same
+    at every run apart from its times: `test_same_spec_same_record_apart_from_times`)."""
+    path = tmp_path_factory.mktemp("tiny") / "r.json"
+    return run_trial(TINY, path), path
+
+
+@pytest.fixture
+def tiny_record(tiny_trial) -> dict:
+    return copy.deepcopy(tiny_trial[0])
+
+
+def test_record_has_the_documented_fields(tiny_trial):
+    record, path = tiny_trial
+    assert json.loads(path.read_text()) == record
     assert record["trial_id"] == TrialSpec.from_dict(TINY).trial_id
     assert tuple(record) == RECORD_KEYS  # the names `analysis.data.tidy` reads
     assert record["provenance"]["versions"]["trieste"] == "4.6.1"
@@ -61,13 +76,11 @@ def test_record_has_the_documented_fields(tmp_path):
     assert all(r["simple_regret"] >= 0 for r in trace)
     assert trace[-1]["simple_regret"] == pytest.approx(record["problem"]["optimum"] - best[-1])
     assert trace[1]["diagnostics"]["sampler"] == "defer" and trace[1]["model_objective"] is not None
-    assert not (tmp_path / "r.json.checkpoint.npz").exists()
+    assert not path.with_name("r.json.checkpoint.npz").exists()
 
 
-def test_same_spec_same_record_apart_from_times(tmp_path):
-    a = run_trial(TINY, tmp_path / "a.json")
-    b = run_trial(TINY, tmp_path / "b.json")
-    assert stable(a) == stable(b)
+def test_same_spec_same_record_apart_from_times(tmp_path, tiny_record):
+    assert stable(run_trial(TINY, tmp_path / "b.json")) == stable(tiny_record)
 
 
 def _recommendation_among(record, evals, score):
@@ -79,8 +92,8 @@ def _recommendation_among(record, evals, score):
     return value, abs(record["problem"]["optimum"] - value)
 
 
-def test_each_fit_s_outcome_and_the_recommended_point_are_recorded(tmp_path):
-    record = run_trial(TINY, tmp_path / "r.json")
+def test_each_fit_s_outcome_and_the_recommended_point_are_recorded(tiny_record):
+    record = tiny_record
     trace, values = record["trace"], np.concatenate([r["values"] for r in record["trace"]])[:, 0]
     assert not set(ADDED_KEYS) & set(trace[0])  # the initial design has no fit and no recommendation
     for before, row in zip(trace, trace[1:]):
@@ -113,8 +126,8 @@ def test_without_a_model_the_best_observation_is_recommended(tmp_path):
     assert final["evals"] == record["trace"][-1]["num_evals"]
 
 
-def test_a_record_made_before_the_added_keys_matches_its_rerun(tmp_path):
-    record = run_trial(TINY, tmp_path / "r.json")
+def test_a_record_made_before_the_added_keys_matches_its_rerun(tiny_record):
+    record = tiny_record
     old = {k: v for k, v in record.items() if k not in ADDED_KEYS}
     old["trace"] = [{k: v for k, v in row.items() if k not in ADDED_KEYS} for row in record["trace"]]
     assert stable(old) != stable(record) and same_run(old, record) and same_run(record, old)
@@ -139,15 +152,15 @@ def test_a_record_made_before_the_resamplers_counted_their_moves_matches_its_rer
     assert not same_run(moved, new)  # compared where both records have it
 
 
-def test_every_method_sees_the_same_initial_design(tmp_path):
-    b3o = run_trial(TINY, tmp_path / "b3o.json")
+def test_every_method_sees_the_same_initial_design(tmp_path, tiny_record):
+    b3o = tiny_record
     rnd = run_trial({**TINY, "method": "random", "params": {}}, tmp_path / "random.json")
     assert b3o["trace"][0]["points"] == rnd["trace"][0]["points"]
     assert b3o["trace"][1]["points"] != rnd["trace"][1]["points"]
 
 
-def test_resume_after_a_crash_gives_the_uninterrupted_record(tmp_path, monkeypatch):
-    reference = run_trial(TINY, tmp_path / "reference.json")
+def test_resume_after_a_crash_gives_the_uninterrupted_record(tmp_path, monkeypatch, tiny_record):
+    reference = tiny_record
     method_cls = baselines.method_class("b3o")
     original = method_cls.ask
 

@@ -10,7 +10,8 @@ git clone -q "$root" "$work/repo" || exit 1
 # the shared data beside the checkout (the real track lines the Formula E tests read), where the checkout has it
 [ -d "$root/../shared" ] && ln -sfn "$(cd "$root/../shared" && pwd)" "$work/shared"
 python3 -m venv "$work/venv" || exit 1
-export VIRTUAL_ENV="$work/venv" PATH="$work/venv/bin:$PATH"
+# and a cache of its own: settings `b3o check-specs` passed in this user's earlier runs are not a fresh machine's
+export VIRTUAL_ENV="$work/venv" PATH="$work/venv/bin:$PATH" XDG_CACHE_HOME="$work/cache"
 cd "$work/repo" && .ci/run
 status=$?
 echo "tools/ci-clean.sh: .ci/run exited $status in $work/repo" >&2

@@ -165,15 +165,18 @@ def run_costs_block(tables: dict[str, pd.DataFrame], source: str) -> str:
 
 
 def test_run_block(table: pd.DataFrame, source: str) -> str:
-    """One sentence: the default suite's size and wall time on a clean clone."""
+    """One sentence: the default suite's size and wall time on a clean clone, and its collection's time where timed."""
     r = table.iloc[0]
     skipped = f", {int(r['skipped'])} skipped" if r["skipped"] else ""
     failed = f", {int(r['failed'])} FAILED" if r["failed"] else ""
+    collection = r.get("collection_s", float("nan"))
+    collected = "" if pd.isna(collection) else (
+        f" Collecting them (`python -m pytest --collect-only -n 0`, one process) takes {number(collection)} s.")
     return generated(
         "test_run", source,
         [f"The default suite's last run on a clean clone in a fresh environment (`tools/ci-clean.sh`, which runs "
          f"`.ci/run`; {r['date']}): {int(r['passed'])} tests "
-         f"passed{skipped}{failed}, in {number(r['minutes'])} min on {int(r['cpus'])} cores."],
+         f"passed{skipped}{failed}, in {number(r['minutes'])} min on {int(r['cpus'])} cores.{collected}"],
     )
 
 

@@ -1,10 +1,12 @@
 """The default test suite's size and wall time, from the JUnit XML that pytest writes, for the README and
 docs/testing.md (`python -m analysis.presentation.readme --test-run`): the numbers there are measured, not typed.
 
-    python -m analysis.tables.test_run --junit results/ci/junit.xml --out paper/tables/test_run.csv
+    python -m analysis.tables.test_run --junit results/ci/junit.xml --collection results/ci/collection_s \
+        --out paper/tables/test_run.csv
 
-`.ci/run` asks pytest for that XML (through PYTEST_ADDOPTS, so that the README's test command stays verbatim) and
-writes this table in its clone, on the machine it ran on; commit it from a run on a clean clone.
+`.ci/run` asks pytest for that XML (through PYTEST_ADDOPTS, so that the README's test command stays verbatim), times
+`pytest --collect-only` in one process (what every worker pays before its first test) and writes this table in its
+clone, on the machine it ran on; commit it from a run on a clean clone.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from pathlib import Path
 
 import pandas as pd
 
-COLUMNS = ("tests", "passed", "skipped", "failed", "minutes", "date", "cpus")
+COLUMNS = ("tests", "passed", "skipped", "failed", "minutes", "date", "cpus", "collection_s")
 
 
-def test_run(junit: Path, cpus: int | None = None) -> pd.DataFrame:
-    """One row: the suite's tests, passed, skipped, failed (failures and errors), wall minutes, date and CPUs."""
+def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = None) -> pd.DataFrame:
+    """One row: the suite's tests, passed, skipped, failed (failures and errors), wall minutes, date, CPUs and the
+    seconds of collecting the tests in one process (NaN where not timed)."""
     root = ElementTree.parse(junit).getroot()
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     if suite is None:
@@ -37,6 +40,7 @@ def test_run(junit: Path, cpus: int | None = None) -> pd.DataFrame:
             "minutes": round(float(suite.get("time", "nan")) / 60, 1),
             "date": suite.get("timestamp", "")[:10],
             "cpus": cpus or os.cpu_count(),
+            "collection_s": float("nan") if collection_s is None else round(collection_s, 1),
         }],
         columns=list(COLUMNS),
     )
@@ -45,10 +49,12 @@ def test_run(junit: Path, cpus: int | None = None) -> pd.DataFrame:
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.test_run", description=__doc__.splitlines()[0])
     cli.add_argument("--junit", required=True, type=Path, help="pytest's --junitxml file")
+    cli.add_argument("--collection", type=Path,
+                     help="a file holding the seconds `pytest --collect-only` took (bash's `time -p` output or a number)")
     cli.add_argument("--out", required=True, type=Path)
     args = cli.parse_args(argv)
     try:
-        table = test_run(args.junit)
+        table = test_run(args.junit, collection_s=_seconds(args.collection) if args.collection else None)
     except (OSError, ValueError, ElementTree.ParseError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -56,6 +62,19 @@ def main(argv: list[str] | None = None) -> int:
     table.to_csv(args.out, index=False)
     print(f"wrote {args.out}: {table.iloc[0].to_dict()}")
     return 0
+
+
+def _seconds(path: Path) -> float:
+    """The wall seconds in `path`: a bare number, or the `real` line of bash's `time -p`."""
+    text = path.read_text()
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 1 or (len(words) == 2 and words[0] == "real"):
+            try:
+                return float(words[-1])
+            except ValueError:
+                continue
+    raise ValueError(f"{path} holds no seconds (a number, or bash's `time -p` output)")
 
 
 if __name__ == "__main__":
