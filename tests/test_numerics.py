@@ -33,7 +33,7 @@ def _run(names: tuple[str, ...], env: dict[str, str], tmp_path) -> dict[str, dic
     return {name: json.loads((out / f"{name}.json").read_text()) for name in names}
 
 
-@pytest.mark.long  # 65 s of two cores: eight trials in two processes; CI runs it (docs/testing.md)
+@pytest.mark.long  # eight trials in two processes, a minute or more: CI runs it (docs/testing.md)
 def test_pinned_records_are_identical_under_two_blas_kernel_selections(tmp_path):
     first, second = (_run(KINDS, env, tmp_path) for env in SELECTIONS)
     for name in KINDS:

@@ -1,6 +1,6 @@
 """The real Snakefile, in a temporary directory: lint, dry runs of every shipped config, bad configs, a tiny real
 run (default suite) and the whole smoke config end to end (`-m slow`); its planned looks are
-tests/test_workflow_looks.py's (a file of their own, so the two long runs go to different test workers)."""
+tests/test_workflow_looks.py's (their run end to end is `-m long`, which CI runs after the default suite)."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def test_every_sequential_experiment_s_first_look_is_planned_at_once(workdir):
     assert len(re.findall(r"rule trials_[0-9a-f]{16}:", plan.stdout)) == 8
 
 
-@pytest.mark.long  # 90 s of two cores: 16 Hartmann-6 trials and two looks; CI runs it (docs/testing.md)
+@pytest.mark.long  # 16 Hartmann-6 trials and two looks, a minute or more: CI runs it (docs/testing.md)
 def test_seeds_in_looks_run_the_next_look_only_where_a_comparison_is_open(workdir):
     """`seeds: {start, step, max}`: a checkpoint decides the claims at each look and the next look's seeds go only to
     the settings of comparisons still open; the claims then name the look each comparison reached."""
