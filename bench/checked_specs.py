@@ -7,8 +7,9 @@ with, and Python's. Any edit to that code, or another library version, is a new 
 Only the package's own problems and methods are remembered: a plugin's or a `module:factory` reference's code is not in
 the key, so their settings are checked at every start. A refused setting is never remembered.
 
-The store is `$XDG_CACHE_HOME/b3o/checked-specs` (default `~/.cache/...`), one empty file per key; deleting it costs
-one check. Where it cannot be written, nothing is remembered and the check runs as before.
+The store is `$XDG_CACHE_HOME/b3o/checked-specs` (default `~/.cache/...`): a folder per code hash holding an empty file
+per setting; a new code hash's folder replaces the others, so the store holds one code's settings. Deleting it costs one
+check. Where it cannot be written, nothing is remembered and the check runs as before.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from functools import cache
 from importlib import metadata
@@ -58,7 +60,8 @@ def code_key() -> str:
 
 
 def _key(spec: TrialSpec) -> str | None:
-    """The setting's key, or None where its problem or method is not the package's own (a reference or a plugin)."""
+    """The setting's name in this code's folder, or None where its problem or method is not the package's own (a
+    reference or a plugin)."""
     import baselines
     import problems
 
@@ -67,19 +70,27 @@ def _key(spec: TrialSpec) -> str | None:
     if problems.REGISTRY.origin(spec.problem) or baselines.REGISTRY.origin(spec.method):
         return None
     setting = json.dumps({**spec.to_dict(), "seed": 0}, sort_keys=True, default=str)
-    return hashlib.sha256(f"{code_key()}\n{setting}".encode()).hexdigest()
+    return hashlib.sha256(setting.encode()).hexdigest()
+
+
+def _folder() -> Path:
+    """This code's settings."""
+    return store() / code_key()[:16]
 
 
 def unchecked(specs: Iterable[TrialSpec]) -> list[TrialSpec]:
     """The specs whose setting has not passed the check under this code."""
-    folder = store()
+    folder = _folder()
     return [spec for spec in specs if (key := _key(spec)) is None or not (folder / key).exists()]
 
 
 def remember(specs: Iterable[TrialSpec]) -> None:
     """Note that these specs' settings passed; silently nothing where the store cannot be written."""
-    folder = store()
+    folder = _folder()
     try:
+        if not folder.exists() and store().is_dir():
+            for other in store().iterdir():  # another code's settings: never asked for by this code
+                shutil.rmtree(other, ignore_errors=True)
         folder.mkdir(parents=True, exist_ok=True)
         for spec in specs:
             key = _key(spec)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -110,14 +111,29 @@ def _problem(name: str) -> Problem:
     return LOCAL[name]() if name in LOCAL else problems.get(name)
 
 
+@pytest.fixture(scope="module")
+def fitted() -> Callable[[str], tuple[Problem, Dataset, Any]]:
+    """(problem, data, fitted surrogate) by problem name, made once for the cases that share a problem: a method's
+    `ask` reads the model and changes nothing in it."""
+    made: dict[str, tuple[Problem, Dataset, Any]] = {}
+
+    def get(name: str) -> tuple[Problem, Dataset, Any]:
+        if name not in made:
+            problem = _problem(name)
+            data = _data(problem)
+            model = build_models(TINY_MODEL, problem.search_space, data)
+            fit(model, data)
+            made[name] = problem, data, model
+        return made[name]
+
+    return get
+
+
 @pytest.mark.parametrize(
     "name, problem_name, batch_size, params", CASES, ids=[f"{c[0]}-{c[1]}" + "-shared" * ("starts" in c[3]) for c in CASES]
 )
-def test_model_based_method_gives_seeded_feasible_batches(name, problem_name, batch_size, params):
-    problem = _problem(problem_name)
-    data = _data(problem)
-    model = build_models(TINY_MODEL, problem.search_space, data)
-    fit(model, data)
+def test_model_based_method_gives_seeded_feasible_batches(name, problem_name, batch_size, params, fitted):
+    problem, data, model = fitted(problem_name)
     method = _method(name, problem, batch_size, **params)
     batches = []
     for t in (1, 2):

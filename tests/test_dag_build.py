@@ -82,8 +82,8 @@ def test_a_setting_passed_once_is_not_built_again_until_the_code_changes(tmp_pat
     bad = {**spec, "n_init": 1, "method": "ts"}  # a model-based method needs 2 initial points
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert _check([spec, bad], monkeypatch) == 2  # refused: nothing remembered
-    assert not list(checked_specs.store().glob("*"))
-    assert _check([spec], monkeypatch) == 0 and len(list(checked_specs.store().glob("*"))) == 1
+    assert not list(checked_specs.store().glob("*/*"))
+    assert _check([spec], monkeypatch) == 0 and len(list(checked_specs.store().glob("*/*"))) == 1
     # the same setting in a fresh process: remembered, so nothing is built and TensorFlow is not imported
     code = ("import io, json, sys; sys.stdin = io.StringIO(sys.argv[1]); from bench.cli import main; "
             "status = main(['check-specs']); print(json.dumps([status, 'tensorflow' in sys.modules]))")
@@ -99,3 +99,6 @@ def test_a_setting_passed_once_is_not_built_again_until_the_code_changes(tmp_pat
     assert checked_specs.unchecked([TrialSpec.from_dict(spec)]) == []
     monkeypatch.setattr(checked_specs, "code_key", lambda: "edited")
     assert len(checked_specs.unchecked([TrialSpec.from_dict(spec)])) == 1
+    # and the store keeps one code's settings: the earlier code's are dropped when the new code's first pass
+    checked_specs.remember([TrialSpec.from_dict(spec)])
+    assert [p.name for p in checked_specs.store().iterdir()] == ["edited"]

@@ -164,8 +164,8 @@ def _illustrations() -> Iterator[tuple[str, Callable[[], Figure]]]:
 
 
 def _texts(fig: Figure) -> list[Text]:
-    """Every piece of text the figure prints: titles, labels, tick labels, legends, notes."""
-    fig.canvas.draw()
+    """Every piece of text the figure prints: titles, labels, tick labels, legends, notes (laid out as drawn)."""
+    fig.draw_without_rendering()
     return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and t.get_figure() is fig]
 
 

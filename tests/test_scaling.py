@@ -13,6 +13,7 @@ from bench.records import SCALING_COLUMNS
 from bench.scaling import ScalingSpec, predicted_over_cap, run
 
 
+@pytest.mark.long  # a child process per configuration, each importing TensorFlow: CI runs it (docs/testing.md)
 def test_scaling_measures_every_batch_size_under_the_cap(tmp_path):
     out = tmp_path / "scaling.csv"
     spec = ScalingSpec(

@@ -277,7 +277,7 @@ def within_printed_height(fig: Figure, rows: int, smallest_row: float = 2.0) -> 
     drawn size. One that would need rows under `smallest_row` inches is left as drawn (too many rows for a page)."""
     cap = printed.FIGURE_HEIGHT * printed.TEXT_HEIGHT_IN
     for _ in range(3):  # constrained layout redistributes the panels at each new height
-        fig.canvas.draw()
+        fig.draw_without_rendering()  # the layout and text extents, no pixels
         tall = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1).height  # as savefig's bbox_inches="tight"
         width, height = fig.get_size_inches()
         target = height - (tall - cap) - 0.02
