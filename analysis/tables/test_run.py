@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -49,8 +50,7 @@ def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = 
 def main(argv: list[str] | None = None) -> int:
     cli = argparse.ArgumentParser(prog="python -m analysis.tables.test_run", description=__doc__.splitlines()[0])
     cli.add_argument("--junit", required=True, type=Path, help="pytest's --junitxml file")
-    cli.add_argument("--collection", type=Path,
-                     help="a file holding the seconds `pytest --collect-only` took (bash's `time -p` output or a number)")
+    cli.add_argument("--collection", type=Path, help="bash's `time -p` output for `pytest --collect-only`")
     cli.add_argument("--out", required=True, type=Path)
     args = cli.parse_args(argv)
     try:
@@ -65,16 +65,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _seconds(path: Path) -> float:
-    """The wall seconds in `path`: a bare number, or the `real` line of bash's `time -p`."""
-    text = path.read_text()
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) == 1 or (len(words) == 2 and words[0] == "real"):
-            try:
-                return float(words[-1])
-            except ValueError:
-                continue
-    raise ValueError(f"{path} holds no seconds (a number, or bash's `time -p` output)")
+    """The wall seconds of bash's `time -p` output in `path` (its `real` line)."""
+    match = re.search(r"^real ([0-9.]+)$", path.read_text(), re.MULTILINE)
+    if match is None:
+        raise ValueError(f"{path} holds no `real` line of bash's `time -p`")
+    return float(match.group(1))
 
 
 if __name__ == "__main__":
