@@ -43,6 +43,8 @@ _SHEKEL_BETA = np.array([1.0, 2.0, 2.0, 4.0, 4.0, 6.0, 3.0, 7.0, 5.0, 5.0]) / 10
 # Maximiser found by BFGS + Nelder-Mead from (4, 4, 4, 4); tests re-derive it with scipy.
 _SHEKEL_MAXIMISER = (4.000746531, 4.000592932, 3.999663400, 3.999509802)
 _SHEKEL_OPTIMUM = 10.536409816692
+# The highest of its other local maxima, near (8, 8, 8, 8) (Nelder-Mead polish; tests re-derive it by multistart)
+_SHEKEL_BEST_LOCAL = 5.175646741648
 
 _HARTMANN_ALPHA = np.array([1.0, 1.2, 3.0, 3.2])
 _HARTMANN_A = np.array(
@@ -63,6 +65,8 @@ _HARTMANN_P = 1e-4 * np.array(
 )
 _HARTMANN_MAXIMISER = (0.20169, 0.150011, 0.476874, 0.275332, 0.311652, 0.6573)
 _HARTMANN_OPTIMUM = 3.322368011415  # Nelder-Mead polish; the standard maximiser below attains it to 3e-11
+_HARTMANN_BEST_LOCAL = 3.203161918396  # the second local maximum, near (0.405, 0.882, 0.846, 0.574, 0.139, 0.038)
+_ACKLEY_BEST_LOCAL = -1.646223633103  # on [-2, 1]^5: the nearest lattice maxima, one coordinate at about -0.918
 
 _FORRESTER_MAXIMISER = 0.757248758
 _FORRESTER_OPTIMUM = 6.020740055767
@@ -118,6 +122,8 @@ class SyntheticProblem(Problem):
     lower: tuple[float, ...]
     upper: tuple[float, ...]
     natural_maximisers: tuple[tuple[float, ...], ...]
+    #: the highest value of any local maximum other than the global ones (None: not known)
+    best_local: float | None = None
 
     observations_standardised: ClassVar[bool] = True
 
@@ -129,6 +135,13 @@ class SyntheticProblem(Problem):
     def maximisers(self) -> np.ndarray:
         """Known global maximisers [K, d] in scaled coordinates."""
         return qmc.scale(np.array(self.natural_maximisers), self.lower, self.upper, reverse=True)
+
+    @property
+    def basin_regret(self) -> float | None:
+        """The regret of the best local maximum that is not global. A point of lower regret is higher than every other
+        local maximum, so an ascent from it can reach no maximum but a global one: it lies in a global optimum's basin.
+        Defined by the function alone, so a reading of where seeds end does not depend on any run."""
+        return None if self.best_local is None or self.optimum is None else self.optimum - self.best_local
 
     @property
     def y_mean(self) -> float:
@@ -157,6 +170,7 @@ def _synthetic(
     natural_maximisers: tuple[tuple[float, ...], ...],
     optimum: float,
     noise_variance: float,
+    best_local: float | None = None,
 ) -> SyntheticProblem:
     return SyntheticProblem(
         name=name,
@@ -169,20 +183,26 @@ def _synthetic(
         lower=lower,
         upper=upper,
         natural_maximisers=natural_maximisers,
+        best_local=best_local,
     )
 
 
 def shekel4(noise_variance: float = 0.5) -> SyntheticProblem:
-    return _synthetic("shekel4", shekel, (0.0,) * 4, (10.0,) * 4, (_SHEKEL_MAXIMISER,), _SHEKEL_OPTIMUM, noise_variance)
+    return _synthetic(
+        "shekel4", shekel, (0.0,) * 4, (10.0,) * 4, (_SHEKEL_MAXIMISER,), _SHEKEL_OPTIMUM, noise_variance, _SHEKEL_BEST_LOCAL
+    )
 
 
 def ackley5(noise_variance: float = 0.5) -> SyntheticProblem:
-    return _synthetic("ackley5", negated_ackley, (-2.0,) * 5, (1.0,) * 5, ((0.0,) * 5,), 0.0, noise_variance)
+    return _synthetic(
+        "ackley5", negated_ackley, (-2.0,) * 5, (1.0,) * 5, ((0.0,) * 5,), 0.0, noise_variance, _ACKLEY_BEST_LOCAL
+    )
 
 
 def hartmann6(noise_variance: float = 0.5) -> SyntheticProblem:
     return _synthetic(
-        "hartmann6", hartmann, (0.0,) * 6, (1.0,) * 6, (_HARTMANN_MAXIMISER,), _HARTMANN_OPTIMUM, noise_variance
+        "hartmann6", hartmann, (0.0,) * 6, (1.0,) * 6, (_HARTMANN_MAXIMISER,), _HARTMANN_OPTIMUM, noise_variance,
+        _HARTMANN_BEST_LOCAL,
     )
 
 
