@@ -25,7 +25,9 @@ CORES=${CORES:-$(nproc)}
 # unfinished trials' checkpoints (only from code that records which platform made which iterations, daafd1d on: an
 # older runner resuming elsewhere would write a record that names only the last platform) | cores | its results
 # directory under RUNS (default: its name)
-RUN_LIST=(  # none going: the last, Shekel-4's paper-horizon trials (f37a79f, results large_batch), finished on 2026-12-05
+RUN_LIST=(  # Shekel-4's paper-horizon trials (f37a79f, results large_batch) finished on 2026-12-05
+  # the fresh-seed confirmation (issue 78): its plan's commit, 43596b2, predates its first trial
+  "large_batch_confirm|43596b24d2e4fc57cc319dd0a67bcd33568d133e|config/large_batch_confirm.yaml|yes|2"
 )
 [ ${#RUN_LIST[@]} -gt 0 ] || { echo "resume-runs: no run in the campaign's list (tools/resume-runs.sh)"; exit 0; }
 
