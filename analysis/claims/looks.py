@@ -8,7 +8,9 @@ far. The experiment's claims are decided through looks 1..K (`analysis.claims.ch
 method that takes part in a comparison still open is listed under "open", and the workflow gives those settings the
 next look's seeds (`workflow/rules/common.smk`). The comparisons a config declares (`compare:`,
 `analysis.claims.declared`; `--compare`, the experiment's list as JSON) count as claims of their experiment. Where the experiment is the λ ablation, Table 2's cells count too:
-while its verdict is open, all of the ablation's settings stay open. A setting in no claim stops at the first look.
+while its verdict is open, all of the ablation's settings stay open. Where the experiment is the fresh-seed
+confirmation's (`analysis.statistics.confirmation`), its directional readings still open keep their variant and the
+rival open on their problem. A setting in no claim or reading stops at the first look.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from analysis.claims.catalogue import CATALOGUE
 from analysis.claims.claim import Claim
 from analysis.data import per_trial
 from analysis.data.tidy import grid_frame, load_records, tidy_table
+from analysis.statistics import confirmation
 from analysis.statistics.verdicts import FEW, INCONCLUSIVE
 
 
@@ -57,6 +60,15 @@ def open_trials(
         if table_2.verdict.startswith(INCONCLUSIVE):
             open_count += 1
             trials.update(table.loc[table["experiment"] == experiment, "trial_id"])
+    confirming = confirmation.plan_for(experiment)
+    if confirming is not None:
+        readings = confirmation.decide(table, confirming, through=look)
+        directional = readings[readings["expect"] != "none"]
+        open_count += int((directional["status"] != confirmation.REPLICATED).sum())
+        decided += int((directional["status"] == confirmation.REPLICATED).sum())
+        rows = table[table["experiment"] == experiment]
+        for problem, labels in confirmation.open_labels(readings).items():
+            trials.update(rows.loc[(rows["problem"] == problem) & rows["label"].isin(labels), "trial_id"])
     return sorted(trials), open_count, decided
 
 
