@@ -26,8 +26,10 @@ CORES=${CORES:-$(nproc)}
 # older runner resuming elsewhere would write a record that names only the last platform) | cores | its results
 # directory under RUNS (default: its name)
 RUN_LIST=(  # Shekel-4's paper-horizon trials (f37a79f, results large_batch) finished on 2026-12-05
-  # the fresh-seed confirmation (issue 78): its plan's commit, 43596b2, predates its first trial
-  "large_batch_confirm|43596b24d2e4fc57cc319dd0a67bcd33568d133e|config/large_batch_confirm.yaml|yes|2"
+  # the fresh-seed confirmation (issue 78): its plan's commit 43596b2 (which predates its first trial) with the
+  # confirmation's analysis alone on top (branch confirm-run, merged into main with `-s ours` so that it stays
+  # reachable): the looks ask for seeds by its readings, the trials keep the method code of the plan's commit
+  "large_batch_confirm|9ad1141cfb178e129380a54ace35287254f102fb|config/large_batch_confirm.yaml|yes|2"
 )
 [ ${#RUN_LIST[@]} -gt 0 ] || { echo "resume-runs: no run in the campaign's list (tools/resume-runs.sh)"; exit 0; }
 
