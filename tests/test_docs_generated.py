@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from analysis.data import published
-from analysis.presentation import readme
+from analysis.presentation import readme, verdict_history
 from analysis.presentation.fit_blocks import fit_memory_block, fit_memory_trials_block, paper_scale_bound_block
 from analysis.presentation.readme_blocks import cost_check_block, large_batch_block
 from analysis.statistics import verdicts
@@ -39,7 +39,7 @@ def test_the_generated_sections_are_what_the_published_command_writes(tmp_path, 
 def test_the_published_command_covers_every_section_and_every_page_has_one():
     text = "\n".join(page.read_text() for page in PAGES)
     present = set(re.findall(r"<!-- (\w+):begin -->", text))
-    written = {"glance", "claims", "run_costs"} | set(readme.SECTIONS) | {
+    written = {"glance", "claims", "run_costs", verdict_history.PAGE_SECTION} | set(readme.SECTIONS) | {
         short for shorts in readme.EXTRA.values() for short in shorts
     }
     assert present <= written, present - written

@@ -10,7 +10,8 @@
 #   tools/republish.sh config/large_batch.yaml /work/runs/large_batch/trials /work/runs/redecide-large_batch
 #
 # RECORDS is a directory of trial records (a run's trials/, or `b3o restore`'s); WORK takes the grid and tidy tables.
-# The run must be listed in workflow/site.yaml. Commit paper/, site/, README.md and docs/ afterwards.
+# The run must be listed in workflow/site.yaml. Commit paper/, site/, README.md and docs/ afterwards, then run
+# `python -m analysis.presentation.verdict_history` and commit again (the history of this publication itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 3 ]; then sed -n 2,11p "$0" >&2; exit 2; fi
@@ -35,3 +36,6 @@ if [ -f "$paper/tables/cost_check.csv" ]; then
 fi
 python -m analysis.site --out site  # every run of workflow/site.yaml
 python -m analysis.presentation.readme --published
+# every claims.md's history block and docs/verdict-history.md, from git: run it again after committing, so that this
+# publication's own moves are in it (`python -m analysis.presentation.verdict_history`)
+python -m analysis.presentation.verdict_history
