@@ -82,7 +82,8 @@ def test_the_tie_and_non_inferiority_tests_hold_their_size_at_the_margin_whateve
     linearised arithmetic test before did not (log-SDs 1.5 vs 0.25: far above α/2). At the means' margin with stuck
     seeds, the t TOST of the mean, which tests that margin, declares a tie more often than α/2: no test of a mean
     holds there."""
-    frame = verdict_size.simulate_ties(1000, spreads=((2.5, 0.1), (0.1, 2.5), (1.5, 0.25), (0.5, 0.1)), seeds=(10, 20))
+    frame = verdict_size.simulate_ties(1000, spreads=((2.5, 0.1), (0.1, 2.5), (1.5, 0.25), (0.5, 0.1)), seeds=(10, 20),
+                                       correlation=0.5)
     ours = frame[(frame["kind"] == "tie size") & (frame["rule"] != verdict_size.BEFORE)]
     assert set(ours["rule"]) == {verdict_size.TIE, verdict_size.NON_INFERIORITY}
     assert set(ours["distribution"]) == {*verdict_size.SHAPES, "absolute"}
@@ -214,7 +215,21 @@ def test_the_committed_size_table_is_the_scripts_output():
     table = ROOT / "paper/tables/verdict_size.csv"
     committed = pd.read_csv(table)
     effect = verdict_size.realistic_effect(per_trial.load(ROOT / "paper/tables/per_trial.csv"))
-    fresh = pd.concat([verdict_size.simulate(effect), verdict_size.simulate_ties()], ignore_index=True)
+    rho = committed.loc[committed["seeds_are"] == verdict_size.OBSERVED, "correlation"].iloc[0]
+    fresh = verdict_size.simulate_all(effect, rho)
     assert len(fresh) == len(committed)
     assert list(fresh["kind"]) == list(committed["kind"]) and list(fresh["rule"]) == list(committed["rule"])
     pd.testing.assert_series_equal(fresh["rate"], committed["rate"], check_exact=False, atol=1e-6)
+
+
+def test_the_simulated_correlation_is_the_published_runs():
+    """The tie rows' correlation is the median Spearman correlation of the published runs' paired final regrets, and
+    seed_correlation.csv is what `observed_correlation` finds in the committed per-trial tables."""
+    pairs = pd.read_csv(ROOT / "paper/tables/seed_correlation.csv")
+    table = pd.read_csv(ROOT / "paper/tables/verdict_size.csv")
+    observed = table[table["seeds_are"] == verdict_size.OBSERVED]
+    assert observed["correlation"].unique().tolist() == [round(pairs["spearman"].median(), 2)]
+    assert (table.loc[table["seeds_are"] == verdict_size.INDEPENDENT, "correlation"] == 0).all()
+    tables = [pd.read_csv(p) for p in sorted(ROOT.glob(verdict_size.PUBLISHED_TABLES))]
+    fresh = verdict_size.observed_correlation(tables)
+    assert len(fresh) == len(pairs) and fresh["spearman"].to_numpy() == pytest.approx(pairs["spearman"].to_numpy(), abs=1e-5)

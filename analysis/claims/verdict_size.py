@@ -10,7 +10,9 @@ committed default run, REALISTIC. Rules:
 - "percentile bootstrap" (the rule before it): twice the smaller share of NUM_RESAMPLES bootstrap means on either side
   of 0, from 5 seeds on.
 Tie and non-inferiority size under unequal spreads: pairs of per-seed regrets (A, B) whose log regrets have SDs
-(σ_A, σ_B) from SPREADS on either side, correlated TIE_CORRELATION by seed (they share each seed's initial design),
+(σ_A, σ_B) from SPREADS on either side, correlated by seed (they share each seed's initial design) as the published
+runs' paired final regrets are (`observed_correlation`: the median Spearman correlation over their comparisons), and
+again independent (correlation 0) beside,
 with normal, skewed (standardised log-normal of σ SKEW_SIGMA, skewness 0.95), heavy-tailed (t with 3 degrees of
 freedom) or stuck marginals (a rare far mode: STUCK_SHARE of the seeds STUCK_JUMP SDs up, skewness 2.7, like the
 published runs' stuck seeds), at n in TIE_SEEDS, A's regrets exactly the ratio margin worse than B's on the typical
@@ -72,7 +74,11 @@ BEFORE_SPREADS = ((1.5, 0.25), (1.0, 0.5))
 REALISTIC = ("synthetic_b100", "hartmann6", "B3O-UCB-c", "TS")
 #: log-normal σ of the skewed cases
 SIGMAS = (0.25, 0.5, 1.0)
-TIE_CORRELATION = 0.5
+#: the published per-trial tables whose paired seeds set the simulated correlation (`observed_correlation`)
+PUBLISHED_TABLES = "paper/**/per_trial.csv"
+#: the fewest shared seeds a pair of settings needs to count in the observed correlation
+CORRELATION_SEEDS = 10
+INDEPENDENT, OBSERVED = "independent seeds", "the runs' correlation"
 #: log-SD of both methods' log regrets in the tie power case: a typical spread of the published runs (0.17–2.5)
 POWER_SPREAD = 0.25
 TIE = "TOST, sign tests"
@@ -167,12 +173,33 @@ def simulate(effect: float | None, replications: int = REPLICATIONS, old: bool =
     return pd.DataFrame(rows)
 
 
+def observed_correlation(tables: list[pd.DataFrame]) -> pd.DataFrame:
+    """The seeds' correlation the published runs show: for every pair of settings of one experiment and problem with
+    at least CORRELATION_SEEDS shared seeds, the Spearman correlation of their final values (lower-is-better metrics;
+    rank-based, so a log makes no difference). One row per pair."""
+    rows = []
+    for table in tables:
+        final = table[(table["budget"] == table["final_budget"]) & table["lower_is_better"].astype(bool)]
+        for (experiment, problem), group in final.groupby(["experiment", "problem"]):
+            wide = group.pivot_table(index="seed", columns="label", values="value")
+            labels = list(wide.columns)
+            for i, a in enumerate(labels):
+                for b in labels[i + 1 :]:
+                    both = wide[[a, b]].dropna()
+                    if len(both) >= CORRELATION_SEEDS and both[a].nunique() > 1 and both[b].nunique() > 1:
+                        rho = stats.spearmanr(both[a], both[b]).statistic
+                        rows.append({"experiment": experiment, "problem": problem, "a": a, "b": b,
+                                     "seeds": len(both), "spearman": float(rho)})
+    return pd.DataFrame(rows, columns=["experiment", "problem", "a", "b", "seeds", "spearman"])
+
+
 def log_regrets(
-    shape: str, spreads: tuple[float, float], n: int, replications: int, rng: np.random.Generator
+    shape: str, spreads: tuple[float, float], n: int, replications: int, rng: np.random.Generator,
+    correlation: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Two [replications, n] log regrets with mean 0, SDs `spreads` and marginal `shape`, correlated TIE_CORRELATION
+    """Two [replications, n] log regrets with mean 0, SDs `spreads` and marginal `shape`, correlated `correlation`
     by seed through a Gaussian copula (for "stuck", each method's stuck seeds drawn apart from the other's)."""
-    cov = [[1.0, TIE_CORRELATION], [TIE_CORRELATION, 1.0]]
+    cov = [[1.0, correlation], [correlation, 1.0]]
     z = rng.multivariate_normal([0.0, 0.0], cov, (replications, n))
     if shape == "skewed":  # standardised log-normal of σ SKEW_SIGMA
         k = SKEW_SIGMA
@@ -190,16 +217,16 @@ def log_regrets(
 
 
 @cache
-def median_log_ratio(shape: str, spreads: tuple[float, float], draws: int = 400_000) -> float:
+def median_log_ratio(shape: str, spreads: tuple[float, float], correlation: float, draws: int = 400_000) -> float:
     """The median of log(a/b) per seed for the log regrets `log_regrets` draws (0 for symmetric shapes), by a large
     sample of its own fixed seed; once per shape and spreads (every n of a cell shares it)."""
-    log_a, log_b = log_regrets(shape, spreads, draws, 1, np.random.default_rng(SEED + 2))
+    log_a, log_b = log_regrets(shape, spreads, draws, 1, np.random.default_rng(SEED + 2), correlation)
     return float(np.median(log_a - log_b))
 
 
 def tie_sides(
     distribution: str, n: int, replications: int, rng: np.random.Generator, spreads: tuple[float, float] = (0.5, 0.5),
-    at: str = "median",
+    at: str = "median", correlation: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The margin's two sides [replications, n] (`problems.margins.Margin.sides`): regrets whose log ratio has
     median (`at` = "mean": mean) exactly log ρ (a shape of SHAPES, log-SDs `spreads`), normal differences on an
@@ -208,8 +235,8 @@ def tie_sides(
 
     if distribution in SHAPES:
         ratio = margin("any", "simple_regret")
-        log_a, log_b = log_regrets(distribution, spreads, n, replications, rng)
-        shift = median_log_ratio(distribution, spreads) if at == "median" else 0.0
+        log_a, log_b = log_regrets(distribution, spreads, n, replications, rng, correlation)
+        shift = median_log_ratio(distribution, spreads, correlation) if at == "median" else 0.0
         return ratio.sides(ratio.value * np.exp(log_a - shift), np.exp(log_b), lower_is_better=True)
     if distribution == "outlier":
         d = 0.25 * rng.standard_normal((replications, n))
@@ -220,13 +247,14 @@ def tie_sides(
     return Margin("absolute", 1.0, "simulation").sides(zero, d, lower_is_better=True)
 
 
-def linearised_before(spreads: tuple[float, float], n: int, replications: int, rng: np.random.Generator) -> np.ndarray:
+def linearised_before(spreads: tuple[float, float], n: int, replications: int, rng: np.random.Generator,
+                      correlation: float = 0.0) -> np.ndarray:
     """The non-inferiority side of the rule before, 1.25·B − A, for log-normal regrets whose arithmetic means are
     exactly in the ratio margin (E[A] = 1.25·E[B])."""
     from problems.margins import margin
 
     ratio = margin("any", "simple_regret").value
-    log_a, log_b = log_regrets("normal", spreads, n, replications, rng)
+    log_a, log_b = log_regrets("normal", spreads, n, replications, rng, correlation)
     a = ratio * np.exp(log_a - spreads[0] ** 2 / 2)  # E[A] = ratio
     b = np.exp(log_b - spreads[1] ** 2 / 2)  # E[B] = 1
     return ratio * b - a
@@ -245,12 +273,12 @@ def t_tost(not_worse: np.ndarray, not_better: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, 2 * np.maximum(*p))
 
 
-def true_tie(n: int, replications: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def true_tie(n: int, replications: int, rng: np.random.Generator, correlation: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The margin's two sides for regrets with equal geometric means (normal log regrets of log-SD POWER_SPREAD,
-    correlated TIE_CORRELATION by seed): a tie the test should find."""
+    correlated `correlation` by seed): a tie the test should find."""
     from problems.margins import margin
 
-    log_a, log_b = log_regrets("normal", (POWER_SPREAD, POWER_SPREAD), n, replications, rng)
+    log_a, log_b = log_regrets("normal", (POWER_SPREAD, POWER_SPREAD), n, replications, rng, correlation)
     return margin("any", "simple_regret").sides(np.exp(log_a), np.exp(log_b), lower_is_better=True)
 
 
@@ -263,20 +291,22 @@ def _row(kind: str, distribution: str, spreads: tuple[float, float] | None, n: i
             "n": n, "replications": len(shown), "rule": rule, "rate": decided, "mc_se": se}
 
 
-def simulate_ties(replications: int = TIE_REPLICATIONS, spreads: tuple = SPREADS, seeds: tuple = TIE_SEEDS) -> pd.DataFrame:
+def simulate_ties(replications: int = TIE_REPLICATIONS, spreads: tuple = SPREADS, seeds: tuple = TIE_SEEDS,
+                  correlation: float = 0.0, seeds_are: str = INDEPENDENT) -> pd.DataFrame:
     """One row per (case, n, rule): the rate at which a tie or non-inferiority is declared at the margin (at most
-    α/2 each), the rule before beside, and the tie's power with an outlier, with Monte Carlo standard errors."""
+    α/2 each), the rule before beside, and the tie's power with an outlier, with Monte Carlo standard errors; the
+    paired seeds' log regrets correlated `correlation` (`seeds_are` names it in the table)."""
     rng = np.random.default_rng(SEED + 1)
     rows = []
     for shape in SHAPES:
         for pair in spreads:
             for n in seeds:
-                sides = tie_sides(shape, n, replications, rng, pair)
+                sides = tie_sides(shape, n, replications, rng, pair, correlation=correlation)
                 rows.append(_row("tie size", shape, pair, n, TIE, verdicts.equivalence(*sides) < ALPHA))
                 rows.append(_row("tie size", shape, pair, n, NON_INFERIORITY, non_inferior(sides[0])))
     for pair in BEFORE_SPREADS:
         for n in seeds:
-            linearised = linearised_before(pair, n, replications, rng)
+            linearised = linearised_before(pair, n, replications, rng, correlation)
             rows.append(_row("tie size", "normal", pair, n, BEFORE,
                              non_inferior(linearised, lambda x: verdicts.two_sided(x, 0.0))))
     for n in SEEDS:
@@ -284,23 +314,37 @@ def simulate_ties(replications: int = TIE_REPLICATIONS, spreads: tuple = SPREADS
         rows.append(_row("tie size", "absolute", None, n, TIE, verdicts.equivalence(*sides) < ALPHA))
     for pair in MEANS_MARGIN_SPREADS:
         for n in seeds:
-            sides = tie_sides("stuck", n, replications, rng, pair, at="mean")
+            sides = tie_sides("stuck", n, replications, rng, pair, at="mean", correlation=correlation)
             rows.append(_row("tie at the means' margin", "stuck", pair, n, TIE, verdicts.equivalence(*sides) < ALPHA))
             rows.append(_row("tie at the means' margin", "stuck", pair, n, T_TOST, t_tost(*sides) < ALPHA))
     for kind, distribution, spreads, ns, make in (
-        ("tie power", "normal", (POWER_SPREAD, POWER_SPREAD), seeds, true_tie),
+        ("tie power", "normal", (POWER_SPREAD, POWER_SPREAD), seeds,
+         lambda n, r, g: true_tie(n, r, g, correlation)),
         ("tie power, one outlier", "outlier", None, SEEDS, lambda n, r, g: tie_sides("outlier", n, r, g)),
     ):
         for n in ns:
             sides = make(n, replications, rng)
             rows.append(_row(kind, distribution, spreads, n, TIE, verdicts.equivalence(*sides) < ALPHA))
             rows.append(_row(kind, distribution, spreads, n, T_TOST, t_tost(*sides) < ALPHA))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).assign(correlation=correlation, seeds_are=seeds_are)
+
+
+def simulate_all(effect: float | None, correlation: float, replications: int = REPLICATIONS,
+                 tie_replications: int = TIE_REPLICATIONS) -> pd.DataFrame:
+    """The whole table `main` writes: the difference test's size and power, then the tie test's with the seeds
+    correlated as the published runs' (`correlation`), then with independent seeds."""
+    frame = pd.concat([simulate(effect, replications),
+                       simulate_ties(tie_replications, correlation=correlation, seeds_are=OBSERVED),
+                       simulate_ties(tie_replications, correlation=0.0, seeds_are=INDEPENDENT)], ignore_index=True)
+    return frame[["kind", "distribution", "sigma", "sigma_b", "effect", "n", "replications", "rule", "rate", "mc_se",
+                  "correlation", "seeds_are"]]
 
 
 def oversized(table: pd.DataFrame) -> pd.DataFrame:
     """The engine's tie and non-inferiority cells whose size exceeds α/2 by more than two Monte Carlo SEs."""
     ours = table[(table["kind"] == "tie size") & (table["rule"] != BEFORE)]
+    if "seeds_are" in ours:
+        ours = ours[ours["seeds_are"] == OBSERVED]
     return ours[ours["rate"] > ALPHA / 2 + 2 * ours["mc_se"]]
 
 
@@ -310,10 +354,15 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--out", default="paper/tables/verdict_size.csv", help="CSV to write")
     cli.add_argument("--replications", type=int, default=REPLICATIONS)
     cli.add_argument("--tie-replications", type=int, default=TIE_REPLICATIONS)
+    cli.add_argument("--correlations", default="paper/tables/seed_correlation.csv",
+                     help="CSV to write the published runs' seed correlations to (one row per pair of settings)")
     args = cli.parse_args(argv)
     effect = realistic_effect(per_trial.load(args.table))
-    frame = pd.concat([simulate(effect, args.replications), simulate_ties(args.tie_replications)], ignore_index=True)
-    frame = frame[["kind", "distribution", "sigma", "sigma_b", "effect", "n", "replications", "rule", "rate", "mc_se"]]
+    pairs = observed_correlation([pd.read_csv(p) for p in sorted(Path(".").glob(PUBLISHED_TABLES))])
+    pairs.to_csv(args.correlations, index=False, float_format="%.6g")
+    rho = round(float(pairs["spearman"].median()), 2)
+    print(f"seeds' correlation: median Spearman {rho} over {len(pairs)} pairs of settings; wrote {args.correlations}")
+    frame = simulate_all(effect, rho, args.replications, args.tie_replications)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(args.out, index=False, float_format="%.6g")
     print(frame.to_string(index=False))

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
-from analysis.claims.verdict_size import BEFORE, oversized
+from analysis.claims.verdict_size import BEFORE, INDEPENDENT, OBSERVED, oversized
 
 
 def verdict_size_block(table: pd.DataFrame, source: str) -> str:
@@ -103,6 +103,7 @@ def familywise_block(table: pd.DataFrame, source: str) -> str:
 def _tie_sentence(table: pd.DataFrame) -> str:
     """The tie and non-inferiority tests' size at the margin over the simulated spreads (`verdict_size.simulate_ties`):
     the largest rate, whether any cell exceeds α/2 by more than two Monte Carlo SEs, and the rule before beside."""
+    table = at_the_runs_correlation(table)
     ties = table[table["kind"] == "tie size"]
     before = ties[ties["rule"] == BEFORE]
     ours = ties[ties["rule"] != BEFORE]
@@ -122,7 +123,7 @@ def _tie_sentence(table: pd.DataFrame) -> str:
         + " or ".join(sorted(over["distribution"].unique())) + " log regrets"
     )
     text = (
-        f" At the margin itself (the typical seed's log ratio of the regrets on it), a tie (two one-sided exact sign "
+        f" At the margin itself (the typical seed's log ratio of the regrets on it){_correlation_words(table)}, a tie (two one-sided exact sign "
         f"tests on the per-seed log ratio) or non-inferiority (the same on its first side) is declared at most {worst['rate']:.3f} of the time ({where}{int(worst['n'])} "
         f"seeds; nominal α/2 = {verdicts.ALPHA / 2:g}) over {len(ours)} cells ({int(ours['replications'].iloc[0]):,} "
         f"samples each: log-SDs {spreads.min():g}–{spreads.max():g} on either side, {ns[0]}–{ns[-1]} seeds, "
@@ -146,17 +147,24 @@ def _tie_power_sentence(table: pd.DataFrame) -> str:
     """How often a true tie is found, by the tie test and the rule before (`verdict_size.simulate_ties`): with equal
     geometric means at each n simulated, and with one far seed at the most seeds simulated."""
     text = ""
-    tie = table[table["kind"] == "tie power"]
-    if len(tie):
-        first = tie.iloc[0]
-        rates = tie.pivot(index="n", columns="rule", values="rate")
-        rules = list(dict.fromkeys(tie["rule"]))
+    every = table[table["kind"] == "tie power"]
+    if len(every):
+        first = every.iloc[0]
+        rules = list(dict.fromkeys(every["rule"]))
+
+        def found(tie: pd.DataFrame) -> str:
+            rates = tie.pivot(index="n", columns="rule", values="rate")
+            return ", ".join(f"{n} seeds {' vs '.join(f'{rates.loc[n, r]:.2f}' for r in rules)}" for n in rates.index)
+
+        tie = at_the_runs_correlation(every)
         text += (
             f" A true tie (equal geometric means, normal log regrets of log-SD {first['sigma']:g}) is found at "
-            + ", ".join(f"{n} seeds {' vs '.join(f'{rates.loc[n, r]:.2f}' for r in rules)}" for n in rates.index)
-            + f" ({' vs '.join(rules)})."
+            + found(tie) + f" ({' vs '.join(rules)})"
         )
-    outlier = table[table["kind"] == "tie power, one outlier"]
+        if "seeds_are" in every and (every["seeds_are"] == INDEPENDENT).any():
+            text += f"; with independent seeds, at {found(every[every['seeds_are'] == INDEPENDENT])}"
+        text += "."
+    outlier = at_the_runs_correlation(table[table["kind"] == "tie power, one outlier"])
     outlier = outlier[outlier["n"] == outlier["n"].max()]
     if len(outlier):
         text += (
@@ -164,3 +172,17 @@ def _tie_power_sentence(table: pd.DataFrame) -> str:
             + " vs ".join(f"{r.rate:.2f} ({r.rule})" for r in outlier.itertuples()) + "."
         )
     return text
+
+
+def at_the_runs_correlation(table: pd.DataFrame) -> pd.DataFrame:
+    """The tie rows simulated with the seeds correlated as the published runs' (a table without the column: as is)."""
+    return table[table["seeds_are"] == OBSERVED] if "seeds_are" in table else table
+
+
+def _correlation_words(table: pd.DataFrame) -> str:
+    """", the paired seeds correlated as the published runs' (median Spearman ρ = 0.14 …)", or nothing."""
+    if "correlation" not in table or table["correlation"].dropna().empty:
+        return ""
+    rho = table["correlation"].dropna().iloc[0]
+    return (f", the paired seeds correlated as the published runs' (median Spearman ρ = {rho:.2f} of their paired "
+            "final regrets, paper/tables/seed_correlation.csv)")
