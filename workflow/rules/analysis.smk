@@ -193,6 +193,21 @@ rule declared:
         "{params.looks} > {log:q} 2>&1"
 
 
+rule confirmation:
+    """The fresh-seed confirmation's pre-registered readings decided through its looks (`analysis.statistics.
+    confirmation`, its plan committed before its first trial)."""
+    input:
+        f"{PAPER}/tables/per_trial.csv",
+    output:
+        f"{PAPER}/tables/confirmation.csv",
+    log:
+        f"{RESULTS}/logs/tables/confirmation.log",
+    conda:
+        ENV
+    shell:
+        "python -m analysis.statistics.confirmation --table {input:q} --out {output:q} > {log:q} 2>&1"
+
+
 rule automatic:
     """The automatic temperature's pre-registered test per problem and variant, with its density diagnostics (only
     for a config that runs the test's experiments)."""

@@ -302,12 +302,19 @@ def runs_automatic():
     return bool(set(AUTO_EXPERIMENTS) & experiments())
 
 
+def confirming():
+    """Whether the config runs the fresh-seed confirmation's experiment (`analysis.statistics.confirmation`)."""
+    from analysis.statistics.confirmation import plan_for  # SciPy: only where a table list is asked for
+
+    return any(plan_for(experiment) is not None for experiment in experiments())
+
+
 def table_names():
     """The tables this config makes: those declared by the table scripts whose experiment it runs, and those with
     rules of their own."""
     declared_here = [name for name, table in TABLES.items() if table.experiment in (None, *experiments())]
     return (declared_here + ["run_times", "per_trial"] + (["automatic"] if runs_automatic() else [])
-            + (["declared"] if DECLARED else []))
+            + (["declared"] if DECLARED else []) + (["confirmation"] if confirming() else []))
 
 
 def figure_outputs():
