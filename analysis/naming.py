@@ -87,6 +87,7 @@ EXPERIMENTS = {
     "collapsed_fit_m500": "the collapsed SVGP fit at M = 500",
     "collapsed_fit_m500_confirm": "the collapsed SVGP fit at M = 500, second check",
     "m_check": "the inducing-point check (M = 500)",
+    "synthetic_b100_confirm": "the large-batch study's readings on fresh seeds",
 }
 
 #: per-trial column a claim compares -> its name, beside a method's ("TS [first batch's diversity]")

@@ -113,8 +113,21 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
     )
 
 
-def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, run_names.RunName]) -> str:
-    """One line per claim: verdict, the binding comparison with its mean advantage and BCa CI, and which run
+def fragile_claims(claims: dict[str, str]) -> dict[str, set[str]]:
+    """run -> the claims its fragility table (`analysis.claims.fragility`, beside its claims table) marks fragile."""
+    out = {}
+    for run, path in claims.items():
+        table = Path(path).parent / "tables/fragility.csv"
+        if table.is_file():
+            frame = pd.read_csv(table)
+            out[run] = set(frame.loc[frame["fragile"].astype(bool), "name"])
+    return out
+
+
+def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, run_names.RunName],
+                 fragile: dict[str, set[str]] | None = None) -> str:
+    """One line per claim: verdict (marked *fragile* where leaving out one seed or the Wilcoxon reading moves it,
+    `analysis.claims.fragility`), the binding comparison with its mean advantage and BCa CI, and which run
     (`analysis.presentation.glance` chooses it) by its title, its directory secondary; then each run's scale."""
     def run_cell(run: str) -> str:  # a run the listing does not name is called by its directory
         name = names[run]
@@ -129,7 +142,8 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             else ""
         )
         shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
-        rows.append(f"| {number_} | {cell(r['claim'])} | **{r['verdict']}** | {delta} | {shown_run} |")
+        mark = " (*fragile*)" if r.get("name") in (fragile or {}).get(run, set()) else ""
+        rows.append(f"| {number_} | {cell(r['claim'])} | **{r['verdict']}**{mark} | {delta} | {shown_run} |")
     return generated(
         "glance",
         source,
@@ -137,6 +151,9 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
             "|---|---|---|---|---|",
             *rows,
+            "",
+            "*fragile*: leaving out one seed, or reading the differences by the Wilcoxon signed-rank test, moves "
+            "the verdict (each run's claims.md says how).",
             "",
             "The runs, each at its scale (from its per-trial table):",
             "",
@@ -361,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
             command = SECTIONS["claims"][2]
             tables = {run: _read(path, GLANCE_COLUMNS, command) for run, path in claims.items()}
             names = {run: run_names.name(Path(path).parent) for run, path in claims.items()}
-            rewrite_all(texts, glance_block(tables, ", ".join(claims.values()), names), "glance")
+            rewrite_all(texts, glance_block(tables, ", ".join(claims.values()), names, fragile_claims(claims)),
+                        "glance")
             first = min(claims, key=RUNS.index)
             if has(texts, "claims"):  # the full claims live in docs/results.md, which only the default run rewrites
                 rewrite_all(texts, claims_block(tables[first], claims[first]), "claims")

@@ -147,6 +147,20 @@ def along_text(along: pd.DataFrame) -> str:
     return " and ".join(per_claim)
 
 
+def fragility_words(run: Path) -> dict[str, str]:
+    """claim name -> how leaving out one seed or the Wilcoxon reading moves its verdict ("no" where neither does), from
+    the run's tables/fragility.csv (`analysis.claims.fragility`); claims it did not check are absent."""
+    table = read_table(run / "tables" / "fragility.csv")
+    if table is None:
+        return {}
+    out = {}
+    for r in table.fillna("").itertuples():
+        how = [f"without seed {m}" for m in str(r.without_one_seed).split("; ") if m]
+        how += [f"by Wilcoxon: {r.wilcoxon}"] if r.wilcoxon != r.verdict else []
+        out[r.name] = "fragile: " + "; ".join(how) if how else "no"
+    return out
+
+
 def verdicts_section(run: Path) -> str:
     """The claims the run measures, each with its comparisons a click away (those a horizon run measures along t,
     with their verdict at each checkpoint); the others folded into one list, each with why it is not measured (a
@@ -156,6 +170,7 @@ def verdicts_section(run: Path) -> str:
         return _missing(run / "claims.csv")
     along = along_t(run, claims)
     comparisons = read_table(run / "tables" / "comparisons.csv")
+    fragile = fragility_words(run)
     rows = []
     for claim in claims[measured_claims(claims)].to_dict("records"):
         mine = comparisons[comparisons["number"] == claim["number"]] if comparisons is not None else None
@@ -172,6 +187,7 @@ def verdicts_section(run: Path) -> str:
             "verdict": claim["verdict"],
             "binding comparison": bound if isinstance(bound, str) else "–",
             "advantage [95 % CI]": advantage,
+            "fragile?": fragile.get(claim.get("name"), "not checked"),
         })
     frame = pd.DataFrame(rows)
     note = "" if comparisons is not None else _missing(run / "tables" / "comparisons.csv")

@@ -17,8 +17,8 @@ from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.site.build import (
-    DECLARED, along_t, along_text, beside, measured_claims, page_path, read_table, relative_href, run_page, study,
-    write_parquet,
+    DECLARED, along_t, along_text, beside, fragility_words, measured_claims, page_path, read_table, relative_href,
+    run_page, study, write_parquet,
 )
 
 
@@ -77,11 +77,14 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
         claims = read_table(run / "claims.csv")
         for _, row in (claims[measured_claims(claims)] if claims is not None else pd.DataFrame()).iterrows():
             picked.setdefault(row["number"], (run, row))
+    fragile = {run: {name for name, words in fragility_words(run).items() if words.startswith("fragile")}
+               for run in {run for run, _ in picked.values()}}
     rows = []
     for number_, (run, row) in sorted(picked.items()):
         bound = row.get("binding")
+        mark = " (fragile)" if row.get("name") in fragile[run] else ""
         rows.append({
-            "#": number_, "claim": row["claim"], "verdict": row["verdict"],
+            "#": number_, "claim": row["claim"], "verdict": row["verdict"] + mark,
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
                 if isinstance(bound, str) and bound else "–"),
@@ -91,7 +94,9 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
     intro = (
         "<p>Each claim's verdict from the published run that decides it: the last of "
         f"{html.text('; '.join(names[folders[name]].title for name in tables))} that measured it, as README.md's table "
-        "reads it; a question only a check of ours measures, from that check's run.</p>"
+        "reads it; a question only a check of ours measures, from that check's run. <em>fragile</em>: leaving out "
+        "one seed, or reading the differences by the Wilcoxon signed-rank test, moves the verdict (the run's page "
+        "says how).</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
     return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
