@@ -173,10 +173,15 @@ def _run_trials(args: argparse.Namespace) -> int:
         return _error(err, "run-trials")
     from bench.runner import run_trial  # after the specs are found good: it imports TensorFlow
 
+    from bench.records import atomic_write_text, failure_note
     from problems.base import ObjectiveError
 
     failed = []
     for spec, out in trials:
+        note = failure_note(out)
+        if note.exists():  # failed on an error earlier in this workflow run: a retry is for time limits, not errors
+            failed.append(f"{note.read_text().strip()} (earlier in this run; not run again)")
+            continue
         try:
             _print_summary(run_trial(spec, out))
         except Exception as err:  # one trial's failure must not cost the trials after it their run
@@ -186,6 +191,8 @@ def _run_trials(args: argparse.Namespace) -> int:
                 "trial %s (%s) failed: %s: %s", spec.trial_id, _trial_name(spec), type(err).__name__, err,
                 exc_info=not isinstance(err, ObjectiveError))
             failed.append(f"{spec.trial_id} ({_trial_name(spec)}): {type(err).__name__}: {err}")
+            note.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(note, failed[-1])
     if failed:  # the log's last lines, which the workflow shows on a job's failure (workflow/rules/trials.smk)
         print(f"b3o run-trials: {len(failed)} of {len(trials)} trials failed:", *failed, sep="\n  ", file=sys.stderr)
         return 1

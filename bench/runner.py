@@ -62,10 +62,10 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     out = Path(out)
     trial = validate(spec)  # every cheap check before any model exists
     check_output(out)
-    record = _current(read_record(out, spec.trial_id), spec, out)  # None if absent, or unusable and moved aside
+    record = _current(read_record(out, spec.trial_id), spec, out)  # None if absent, unusable (moved aside) or stale
     if record is not None:
         return record
-    record = _current(_finished_before(out, spec.trial_id), spec, finished_copy(out))
+    record = _current(_finished_before(out, spec.trial_id), spec, out)
     if record is not None:  # its output was deleted since (a failed or rerun job of several trials)
         atomic_write_text(out, json.dumps(record))
         return record
@@ -76,13 +76,14 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
         return _Runner(trial, out).run()
 
 
-def _current(record: dict[str, Any] | None, spec: TrialSpec, path: Path) -> dict[str, Any] | None:
-    """`record`, unless a plugin it ran has changed since (`harness.plugin_code`): then it is deleted and the trial
-    runs again, so that no result of older code is kept beside the new code's."""
+def _current(record: dict[str, Any] | None, spec: TrialSpec, out: Path) -> dict[str, Any] | None:
+    """`record`, unless a plugin it ran has changed since (`harness.plugin_code`): then it and its kept copy are
+    deleted and the trial runs again, so that no result of older code is kept beside the new code's."""
     changed = [] if record is None else stale(record["provenance"].get("plugin_code"), spec.to_dict())
     if changed:
         log.warning("%s: %s changed since this trial ran: running it again", spec.trial_id, ", ".join(changed))
-        path.unlink(missing_ok=True)
+        out.unlink(missing_ok=True)
+        finished_copy(out).unlink(missing_ok=True)
         return None
     return record
 

@@ -7,7 +7,9 @@ runs them end to end through `b3o study` from a directory of its own (`-m long`:
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,6 +22,7 @@ import pytest
 import yaml
 
 from bench.grid import trial_grid
+from bench.records import checkpoint_path, finished_copy
 from harness.plugin_code import plugin_code, references
 from problems.base import ObjectiveError, check_values
 from problems import get as synthetic
@@ -115,6 +118,44 @@ def test_the_plugin_code_stamp_follows_the_module_and_what_it_imports_from_its_d
     assert plugin_code(spec) == first
 
 
+def test_a_record_and_a_checkpoint_of_changed_plugin_code_run_again(tmp_path, monkeypatch, caplog):
+    from bench.runner import run_trial
+
+    caplog.set_level(logging.INFO, logger="b3o.trial")
+    (tmp_path / "flaky_uniform.py").write_text(METHOD.replace("while t == 2 and Path(\"slow\").exists():", """if t == 2 and Path("fail").exists():
+            raise RuntimeError("stopped at t = 2")
+        while False:"""))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    spec = {"problem": "branin2", "method": "flaky_uniform:Uniform", "batch_size": 2, "iterations": 2, "n_init": 3,
+            "seed": 0}
+    out = tmp_path / "trials" / "t.json"
+    record = run_trial(spec, out)
+    stamp = record["provenance"]["plugin_code"]
+    assert list(stamp) == ["flaky_uniform:Uniform"] and run_trial(spec, out) == record  # unchanged: reused
+
+    def edit(step):
+        text = (tmp_path / "flaky_uniform.py").read_text()
+        (tmp_path / "flaky_uniform.py").write_text(re.sub(r"STEP = [0-9.]+", f"STEP = {step}", text))
+
+    edit(0.6)  # a finished record of older code: the trial runs again
+    rerun = run_trial(spec, out)
+    assert "flaky_uniform:Uniform changed since this trial ran: running it again" in caplog.text
+    assert rerun["provenance"]["plugin_code"] != stamp
+
+    (tmp_path / "fail").touch()  # a checkpoint after iteration 1, then older code
+    out.unlink()
+    finished_copy(out).unlink()
+    with pytest.raises(RuntimeError, match="stopped at t = 2"):
+        run_trial(spec, out)
+    assert checkpoint_path(out).exists()
+    (tmp_path / "fail").unlink()
+    edit(0.7)
+    caplog.clear()
+    run_trial(spec, out)
+    assert "changed since its checkpoint: starting again" in caplog.text and "resuming" not in caplog.text
+
+
 # --- end to end: `b3o study` from a directory of its own ----------------------------------------------------------
 
 
@@ -131,7 +172,7 @@ def _finished(process: subprocess.Popen) -> tuple[int, str]:
     return process.returncode, err
 
 
-@pytest.mark.long
+@pytest.mark.long  # five `b3o study` runs, minutes: CI runs it (docs/testing.md)
 def test_a_study_fails_fast_reruns_changed_plugins_and_resumes_after_ctrl_c(tmp_path):
     user = tmp_path / "study"
     user.mkdir()

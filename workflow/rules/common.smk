@@ -25,7 +25,7 @@ from bench.grid import horizon_arguments, look_blocks, look_plan as grid_look_pl
 from bench.cost import CostModel  # TensorFlow-free too
 from bench.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from bench.scaling import ScalingSpec  # TensorFlow-free too
-from bench.records import finished_copy
+from bench.records import FAILED, finished_copy
 from harness.plugin_code import code_hash, references
 from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
     PER_ITERATION,
@@ -121,6 +121,8 @@ def _check_plans():
 
 
 if workflow.is_main_process:
+    # a new run tries again the trials that failed on an error in an earlier one (`bench.records.failure_note`)
+    shutil.rmtree(Path(RESULTS, "trials", FAILED), ignore_errors=True)
     _drop_stale_plugin_records()
     with config_check.refusing(REFUSED):
         _check_plans()
