@@ -5,7 +5,8 @@ the current directory as its working directory, so the config's relative paths (
 with that directory first on every job's PYTHONPATH, so the config may name the user's own modules there
 (`my_problem:shifted_sphere`, `my_method:RandomLCB`), as well as installed plugins (entry points; `harness.registry`).
 The Snakefile and its `workflow/` rules are not package data: they are found next to the installed packages, which is
-where a source checkout installed in place (`pip install -e .`) has them.
+where a source checkout installed in place (`pip install -e .`) has them. Ctrl-C stops Snakemake cleanly, its lock
+released (`run`), so the next `b3o study` resumes where this one stopped.
 """
 
 from __future__ import annotations
