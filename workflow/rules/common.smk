@@ -68,7 +68,7 @@ def _drop_stale_plugin_records():
     hashes = functools.cache(code_hash)
     changed = {}
     for trial_id, spec in SPECS.items():
-        plugins = references(spec.to_dict())
+        plugins = references({"problem": spec.problem, "method": spec.method})  # cheap: no asdict per spec
         path = Path(record_path(trial_id))
         if not plugins or not path.exists():
             continue
