@@ -173,17 +173,35 @@ def _run_trials(args: argparse.Namespace) -> int:
         return _error(err, "run-trials")
     from bench.runner import run_trial  # after the specs are found good: it imports TensorFlow
 
+    from bench.records import atomic_write_text, failure_note
+    from problems.base import ObjectiveError
+
     failed = []
     for spec, out in trials:
+        note = failure_note(out)
+        if note.exists():  # failed on an error earlier in this workflow run: a retry is for time limits, not errors
+            failed.append(f"{note.read_text().strip()} (earlier in this run; not run again)")
+            continue
         try:
             _print_summary(run_trial(spec, out))
-        except Exception:  # one trial's failure must not cost the trials after it their run
-            logging.getLogger("b3o.trial").exception("trial %s failed", spec.trial_id)
-            failed.append(spec.trial_id)
-    if failed:
-        print(f"b3o run-trials: {len(failed)} of {len(trials)} trials failed: {' '.join(failed)}", file=sys.stderr)
+        except Exception as err:  # one trial's failure must not cost the trials after it their run
+            # a bad objective value is one line (it names the problem, the point and the value); any other error in
+            # a problem's or method's code keeps its traceback, which ends where the user's code raised
+            logging.getLogger("b3o.trial").error(
+                "trial %s (%s) failed: %s: %s", spec.trial_id, _trial_name(spec), type(err).__name__, err,
+                exc_info=not isinstance(err, ObjectiveError))
+            failed.append(f"{spec.trial_id} ({_trial_name(spec)}): {type(err).__name__}: {err}")
+            note.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(note, failed[-1])
+    if failed:  # the log's last lines, which the workflow shows on a job's failure (workflow/rules/trials.smk)
+        print(f"b3o run-trials: {len(failed)} of {len(trials)} trials failed:", *failed, sep="\n  ", file=sys.stderr)
         return 1
     return 0
+
+
+def _trial_name(spec: Any) -> str:
+    """ "problem P, method M, seed S": a trial as its config names it, for a failure's line."""
+    return f"problem {spec.problem}, method {spec.method}, seed {spec.seed}"
 
 
 def _print_summary(record: dict[str, Any]) -> None:

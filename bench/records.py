@@ -216,6 +216,18 @@ def finished_copy(out: Path) -> Path:
     return out.parent / ".finished" / out.name
 
 
+#: the failure notes' directory, beside the records (hidden: no workflow output)
+FAILED = ".failed"
+
+
+def failure_note(out: Path) -> Path:
+    """Where `b3o run-trials` notes that the trial whose record goes to `out` failed on an error, beside the records
+    but outside any workflow output: a resubmission of its job in the same workflow run (a cluster's retry, meant for
+    time limits) fails it at once instead of running it into the same error. The workflow's main process clears the
+    notes at each start (`workflow/rules/common.smk`), so the next run tries again."""
+    return out.parent / FAILED / (out.name + ".txt")
+
+
 class Checkpoint(NamedTuple):
     """A trial part-way: its trace, the model's variables, and which code on which platform made which iterations
     (`segments`, each `{from_iteration, platform_id, git_sha, git_dirty}`; a trial resumed on another machine or

@@ -45,6 +45,7 @@ from bench.records import (
 )
 from bench.spec import Trial, TrialSpec, validate
 from bench.standardise import OutputScale
+from harness.plugin_code import plugin_code, stale
 from harness.seeding import Purpose, derived_seed, seed_tensorflow
 from problems import Problem
 from problems.design import trial_design
@@ -61,10 +62,10 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     out = Path(out)
     trial = validate(spec)  # every cheap check before any model exists
     check_output(out)
-    record = read_record(out, spec.trial_id)  # None if absent, or unusable and moved aside
+    record = _current(read_record(out, spec.trial_id), spec, out)  # None if absent, unusable (moved aside) or stale
     if record is not None:
         return record
-    record = _finished_before(out, spec.trial_id)
+    record = _current(_finished_before(out, spec.trial_id), spec, out)
     if record is not None:  # its output was deleted since (a failed or rerun job of several trials)
         atomic_write_text(out, json.dumps(record))
         return record
@@ -73,6 +74,18 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
     # check, they do not compute, so the record is the same without them.
     with disable_check_shapes():
         return _Runner(trial, out).run()
+
+
+def _current(record: dict[str, Any] | None, spec: TrialSpec, out: Path) -> dict[str, Any] | None:
+    """`record`, unless a plugin it ran has changed since (`harness.plugin_code`): then it and its kept copy are
+    deleted and the trial runs again, so that no result of older code is kept beside the new code's."""
+    changed = [] if record is None else stale(record["provenance"].get("plugin_code"), spec.to_dict())
+    if changed:
+        log.warning("%s: %s changed since this trial ran: running it again", spec.trial_id, ", ".join(changed))
+        out.unlink(missing_ok=True)
+        finished_copy(out).unlink(missing_ok=True)
+        return None
+    return record
 
 
 def _finished_before(out: Path, trial_id: str) -> dict[str, Any] | None:
@@ -124,18 +137,21 @@ class _Runner:
         self._warned = False
         self.writer: dict[str, Any] = {}  # this process's code and platform (`bench.provenance.writer`)
         self.segments: list[dict[str, Any]] = []  # which writer made which iterations (`bench.records.Checkpoint`)
+        #: the plugin code this trial runs (`harness.plugin_code`), in its checkpoints' segments and in its record
+        self.code = plugin_code(self.spec.to_dict())
 
     def run(self) -> dict[str, Any]:
         started = time.perf_counter()
         startup_s = _startup_seconds()
         startup_cpu_s = time.process_time() if startup_s else 0.0  # this process's CPU seconds since it started
         method = self.trial.method
-        self.writer = writer(provenance())
+        self.writer = writer(provenance()) | ({"plugin_code": self.code} if self.code else {})
         platform = self.writer["platform_id"]  # picks a final state to continue from; the record's is at the finish
         continued = None
         if method.horizon_free and not self.checkpoint.exists():
             continued = continue_from_longest(self.checkpoint, self.out, self.spec, platform)
         trace, model_vars = self._load_checkpoint()
+        continued = continued if trace else None  # a kept state of older plugin code is not continued
         method.setup(self.trial.context)
         if not trace:
             cpu = time.process_time()
@@ -189,7 +205,7 @@ class _Runner:
                 "num_objectives": self.problem.num_objectives,
                 "dim": self.problem.dim,
             },
-            "provenance": provenance(),
+            "provenance": provenance() | ({"plugin_code": self.code} if self.code else {}),
             "startup_s": startup_s,  # of the process that finished the trial
             "startup_cpu_s": startup_cpu_s,  # its CPU seconds, which a loaded machine inflates far less
             # start-up plus this process's part of the trial: the whole trial unless it was resumed
@@ -251,7 +267,7 @@ class _Runner:
     def _evaluate(self, t: int, points: np.ndarray, fit_s: float, acquire_s: float, extra: dict[str, Any]) -> dict:
         points = np.asarray(points, dtype=np.float64)
         start = time.perf_counter()
-        values, failed = self.problem.evaluate_with_status(points)
+        values, failed = self.problem.checked_evaluation(points)  # shape and finiteness: problems.base.check_values
         noise = np.random.default_rng(derived_seed(self.spec.seed, t, Purpose.NOISE))
         observations = self.problem.observe_values(values, noise)
         evaluate_s = time.perf_counter() - start
@@ -312,6 +328,12 @@ class _Runner:
             self.segments = [{"from_iteration": 0, **self.writer}]
             return [], None
         trace, model_vars, self.segments = loaded
+        changed = sorted({r for segment in self.segments for r in stale(segment.get("plugin_code"), self.spec.to_dict())})
+        if changed:  # iterations of older plugin code are never continued by newer code
+            log.warning("%s: %s changed since its checkpoint: starting again", self.spec.trial_id, ", ".join(changed))
+            self.checkpoint.unlink()
+            self.segments = [{"from_iteration": 0, **self.writer}]
+            return [], None
         if {k: self.segments[-1].get(k) for k in self.writer} != self.writer:
             self.segments = [*self.segments, {"from_iteration": len(trace), **self.writer}]
         self._history = [

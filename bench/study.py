@@ -5,13 +5,15 @@ the current directory as its working directory, so the config's relative paths (
 with that directory first on every job's PYTHONPATH, so the config may name the user's own modules there
 (`my_problem:shifted_sphere`, `my_method:RandomLCB`), as well as installed plugins (entry points; `harness.registry`).
 The Snakefile and its `workflow/` rules are not package data: they are found next to the installed packages, which is
-where a source checkout installed in place (`pip install -e .`) has them.
+where a source checkout installed in place (`pip install -e .`) has them. Ctrl-C stops Snakemake cleanly, its lock
+released (`run`), so the next `b3o study` resumes where this one stopped.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -62,4 +64,36 @@ def _study(args: argparse.Namespace) -> int:
     config_check.check(config, source)  # before Snakemake starts: one line per error, exit 2
     here = Path.cwd()
     path = os.pathsep.join([str(here), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return subprocess.run(command(args.configfile, args.extra, here), env={**os.environ, "PYTHONPATH": path}).returncode
+    return run(command(args.configfile, args.extra, here), {**os.environ, "PYTHONPATH": path}, here)
+
+
+def run(snakemake: list[str], env: dict[str, str], directory: Path) -> int:
+    """Run Snakemake; on Ctrl-C (SIGINT) or SIGTERM, let it stop cleanly and say so in one line.
+
+    Snakemake runs in a process group of its own, so a terminal's Ctrl-C reaches this process alone, which passes it
+    on to Snakemake's group once: Snakemake then stops its jobs (each trial keeps its last checkpoint, `bench.runner`)
+    and releases its lock itself. This process waits for that; a lock left all the same (Snakemake killed hard) is
+    released here, so the next `b3o study` resumes without `--unlock`."""
+    process = subprocess.Popen(snakemake, env=env, process_group=0)
+    interrupted: list[int] = []
+
+    def forward(signum: int, frame: object) -> None:
+        interrupted.append(signum)
+        try:
+            os.killpg(process.pid, signum)
+        except ProcessLookupError:  # already gone
+            pass
+
+    previous = {signum: signal.signal(signum, forward) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        code = process.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if not interrupted:
+        return code
+    if any((directory / ".snakemake" / "locks").glob("*.lock")):
+        subprocess.run([*snakemake, "--unlock"], env=env, capture_output=True)
+    print("b3o study: interrupted; finished trials are kept and the running ones resume from their last checkpoint "
+          "at the next `b3o study` (no --unlock needed)", file=sys.stderr)
+    return 128 + interrupted[0]

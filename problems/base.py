@@ -39,6 +39,11 @@ class Problem:
     #: whether `observe` already returns values standardised over the domain (then surrogates use them as they are;
     #: otherwise the trial runner standardises with the data's moments, see `bench.standardise`)
     observations_standardised: ClassVar[bool] = False
+    #: what a point where the problem may legitimately fail scores (one value per objective, e.g. its worst), declared
+    #: by a problem whose evaluations can fail (a simulator that does not converge): a non-finite value there is
+    #: recorded as a failure (the trace's `failed`) with this value. None: the problem never fails, and a non-finite
+    #: value is an error (`check_values`)
+    failure_value: ClassVar[tuple[float, ...] | None] = None
 
     @property
     def minimisation_sign(self) -> float:
@@ -86,6 +91,13 @@ class Problem:
         values = self.evaluate(x)
         return values, np.zeros(len(values), dtype=bool)
 
+    def checked_evaluation(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`evaluate_with_status`, its output checked against this problem's declaration (`check_values`): what the
+        trial runner evaluates, so a plugin's bad output is one error naming it, never a recorded result."""
+        x = np.asarray(x, dtype=np.float64)
+        values, failed = self.evaluate_with_status(x)
+        return check_values(self, x, values, failed)
+
     def observe(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Observed values [N, num_objectives], with the problem's observation noise drawn from `rng`."""
         return self.observe_values(self.evaluate(x), rng)
@@ -103,3 +115,42 @@ class Problem:
 
     def _evaluate(self, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+
+class ObjectiveError(ValueError):
+    """A problem's evaluation that breaks its declaration: the message names the problem, the point and the value."""
+
+
+def check_values(problem: Problem, x: np.ndarray, values: np.ndarray, failed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(values [N, k] float64, failed [N] bool) of `problem` at the N points `x`, checked: the shape is
+    [N, num_objectives], and every value is finite except at a point the problem flags failed or, when it declares a
+    `failure_value`, where it fails (then recorded with that value and flagged). Anything else is an `ObjectiveError`,
+    so that a NaN or a wrong shape from a user's problem never reaches a surrogate or a record."""
+    expected = (len(x), problem.num_objectives)
+    try:
+        values = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ObjectiveError(f"problem {problem.name!r} returned values that are not numbers: {err}") from None
+    if values.shape != expected:
+        raise ObjectiveError(
+            f"problem {problem.name!r} returned values of shape {list(values.shape)} for {len(x)} point(s); its "
+            f"declaration (num_objectives = {problem.num_objectives}) asks for [N, {problem.num_objectives}] = "
+            f"{list(expected)}"
+        )
+    failed = np.asarray(failed, dtype=bool)
+    if failed.shape != (len(x),):
+        raise ObjectiveError(f"problem {problem.name!r} flagged failures of shape {list(failed.shape)} for "
+                             f"{len(x)} point(s); expected [{len(x)}]")
+    bad = ~np.isfinite(values).all(axis=1) & ~failed
+    if bad.any() and problem.failure_value is None:
+        i = int(np.argmax(bad))
+        raise ObjectiveError(
+            f"problem {problem.name!r} returned {np.array2string(values[i], precision=6)} at point "
+            f"{np.array2string(x[i], precision=6)}: not finite ({int(bad.sum())} of {len(x)} point(s) of this batch); "
+            "a problem that may fail at a point declares its `failure_value` (problems.base.Problem)"
+        )
+    if bad.any():
+        values = values.copy()
+        values[bad] = np.asarray(problem.failure_value, dtype=np.float64)
+        failed = failed | bad
+    return values, failed

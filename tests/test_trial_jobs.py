@@ -107,9 +107,21 @@ def test_a_failed_trial_does_not_stop_the_others(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(bench.runner, "run_trial", run_or_fail)
     assert cli.main(["run-trials", "--trials", json.dumps(trials)]) == 1
-    assert f"1 of 3 trials failed: {failing}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    spec = TrialSpec.from_dict(trials[0]["spec"])
+    # the last lines name the trial as the config does, and its error
+    assert err.splitlines()[-2:] == ["b3o run-trials: 1 of 3 trials failed:", f"  {failing} (problem {spec.problem}, "
+                                     f"method {spec.method}, seed {spec.seed}): FloatingPointError: diverged"]
     assert not (tmp_path / "r0.json").exists()
     assert (tmp_path / "r1.json").exists() and (tmp_path / "r2.json").exists()
+    # the job resubmitted in the same workflow run (a cluster's retry, meant for time limits): the error is not run
+    # into again, the failed trial fails at once
+    (tmp_path / "r1.json").unlink()
+    monkeypatch.setattr(bench.runner, "run_trial", lambda spec, out: run(spec, out) if spec.trial_id != failing
+                        else pytest.fail("a failed trial ran again"))
+    assert cli.main(["run-trials", "--trials", json.dumps(trials)]) == 1
+    assert err.splitlines()[-1] + " (earlier in this run; not run again)" == capsys.readouterr().err.splitlines()[-1]
+    assert (tmp_path / "r1.json").exists()
 
 
 @pytest.mark.parametrize(

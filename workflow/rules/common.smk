@@ -25,6 +25,8 @@ from bench.grid import horizon_arguments, look_blocks, look_plan as grid_look_pl
 from bench.cost import CostModel  # TensorFlow-free too
 from bench.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from bench.scaling import ScalingSpec  # TensorFlow-free too
+from bench.records import FAILED, finished_copy
+from harness.plugin_code import code_hash, references
 from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
     PER_ITERATION,
     PER_TRIAL,
@@ -56,6 +58,33 @@ SPECS = {row.spec.trial_id: row.spec for row in GRID}
 
 def record_path(trial_id):
     return f"{RESULTS}/trials/{trial_id}.json"
+
+
+def _drop_stale_plugin_records():
+    """Delete the finished records of trials whose plugin code (a `module:factory` reference's files,
+    `harness.plugin_code`) changed since they ran, so that they run again (their checkpoints too: `bench.runner`),
+    and say so in one line per plugin: a study never mixes results of old and new code. Built-in problems and methods
+    have no stamp; their records are reused by spec (the package's archive keeps its rule, docs/reproducibility.md)."""
+    hashes = functools.cache(code_hash)
+    changed = {}
+    for trial_id, spec in SPECS.items():
+        plugins = references({"problem": spec.problem, "method": spec.method})  # cheap: no asdict per spec
+        path = Path(record_path(trial_id))
+        if not plugins or not path.exists():
+            continue
+        try:
+            recorded = json.loads(path.read_bytes())["provenance"].get("plugin_code") or {}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # an unusable record: the runner moves it aside and runs the trial
+        old = [reference for reference in plugins if recorded.get(reference) != hashes(reference)]
+        for reference in old:
+            changed.setdefault(reference, []).append(trial_id)
+        if old:
+            path.unlink()
+            finished_copy(path).unlink(missing_ok=True)
+    for reference, trial_ids in changed.items():
+        print(f"b3o workflow: {reference} changed since {len(trial_ids)} of its finished trial(s) ran: they run again",
+              file=sys.stderr)
 
 
 def _check_specs():
@@ -92,6 +121,9 @@ def _check_plans():
 
 
 if workflow.is_main_process:
+    # a new run tries again the trials that failed on an error in an earlier one (`bench.records.failure_note`)
+    shutil.rmtree(Path(RESULTS, "trials", FAILED), ignore_errors=True)
+    _drop_stale_plugin_records()
     with config_check.refusing(REFUSED):
         _check_plans()
     _check_specs()

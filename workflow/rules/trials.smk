@@ -28,13 +28,25 @@ for first, trial_ids in TRIAL_JOBS.items():
         threads: 1
         resources:
             **trial_resources(trial_ids),
-        retries: trial_slots(tuple(trial_ids))[1]  # a job out of time resumes its trials from their checkpoints
+        # a cluster job out of time resumes its trials from their checkpoints; on one machine none (`onstart` below)
+        retries: trial_slots(tuple(trial_ids))[1]
         params:
             trials=trials_param(trial_ids),
         conda:
             ENV
-        shell:  # `b3o run-trials` pins its numerical platform, one thread included (bench/numerics.py)
-            "b3o run-trials --trials {params.trials:q} 2> {log:q}"
+        # `b3o run-trials` pins its numerical platform, one thread included (bench/numerics.py); on failure the log's
+        # last 15 lines (the failed trials by name, their errors) go to the terminal, not only to the log file
+        shell:
+            "b3o run-trials --trials {params.trials:q} 2> {log:q} || {{ tail -n 15 {log:q} >&2; exit 1; }}"
+
+
+onstart:
+    # Retries are for a cluster's time limits (a job resubmitted resumes its trials). One machine has none, and an
+    # error in a problem's or method's code fails the same way again: there a failed trial job fails at once. The
+    # executor is known only now, after the rules were read, so the trial rules' retries are set here.
+    if workflow.local_exec:
+        for first in TRIAL_JOBS:
+            workflow.get_rule(f"trials_{first}").restart_times = 0
 
 
 checkpoint look:
