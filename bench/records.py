@@ -209,6 +209,19 @@ def checkpoint_path(out: Path) -> Path:
     return out.with_name(out.name + CHECKPOINT_SUFFIX)
 
 
+def set_aside(out: Path, code: dict[str, str] | None) -> Path:
+    """Move a finished record of older plugin code (`harness.plugin_code`) out of the way, to `.stale/` beside the
+    records, named by its trial id and that code's hashes, and drop its kept copy: its trial runs again, and the old
+    result is kept, never read into a table."""
+    tag = "-".join(sorted(str(h)[:12] for h in (code or {}).values())) or "unstamped"
+    aside = out.parent / ".stale" / f"{out.stem}.{tag}.json"
+    aside.parent.mkdir(exist_ok=True)
+    if out.exists():
+        out.replace(aside)
+    finished_copy(out).unlink(missing_ok=True)
+    return aside
+
+
 def finished_copy(out: Path) -> Path:
     """Where the runner keeps a second copy of each finished record, beside the records but outside any workflow
     output: Snakemake deletes all outputs of a failed job, and of a job it reruns, so a job of several trials would

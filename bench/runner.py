@@ -42,6 +42,7 @@ from bench.records import (
     read_checkpoint,
     read_record,
     save_checkpoint,
+    set_aside,
 )
 from bench.spec import Trial, TrialSpec, validate
 from bench.standardise import OutputScale
@@ -77,13 +78,15 @@ def run_trial(spec: TrialSpec | dict[str, Any], out: str | Path) -> dict[str, An
 
 
 def _current(record: dict[str, Any] | None, spec: TrialSpec, out: Path) -> dict[str, Any] | None:
-    """`record`, unless a plugin it ran has changed since (`harness.plugin_code`): then it and its kept copy are
-    deleted and the trial runs again, so that no result of older code is kept beside the new code's."""
-    changed = [] if record is None else stale(record["provenance"].get("plugin_code"), spec.to_dict())
+    """`record`, unless a plugin it ran has changed since (`harness.plugin_code`): then it is set aside
+    (`bench.records.set_aside`) and the trial runs again, so that no result of older code is read beside the new
+    code's, and none is lost."""
+    code = None if record is None else record["provenance"].get("plugin_code")
+    changed = [] if record is None else stale(code, spec.to_dict())
     if changed:
-        log.warning("%s: %s changed since this trial ran: running it again", spec.trial_id, ", ".join(changed))
-        out.unlink(missing_ok=True)
-        finished_copy(out).unlink(missing_ok=True)
+        aside = set_aside(out, code)
+        log.warning("%s: %s changed since this trial ran: running it again (the old record is kept as %s)",
+                    spec.trial_id, ", ".join(changed), aside)
         return None
     return record
 

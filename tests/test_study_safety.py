@@ -142,6 +142,8 @@ def test_a_record_and_a_checkpoint_of_changed_plugin_code_run_again(tmp_path, mo
     rerun = run_trial(spec, out)
     assert "flaky_uniform:Uniform changed since this trial ran: running it again" in caplog.text
     assert rerun["provenance"]["plugin_code"] != stamp
+    kept = list((out.parent / ".stale").glob("t.*.json"))  # the old record kept aside, not lost
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["provenance"]["plugin_code"] == stamp
 
     (tmp_path / "fail").touch()  # a checkpoint after iteration 1, then older code
     out.unlink()

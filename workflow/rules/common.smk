@@ -25,7 +25,7 @@ from bench.grid import horizon_arguments, look_blocks, look_plan as grid_look_pl
 from bench.cost import CostModel  # TensorFlow-free too
 from bench.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
 from bench.scaling import ScalingSpec  # TensorFlow-free too
-from bench.records import FAILED, finished_copy
+from bench.records import FAILED, set_aside
 from harness.plugin_code import code_hash, references
 from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
     PER_ITERATION,
@@ -61,10 +61,12 @@ def record_path(trial_id):
 
 
 def _drop_stale_plugin_records():
-    """Delete the finished records of trials whose plugin code (a `module:factory` reference's files,
-    `harness.plugin_code`) changed since they ran, so that they run again (their checkpoints too: `bench.runner`),
-    and say so in one line per plugin: a study never mixes results of old and new code. Built-in problems and methods
-    have no stamp; their records are reused by spec (the package's archive keeps its rule, docs/reproducibility.md)."""
+    """Move aside (to `trials/.stale/`) the finished records of trials whose plugin code (a `module:factory`
+    reference's files, `harness.plugin_code`) changed since they ran, so that they run again (their checkpoints too:
+    `bench.runner`), and say so in one line per plugin: a study never mixes results of old and new code, and loses
+    none. A dry run only says so. Built-in problems and methods have no stamp; their records are reused by spec (the
+    package's archive keeps its rule, docs/reproducibility.md)."""
+    dry = workflow.output_settings.dryrun
     hashes = functools.cache(code_hash)
     changed = {}
     for trial_id, spec in SPECS.items():
@@ -79,12 +81,12 @@ def _drop_stale_plugin_records():
         old = [reference for reference in plugins if recorded.get(reference) != hashes(reference)]
         for reference in old:
             changed.setdefault(reference, []).append(trial_id)
-        if old:
-            path.unlink()
-            finished_copy(path).unlink(missing_ok=True)
+        if old and not dry:
+            set_aside(path, recorded)
     for reference, trial_ids in changed.items():
-        print(f"b3o workflow: {reference} changed since {len(trial_ids)} of its finished trial(s) ran: they run again",
-              file=sys.stderr)
+        print(f"b3o workflow: {reference} changed since {len(trial_ids)} of its finished trial(s) ran: they "
+              + ("would run again (a dry run keeps them)" if dry else
+                 f"run again (their records kept in {Path(RESULTS, 'trials', '.stale')})"), file=sys.stderr)
 
 
 def _check_specs():
