@@ -64,6 +64,13 @@ CAPTIONS = {
         "bootstrap CI over seeds; dotted lines mark the checkpoints at which claims 1 and 7 are decided along the "
         "horizon (the config's `horizon`). " + _HORIZON_ROWS
     ),
+    "improvement_along": (
+        "The answer along a run's horizon: per problem, at each checkpoint t, the share of paired seeds on which each B3O "
+        "variant's simple regret is below TS's (the probability of improvement, rliable's reading made paired), with its "
+        "exact 95% Clopper-Pearson interval. Filled: the exact sign test decides it after Holm over the checkpoint's "
+        "comparisons; hollow: not decided (an interval clear of ½ can be hollow: Holm's level is stricter). Above ½, "
+        "the variant ends lower than TS on most seeds."
+    ),
     "seeds_along": (
         "Every seed beside the mean curves: at each checkpoint of a run read along its horizon, one point per seed and "
         "B3O variant, TS's simple regret minus the variant's on the seed they share (above zero, B3O ended lower). "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 
@@ -300,8 +301,11 @@ def large_batch_block(table: pd.DataFrame, source: str) -> str:
 
 
 def headline_block(table: pd.DataFrame, source: str) -> str:
-    """The paper-horizon run's headline paragraph (`analysis.presentation.headline`), opening the README's results."""
-    return generated("headline", source, headline.lines(table))
+    """The paper-horizon run's answer (`analysis.presentation.headline`), opening the README's results: its scale from
+    its config and the M = 500 check, its figure where drawn beside the table."""
+    figure = Path(source).parent.parent / "figures" / headline.FIGURE
+    return generated("headline", source, headline.lines(
+        table, headline.inducing(), figure.as_posix() if figure.is_file() else None, headline.m_check_note()))
 
 
 def goal_text(table: pd.DataFrame) -> str:

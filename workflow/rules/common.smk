@@ -436,9 +436,10 @@ def horizon_readings_of(wildcards):
 
 
 def robust_outputs(published):
-    """What the robust readings make for a run: its tables, and the headline and the per-seed figure along t where it
+    """What the robust readings make for a run: its tables, and the headline and the figures along t where it
     is read along its horizon."""
-    along = [f"{published}/tables/headline.csv", f"{published}/figures/seeds_along.png"] if horizon_readings(published) else []
+    along = [f"{published}/tables/headline.csv", f"{published}/figures/seeds_along.png",
+             f"{published}/figures/improvement_along.png"] if horizon_readings(published) else []
     return [f"{published}/tables/robust.csv", *along]
 
 
