@@ -13,8 +13,8 @@ not be in any file whose short form is. A run's `rule readme` rewrites what it m
 default=paper/claims.csv
 --density paper/tables/density.csv --cost paper/tables/run_times.csv` (any table may be left out; its section is then
 kept). `python -m analysis.presentation.readme --published`, from the repository root, rewrites README.md and every page
-of docs/ from the committed tables (`analysis.data.published`); tests/test_docs_generated.py checks that they are what
-it writes.
+of docs/ from the committed tables (`analysis.data.published`), docs/deviations.md whole from the configs
+(`analysis.presentation.deviations`); tests/test_docs_generated.py checks that they are what it writes.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from analysis.presentation.fit_blocks import (
     paper_scale_trials_block,
     trace_determinism_block,
 )
-from analysis.presentation import run_names
+from analysis.presentation import deviations, run_names
 from analysis.presentation.glance import RUNS, chosen
 from analysis.presentation.readme_blocks import (
     has,
@@ -379,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
                     rewrite_all(texts, build(table, source), name)
                 for extra, block in shorts.items():
                     rewrite_all(texts, block(table, source), extra)
+        for path in texts:  # the deviations page is generated whole, from the configs and the margins' rule
+            if Path(path).resolve() == Path(deviations.OUT).resolve():
+                texts[path] = deviations.page()
         for path, text in texts.items():
             Path(path).write_text(text)
     except (OSError, ValueError) as error:
