@@ -180,3 +180,17 @@ def test_the_figure_fills_decided_readings_and_leaves_the_rest_hollow():
             filled += 0 if white else len(points.get_offsets())
     assert hollow == int((rows["reading"] == "open").sum())
     assert filled == int(rows["reading"].isin(figure.DECIDED).sum())
+
+
+def test_the_readmes_run_time_names_the_machine_it_was_measured_on(tmp_path):
+    from analysis.presentation.readme_blocks import run_cost_block
+
+    times = pd.DataFrame([{"experiment": "all experiments", "label": "all methods", "trials": 10, "total_s": 600.0,
+                           "total_cpu_s": 500.0, "span_min": 7.0}])
+    (tmp_path / "provenance.csv").write_text(
+        'item,value\nplatforms,abc (10 trials)\nplatform abc,"CPU: Intel Xeon Gold 6230; OS: Linux"\n')
+    text = run_cost_block(times, str(tmp_path / "run_times.csv"))
+    assert "Measured on Intel Xeon Gold 6230" in text and "b3o estimate" in text
+    assert "Measured on" not in run_cost_block(times, str(tmp_path / "elsewhere" / "run_times.csv"))
+    readme = (ROOT / "README.md").read_text()
+    assert "Measured on" in readme.split("<!-- run_cost:begin -->")[1].split("<!-- run_cost:end -->")[0]

@@ -17,6 +17,7 @@ from analysis.statistics import verdicts
 from analysis.statistics.scores import final
 from analysis.tables.automatic import goal, leaning
 from analysis.tables.density import lam_text
+from analysis.tables.provenance import PLATFORM, parts
 from analysis.tables.run_times import PROFILE_NAMES
 
 
@@ -142,8 +143,22 @@ def run_cost_block(table: pd.DataFrame, source: str) -> str:
         "run_cost",
         source,
         [f"Its last run: {int(r['trials'])} trials, {number(minutes)} core-minutes of wall time{on_cores}, "
-         f"{number(minutes / 2)} min on 2 busy cores{span}."],
+         f"{number(minutes / 2)} min on 2 busy cores{span}.{_machine(Path(source).parent / 'provenance.csv')}"],
     )
+
+
+def _machine(provenance: Path) -> str:
+    """Which CPU those times were measured on, from the run's provenance table (its trials' records), and where a
+    reader's machine gets its own figure; empty without the table."""
+    if not provenance.is_file():
+        return ""
+    items = dict(pd.read_csv(provenance).itertuples(index=False, name=None))
+    cpus = list(dict.fromkeys(parts(value).get("CPU", "") for item, value in items.items() if item.startswith(PLATFORM)))
+    cpus = [cpu for cpu in cpus if cpu]
+    if not cpus:
+        return ""
+    return (f" Measured on {' and '.join(cpus)} (the CPU its records name); on another machine the times differ: "
+            "`b3o estimate --configfile config/config.yaml` gives the cost model's figure before a run.")
 
 
 def run_costs_block(tables: dict[str, pd.DataFrame], source: str) -> str:
