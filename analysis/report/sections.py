@@ -3,11 +3,14 @@ The experiments' own sections are in `analysis.report.experiments`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 
 import pandas as pd
 
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, method_title, problem_title
+from analysis.data import published
+from analysis.presentation import headline
 from analysis.report import text as say
 from analysis.report.beyond import across, automatic, other, recommended
 from analysis.report.experiments import ablations, applications, horizon, synthetic
@@ -19,15 +22,19 @@ from analysis.tables import run_times as run_times_table
 from analysis.tables.claims_table import paper_and_beyond
 
 
+#: where every word of the report is explained, said on its first page
+GLOSSARY = r"Every term of this report (look, Holm, BCa, typical seed, margin, stuck, basin, ...) is explained in " \
+    r"\texttt{docs/glossary.md}."
+
+
 def overview(run: Run) -> Section | None:
-    """Page one: the run named in words, where the numbers come from, the comparisons its config declares (first,
-    when it has them), the scale against the paper's, and every verdict in one table (a study's, without claims: its
-    name, its declared comparisons and where its numbers come from)."""
-    parts = [scale_of.named(run)]
+    """Page one: the run named in words, then its answer where it is read along the paper's horizon (a sentence per
+    problem and the leaderboard, `analysis.presentation.headline`), the comparisons its config declares (first, when it
+    has them), the scale against the paper's, and every verdict in one table; where the numbers come from is the
+    last section's (`provenance`)."""
+    parts = [scale_of.named(run), *_answer(run), GLOSSARY]
     if run.declared is not None and len(run.declared):
         parts.append(_declared(run.declared))
-    if run.provenance is not None:
-        parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
     if run.claims is None:
         parts.append(scale_of.surrogate(run))
         return Section("This run at a glance", [p for p in parts if p], "glance")
@@ -48,6 +55,46 @@ def overview(run: Run) -> Section | None:
     if len(beyond):
         parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
     return Section("This run at a glance", parts, "glance")
+
+
+def _answer(run: Run) -> list[str]:
+    """A horizon run's answer, as README.md opens its results: the scale, a sentence per problem and the leaderboard;
+    nothing for another run."""
+    if run.headline is None:
+        return []
+    table = run.headline
+    intro = headline.intro(table, headline.inducing(Path(run.config)) if run.config else None)
+    if Path(run.paper).resolve() == Path(published.TABLES["headline"]).parent.parent.resolve():
+        intro += headline.m_check_note()  # the M = 500 check is of this run
+    sentences = " ".join(f"{title}, {said}" for title, said in headline.bullets(table))
+    board = headline.leaderboard(table)
+    board["problem"] = board["problem"].where(board["problem"].ne(board["problem"].shift()), "")
+    columns = "L{1.9cm} L{2.1cm} L{3.2cm} R{1.3cm} L{2.6cm} Y L{1.6cm}"
+    return [
+        say_plain(intro), say_plain(sentences),
+        long_table(board, [text(c) for c in board.columns], columns,
+                   "The answer at the last checkpoint: each method's final regret, and how often a B3O variant ends "
+                   "below TS on the same seed.", "answer", size=r"\footnotesize"),
+        say_plain(headline.stuck_line(table)), say_plain(headline.basin_line(table)),
+        *([figure(FIGURE)] if run.has_figure(FIGURE) else []),
+    ]
+
+
+#: the figure that answers, on page one
+FIGURE = Path(headline.FIGURE).stem
+
+
+def say_plain(words: str) -> str:
+    """Markdown's words as LaTeX text: its code and bold marks dropped."""
+    return text(words.replace("`", "").replace("**", ""))
+
+
+def provenance(run: Run) -> Section | None:
+    """Where the numbers come from: the run's commits, platforms and machines (its provenance table), last."""
+    if run.provenance is None:
+        return None
+    return Section("Provenance", [say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])),
+                                                 run.config)], "provenance")
 
 
 def _declared(table: pd.DataFrame) -> str:
@@ -107,7 +154,9 @@ def method(run: Run) -> Section:
                 r"Observations are standardised before any model sees them; the surrogate is a Gaussian process "
                 r"(Mat\'ern-5/2; an SVGP in the paper's configs, an exact GP in a study that names no model) fitted "
                 r"with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
-                r"seed, so methods are compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds."
+                r"seed, so methods are compared per seed. Regret curves show the median seed and the interquartile range; "
+                r"other curves the mean with its 95\,\% percentile-bootstrap CI over seeds; a claim's mean per-seed "
+                r"advantage carries its 95\,\% BCa interval, and a share of seeds its exact Clopper--Pearson interval."
             ),
         ],
         label="method",
@@ -392,5 +441,5 @@ def _tally(claims: pd.DataFrame) -> str:
 
 ALL = (
     overview, method, illustrations, synthetic, horizon, ablations, applications, automatic, other, recommended,
-    across, summary, claims, cost, density,
+    across, summary, claims, cost, density, provenance,
 )
