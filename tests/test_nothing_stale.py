@@ -97,3 +97,17 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     assert OLD_RULES["median_log_ratio"].findall("geometric-mean regrets tie within a factor 1.25")
     assert STATED.findall("for UCB (claim 21 does not hold), and claim 7 is inconclusive") == [
         ("21", "does not hold"), ("7", "inconclusive")]
+
+
+def test_the_readmes_claims_table_says_where_the_default_run_decides_otherwise():
+    """Every claim the glance takes from another run than the default, where the default decides it otherwise, is
+    named with the default's verdict (item: nothing mixed without a word)."""
+    tables = {run: pd.read_csv(ROOT / path) for run, path in published.CLAIMS.items() if (ROOT / path).is_file()}
+    own = tables["default"].set_index("number")["verdict"]
+    differ = [n for n, (run, r) in chosen(tables).items()
+              if run != "default" and n in own.index and own[n] not in ("not measured", r["verdict"])]
+    readme = (ROOT / "README.md").read_text()
+    line = next((x for x in readme.splitlines() if "decides a claim otherwise" in x), "")
+    for n in differ:
+        assert f"{n} ({own[n]})" in line
+    assert bool(differ) == bool(line)
