@@ -194,3 +194,17 @@ def test_the_readmes_run_time_names_the_machine_it_was_measured_on(tmp_path):
     assert "Measured on" not in run_cost_block(times, str(tmp_path / "elsewhere" / "run_times.csv"))
     readme = (ROOT / "README.md").read_text()
     assert "Measured on" in readme.split("<!-- run_cost:begin -->")[1].split("<!-- run_cost:end -->")[0]
+
+
+def test_an_interval_clear_of_zero_beside_an_undecided_verdict_says_the_level_that_decided():
+    from analysis.presentation.readme_blocks import large_batch_block
+
+    def row(t, lo, verdict, p_holm):
+        return {"problem": "ackley5", "label": "B3O-LogEI-c", "iteration": t, "mean": 0.07, "verdict": verdict,
+                "look_mean": 0.07, "look_lo": lo, "look_hi": 0.3, "seeds_at_look": 30, "n": 30, "p_holm": p_holm,
+                "level": 0.0217}
+
+    text = large_batch_block(pd.DataFrame([row(6, 0.1, "holds", 0.001), row(50, 0.0085, "inconclusive", 1.0)]), "x")
+    assert "its 95 % interval excludes 0, but its paired tests' p after Holm, 1, is above the level 0.0217" in text
+    plain = large_batch_block(pd.DataFrame([row(6, 0.1, "holds", 0.001), row(50, -0.01, "inconclusive", 1.0)]), "x")
+    assert "excludes 0" not in plain

@@ -307,12 +307,23 @@ def large_batch_block(table: pd.DataFrame, source: str) -> str:
             )
             parts.append(
                 f"{label} {beats} ({signed(end['look_mean'])} [{number(end['look_lo'])}, {number(end['look_hi'])}], "
-                f"{int(end['seeds_at_look'])} seeds; its advantage {signed(own.loc[first, 'mean'])} at t = {first} → "
-                f"{signed(end['mean'])} at t = {last})"
+                f"{int(end['seeds_at_look'])} seeds{_level_note(end)}; its advantage {signed(own.loc[first, 'mean'])} "
+                f"at t = {first} → {signed(end['mean'])} at t = {last})"
             )
         if parts:
             sentences.append(f"**{problem_title(problem)}** at t = {last}: " + "; ".join(parts) + ".")
     return generated("large_batch", source, sentences or ["No checkpoint of the paper-horizon run is decided yet."])
+
+
+def _level_note(end: pd.Series) -> str:
+    """Why an interval clear of 0 stands beside an undecided verdict: the deciding p against its level (said where
+    the row's tests are those of its look's seeds, and the table has both columns)."""
+    if not {"p_holm", "level", "n"} <= set(end.index) or end["verdict"] != verdicts.INCONCLUSIVE:
+        return ""
+    if int(end["n"]) != int(end["seeds_at_look"]) or not (end["look_lo"] > 0 or end["look_hi"] < 0):
+        return ""
+    return (f"; its 95 % interval excludes 0, but its paired tests' p after Holm, {number(end['p_holm'])}, is above "
+            f"the level {number(end['level'])} the looks leave")
 
 
 def headline_block(table: pd.DataFrame, source: str) -> str:
