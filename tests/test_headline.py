@@ -208,3 +208,29 @@ def test_an_interval_clear_of_zero_beside_an_undecided_verdict_says_the_level_th
     assert "its 95 % interval excludes 0, but its paired tests' p after Holm, 1, is above the level 0.0217" in text
     plain = large_batch_block(pd.DataFrame([row(6, 0.1, "holds", 0.001), row(50, -0.01, "inconclusive", 1.0)]), "x")
     assert "excludes 0" not in plain
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_the_committed_screenshots_show_each_page_the_site_opens_with():
+    from PIL import Image
+
+    from analysis.site import screenshots
+
+    for name in screenshots.pages(Path("site")):
+        with Image.open(ROOT / "docs" / "screenshots" / f"{name}.png") as shot:
+            assert shot.size == screenshots.WINDOW
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (install it with tools/install-chromium.sh as root)")
+def test_the_site_index_renders_its_answer_above_the_fold(tmp_path):
+    """The committed site's index in headless Chromium: a first screen with ink (not a blank or error page)."""
+    from PIL import Image
+
+    from analysis.site import screenshots
+
+    shot = screenshots.shoot(ROOT / "site" / "index.html", tmp_path / "index.png", CHROMIUM)
+    with Image.open(shot) as image:
+        grey = np.asarray(image.convert("L"))
+    assert grey.shape == screenshots.WINDOW[::-1] and (grey < 128).mean() > 0.01
