@@ -55,7 +55,7 @@ from analysis.presentation.fit_blocks import (
     trace_determinism_block,
 )
 from analysis.presentation import deviations, run_names
-from analysis.presentation.glance import RUNS, chosen
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise
 from analysis.presentation.readme_blocks import (
     has,
     rewrite_all,
@@ -137,27 +137,13 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
             "|---|---|---|---|---|",
             *rows,
-            *_otherwise(tables, names),
+            *decided_otherwise(tables, names),
             "",
             "The runs, each at its scale (from its per-trial table):",
             "",
             *(f"- {run_cell(run)}: {names[run].scale or 'no per-trial table'}" for run in tables),
         ],
     )
-
-
-def _otherwise(tables: dict[str, pd.DataFrame], names: dict[str, run_names.RunName]) -> list[str]:
-    """A line naming the claims the table takes from another run than the first (the default) where the first run
-    decides otherwise, and why the table shows the other (none where there are none)."""
-    first = min(tables, key=lambda run: RUNS.index(run) if run in RUNS else len(RUNS))
-    own = tables[first].set_index("number")["verdict"]
-    moved = [f"{number_} ({own[number_]})" for number_, (run, r) in chosen(tables).items()
-             if run != first and number_ in own.index and own[number_] not in (verdicts.NOT_MEASURED, r["verdict"])]
-    if not moved:
-        return []
-    return ["", f"Where the first run listed below (`{names[first].directory}`) decides a claim otherwise: claims "
-            f"{', '.join(moved)} there. The table shows the verdict of the last run listed that measured the claim, "
-            "with more seeds or at a larger scale; the first reads it at its own, smaller scale."]
 
 
 #: the columns of a claims table's comparisons (`claims_table --comparisons`) a pre-registered check's section reads
