@@ -234,3 +234,14 @@ def test_the_site_index_renders_its_answer_above_the_fold(tmp_path):
     with Image.open(shot) as image:
         grey = np.asarray(image.convert("L"))
     assert grey.shape == screenshots.WINDOW[::-1] and (grey < 128).mean() > 0.01
+
+
+def test_claims_md_links_the_glossary_from_where_it_is_written(tmp_path, monkeypatch):
+    """The claims.md writer links docs/glossary.md relative to the page (`paper/large_batch/claims.md` ->
+    ../../docs/glossary.md); a page written where the repository's glossary is not at hand links nothing."""
+    from analysis.tables import claims_table
+
+    text = claims_table.markdown([], "per_trial.csv", (), "../../docs/glossary.md")
+    assert "Every word: [the glossary](../../docs/glossary.md)." in text.splitlines()[2]
+    assert "glossary" not in claims_table.markdown([], "per_trial.csv")
+    assert (ROOT / claims_table.GLOSSARY).is_file()
