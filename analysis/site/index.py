@@ -13,7 +13,7 @@ import yaml
 from analysis.data import published
 from analysis.formatting import with_ci
 from analysis.presentation import headline, run_names
-from analysis.presentation.glance import RUNS, chosen
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.site.answer import answer_section, glossary_link
@@ -90,7 +90,9 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
         "reads it; a question only a check of ours measures, from that check's run.</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
-    return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
+    otherwise = "".join(f"<p>{html.text(line.replace('`', ''))}</p>" for line in
+                        decided_otherwise(tables, {name: names[folders[name]] for name in tables}) if line)
+    return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes) + otherwise
 
 
 def _declared_counts(declared: pd.DataFrame | None) -> str:
