@@ -1,5 +1,5 @@
-"""A run's answer on the report's first page, as README.md opens its results (`analysis.presentation.headline`), the
-glossary's pointer, and where the numbers come from as the report's last section."""
+"""The report's first page: a run's answer, as README.md opens its results (`analysis.presentation.headline`), the
+glossary's pointer and the table of the verdicts it measured; and where the numbers come from, its last section."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from analysis.data import published
 from analysis.presentation import headline
 from analysis.report import text as say
 from analysis.report.inputs import Run
+import pandas as pd
+
+from analysis.formatting import number, signed
 from analysis.report.latex import Section, figure, long_table, text
 
 #: where every word of the report is explained, said on its first page
@@ -54,3 +57,23 @@ def provenance(run: Run) -> Section | None:
         return None
     return Section("Provenance", [say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])),
                                                  run.config)], "provenance")
+
+
+def measured(table: pd.DataFrame) -> pd.DataFrame:
+    """The claims a run measured: page one's table leaves the rest to a sentence."""
+    return table[table["verdict"] != "not measured"]
+
+
+def glance_table(table: pd.DataFrame, caption: str, label: str) -> str:
+    def binding(r) -> str:  # claims tables written before the binding comparison was recorded have none
+        name, mean = getattr(r, "binding", ""), getattr(r, "binding_mean", float("nan"))
+        if not isinstance(name, str) or not name or pd.isna(mean):
+            return ""
+        return f"{name}: {signed(mean)} [{number(r.binding_lo)}, {number(r.binding_hi)}]"
+
+    shown = pd.DataFrame(
+        [[str(r.number), r.claim, r.verdict, binding(r)] for r in table.itertuples()],
+        columns=["#", "claim", "verdict", "binding comparison: advantage [95% CI]"],
+    )
+    header = ["\\#", "Claim", "Verdict", r"Binding comparison: advantage [95\,\% CI]"]
+    return long_table(shown, header, "l Y L{2.2cm} L{5.2cm}", caption, label, size=r"\footnotesize", breaks=True)

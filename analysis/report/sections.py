@@ -11,7 +11,7 @@ from analysis.report import text as say
 from analysis.report.beyond import across, automatic, other, recommended
 from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report import scale as scale_of
-from analysis.report.answer import GLOSSARY, answer, provenance
+from analysis.report.answer import GLOSSARY, answer, glance_table, measured, provenance
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
@@ -43,9 +43,12 @@ def overview(run: Run) -> Section | None:
         "gives the rule and every comparison); the binding comparison is the one that decides the verdict, with its "
         "mean per-seed advantage (positive: the first method is better) and 95\\,\\% BCa interval."
     )
-    parts.append(_glance(paper, "The paper's claims at this run's scale.", "glance"))
-    if len(beyond):
-        parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
+    unmeasured = [str(n) for n, v in zip(run.claims["number"], run.claims["verdict"]) if v == "not measured"]
+    parts.append(glance_table(measured(paper), "The paper's claims this run measures, at its scale.", "glance"))
+    if len(measured(beyond)):
+        parts.append(glance_table(measured(beyond), "Questions beyond the paper.", "glance-beyond"))
+    if unmeasured:
+        parts.append(f"Not measured in this run (Section~\\ref{{sec:claims}} says why): claims {', '.join(unmeasured)}.")
     return Section("This run at a glance", parts, "glance")
 
 
@@ -67,21 +70,6 @@ def _declared(table: pd.DataFrame) -> str:
                      "Y L{2.2cm} L{5.2cm}", "The comparisons this run's config declares.", "declared",
                      size=r"\footnotesize")
     )
-
-
-def _glance(table: pd.DataFrame, caption: str, label: str) -> str:
-    def binding(r) -> str:  # claims tables written before the binding comparison was recorded have none
-        name, mean = getattr(r, "binding", ""), getattr(r, "binding_mean", float("nan"))
-        if not isinstance(name, str) or not name or pd.isna(mean):
-            return ""
-        return f"{name}: {signed(mean)} [{number(r.binding_lo)}, {number(r.binding_hi)}]"
-
-    shown = pd.DataFrame(
-        [[str(r.number), r.claim, r.verdict, binding(r)] for r in table.itertuples()],
-        columns=["#", "claim", "verdict", "binding comparison: advantage [95% CI]"],
-    )
-    header = ["\\#", "Claim", "Verdict", r"Binding comparison: advantage [95\,\% CI]"]
-    return long_table(shown, header, "l Y L{2.2cm} L{5.2cm}", caption, label, size=r"\footnotesize", breaks=True)
 
 
 def method(run: Run) -> Section:
