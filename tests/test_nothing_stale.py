@@ -111,3 +111,17 @@ def test_the_readmes_claims_table_says_where_the_default_run_decides_otherwise()
     for n in differ:
         assert f"{n} ({own[n]})" in line
     assert bool(differ) == bool(line)
+
+
+def test_a_verdict_read_at_a_scale_the_paper_did_not_use_says_so():
+    from analysis.presentation.glance import verdict_at_scale
+
+    claim = "On Shekel, Seq-EI reaches the lowest final regret (here Seq-EI ran 50 sequential steps, the paper's 750)"
+    said = verdict_at_scale(claim, "does not hold")
+    assert said.startswith("does not hold at 50 Seq-EI sequential steps; the paper's 750 not run")
+    assert verdict_at_scale("All batch methods beat random search", "holds") == "holds"
+    assert verdict_at_scale(claim, "not measured") == "not measured"
+    readme = (ROOT / "README.md").read_text()
+    for line in readme.split("<!-- glance:begin -->")[1].split("<!-- glance:end -->")[0].splitlines():
+        if "(here Seq-EI ran" in line and "not measured" not in line:
+            assert "not an answer to the paper's claim" in line

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from analysis.data import published
@@ -38,3 +40,18 @@ def decided_otherwise(tables: dict[str, pd.DataFrame], names: dict[str, RunName]
     return ["", f"Where the first run listed below (`{names[first].directory}`) decides a claim otherwise: claims "
             f"{', '.join(moved)} there. The table shows the verdict of the last run listed that measured the claim, "
             "with more seeds or at a larger scale; the first reads it at its own, smaller scale."]
+
+
+#: a claim read at a scale the paper did not use, as the claims' texts say it: "(here Seq-EI ran 50 sequential steps,
+#: the paper's 750)"
+AT_SCALE = re.compile(r"\(here (?P<what>\S+) ran (?P<ours>\d+) (?P<unit>[^,]+), the paper's (?P<paper>\d+)\)")
+
+
+def verdict_at_scale(claim: str, verdict: str) -> str:
+    """A verdict read at a scale the paper did not use, saying so ("does not hold at 50 Seq-EI sequential steps; the
+    paper's 750 not run"): not an answer to the paper's claim. Other verdicts as they are."""
+    found = AT_SCALE.search(claim)
+    if found is None or verdict == verdicts.NOT_MEASURED:
+        return verdict
+    return (f"{verdict} at {found['ours']} {found['what']} {found['unit']}; the paper's {found['paper']} not run, so "
+            "not an answer to the paper's claim")

@@ -55,7 +55,7 @@ from analysis.presentation.fit_blocks import (
     trace_determinism_block,
 )
 from analysis.presentation import deviations, run_names
-from analysis.presentation.glance import RUNS, chosen, decided_otherwise
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
 from analysis.presentation.readme_blocks import (
     has,
     rewrite_all,
@@ -129,7 +129,8 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             else ""
         )
         shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
-        rows.append(f"| {number_} | {cell(r['claim'])} | **{r['verdict']}** | {delta} | {shown_run} |")
+        rows.append(f"| {number_} | {cell(r['claim'])} | **{cell(verdict_at_scale(r['claim'], r['verdict']))}** | {delta} "
+                    f"| {shown_run} |")
     return generated(
         "glance",
         source,

@@ -13,7 +13,7 @@ import yaml
 from analysis.data import published
 from analysis.formatting import with_ci
 from analysis.presentation import headline, run_names
-from analysis.presentation.glance import RUNS, chosen, decided_otherwise
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.site.answer import answer_section, glossary_link
@@ -77,7 +77,7 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
     for number_, (run, row) in sorted(picked.items()):
         bound = row.get("binding")
         rows.append({
-            "#": number_, "claim": row["claim"], "verdict": row["verdict"],
+            "#": number_, "claim": row["claim"], "verdict": verdict_at_scale(row["claim"], row["verdict"]),
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
                 if isinstance(bound, str) and bound else "–"),
