@@ -1,15 +1,16 @@
 """The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
 
-A run's page opens with the header comment of the config that ran it, where known (workflow/site.yaml): what the
-run is for and, for a pre-registered check, its rule as written before the trials. Then its verdict table
-(claims.csv: the claims it measures, each with its comparisons from tables/comparisons.csv a click away; the rest
-folded into one list with why they are not measured), its provenance in words (tables/provenance.csv), the normalised
-scores (`analysis.statistics.scores`) and anytime views (`analysis.figures.anytime`, from the per-iteration table:
-the best evaluated point's metric and, where the records carry it, the recommended point's regret), every PNG of its
-figures/ folder by name, the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the
-per-iteration table as Parquet, and every other table of its tables/ folder a click away (a check's own result, such
-as the inducing-point check's, lives in one of these rather than in the claims). A file a run lacks is named as
-missing on its page, not an error: older runs lack newer tables. Links are relative, from the page to the run's files.
+A run's page opens with its answer where it is read along the paper's horizon (`analysis.site.answer`). Then its
+verdict table (claims.csv: the claims it measures, each with its comparisons from tables/comparisons.csv a click away;
+the rest folded into one list with why they are not measured), the normalised scores (`analysis.statistics.scores`)
+and anytime views (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and,
+where the records carry it, the recommended point's regret), every other PNG of its figures/ folder with its caption
+(not the paper's illustrations), and every other table of its tables/ folder a click away (a check's own result, such
+as the inducing-point check's, lives in one of these rather than in the claims). Last, folded: the header comment of
+the config that ran it (what the run is for and, for a pre-registered check, its rule as written before the trials),
+the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as
+Parquet, and its provenance in words (tables/provenance.csv). A file a run lacks is named as missing on its page, not
+an error: older runs lack newer tables. Links are relative, from the page to the run's files.
 """
 
 from __future__ import annotations
