@@ -386,7 +386,7 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
         + "<h2>Tables</h2>" + tables_section(run, page_dir)
         + ("<h2>About this run</h2>" + html.details("The config that ran it", about_section(config, page_dir))
            if config is not None else "")
-        + "<h2>Downloads</h2>" + downloads_section(run, page_dir)
+        + "<h2>Downloads</h2>" + html.details("The run's tables and report", downloads_section(run, page_dir))
         + "<h2>Provenance</h2>" + html.details("Where and with what it ran", provenance_text(provenance)
                                                if provenance is not None
                                                else _missing(run / "tables" / "provenance.csv"))
