@@ -225,7 +225,7 @@ def lines(table: pd.DataFrame, m: int | None = None, figure: str | None = None, 
         return [EMPTY]
     out = [intro(table, m) + m_check + f" Every word: [the glossary]({GLOSSARY}).", ""]
     out += [f"- **{title}**, {text}" for title, text in bullets(table)]
-    out += ["", *markdown_table(leaderboard(table)), "", stuck_line(table), basin_line(table)]
+    out += ["", *markdown_table(leaderboard(table)), "", stuck_line(table), "", basin_line(table)]
     if figure:
         out += ["", f"![P(B3O ends below TS) per problem and variant at each checkpoint, decided filled]({figure})"]
     return out
