@@ -1,10 +1,9 @@
-"""The robust readings beside the mean verdicts (analysis.statistics.robust, analysis.tables.robust) and the headline
-written from them (analysis.tables.headline, analysis.presentation.headline): exact tests whose size holds, the
-comparisons the claims engine formed, the pre-registration as committed, and a paragraph held to its table."""
+"""The robust readings beside the mean verdicts (analysis.statistics.robust, analysis.tables.robust): exact tests whose
+size holds, the comparisons the claims engine formed, the pre-registration as committed (the headline written from
+them: tests/test_headline.py)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +11,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.data import published
-from analysis.presentation import headline as words
 from analysis.statistics import robust
-from analysis.tables import headline, robust as robust_table
+from analysis.tables import robust as robust_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,49 +91,3 @@ def test_claim_rows_read_the_comparisons_the_engine_formed_with_their_status():
     assert shekel[0]["status"] == "pre-registered"
 
 
-def test_the_headline_paragraph_says_what_its_table_says():
-    path = ROOT / published.TABLES["headline"]
-    table = pd.read_csv(path)
-    text = "\n".join(words.lines(table))
-    readme = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- headline:begin -->\n.*?\n(.*?)<!-- headline:end -->", readme, re.DOTALL).group(1)
-    assert block.strip() == text.strip()
-    assert readme.index("<!-- headline:begin -->") < len("\n".join(readme.splitlines()[:90]))  # in the first 90 lines
-    for r in table.itertuples():
-        assert f"{r.label} ahead on {r.wins} of {r.n} seeds, P(ahead) {r.share:.2f} [{r.share_lo:.2f}, {r.share_hi:.2f}]" in text
-        assert f"{r.label} {r.stuck} of {r.stuck_n}" in text
-    first = table.iloc[0]
-    assert f"T = {first.iterations} batches of B = {first.batch_size}" in text
-
-
-def test_headline_rows_join_the_horizon_the_readings_and_the_stuck_counts():
-    along = pd.DataFrame([
-        {"experiment": "synthetic_b100", "problem": "ackley5", "label": "B3O-UCB-c", "iteration": t, "look": 1.0,
-         "seeds_at_look": 12, "verdict": v, "look_mean": 0.1, "look_lo": 0.0, "look_hi": 0.2}
-        for t, v in ((6, "holds"), (50, "inconclusive"))
-    ])
-    iterations = _table().assign(iteration=50).rename(columns={})
-    readings = pd.DataFrame(robust_table.horizon_rows(along[along["iteration"] == 50], iterations))
-    stuck = robust_table.stuck_table(_table())
-    frame = headline.headline(along, readings, stuck, _table())
-    row = frame.iloc[0]
-    assert (row["ahead_at"], row["verdict"], row["wins"], row["n"], row["rival_stuck"]) == ("6", "inconclusive", 12, 12, 1)
-    text = "\n".join(words.lines(frame))
-    assert "t = 6 (1 of 1 variants), t = 50 (0 of 1)" in text and "TS 1 of 12" in text
-
-
-def test_the_site_index_opens_with_the_same_headline(tmp_path, monkeypatch):
-    import shutil
-
-    from analysis.site import html, index
-
-    source = Path(published.TABLES["headline"])
-    run = source.parent.parent
-    (tmp_path / source.parent).mkdir(parents=True)
-    shutil.copy(ROOT / source, tmp_path / source)
-    monkeypatch.chdir(tmp_path)  # the site lives beside its runs, which it names from the repository root
-    page = index.index_page([run], tmp_path / "site").read_text()
-    table = pd.read_csv(source)
-    assert page.index("The headline") < page.index("<h2>Runs</h2>")
-    for title, text in words.bullets(table):
-        assert f"<strong>{html.text(title)}</strong>: {html.text(text)}" in page

@@ -124,7 +124,8 @@ def test_verdicts_and_comparisons_are_on_the_page(site) -> None:
     out, run, claims, comparisons = site
     text = page_path(run, out).read_text()
     assert "&lt;&amp;&gt; escaped" in text and "<&> escaped" not in text
-    assert text.count("<details>") == len(claims)
+    verdicts = text.split("<h2>Claims and verdicts</h2>")[1].split("<h2>")[0]
+    assert verdicts.count("<details>") == len(claims)
     for claim in claims.itertuples():
         assert html.text(claim.verdict) in text
         assert html.text(claim.binding) in text
@@ -239,7 +240,7 @@ def test_unmeasured_claims_are_folded_with_why_and_a_runs_other_tables_are_shown
 
     page = page_path(check, out).read_text()
     assert "This run measures none of the claims" in page
-    tables = page.split("<h2>Tables</h2>")[1]
+    tables = page.split("<h2>Tables</h2>")[1].split("<h2>")[0]
     m_check = pd.read_csv(check / "tables" / "m_check.csv")
     assert tables.count("<tr>") == len(m_check) + 1  # its header and rows
     for value in (*m_check.columns, *m_check["verdict"], *m_check["test"]):
@@ -405,7 +406,7 @@ def test_shown_tables_spell_methods_problems_and_experiments_by_their_names(tmp_
     out = tmp_path / "site"
     build([run], out)
 
-    tables = page_path(run, out).read_text().split("<h2>Tables</h2>")[1]
+    tables = page_path(run, out).read_text().split("<h2>Tables</h2>")[1].split("<h2>")[0]
     assert "B3O-ucb-constant" not in tables and f"<td>{naming.display_label('B3O-ucb-constant')}</td>" in tables
     assert "<td>ackley5</td>" not in tables and f"<td>{html.text(naming.problem_title('ackley5'))}</td>" in tables
     assert "<td>synthetic_b100</td>" not in tables

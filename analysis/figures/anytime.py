@@ -6,9 +6,9 @@
     python -m analysis.figures.anytime --view ecdf --table T/per_iteration.parquet --out F/anytime_ecdf
     python -m analysis.figures.anytime --view verdicts --verdicts T/verdicts_along.csv --out F/anytime_verdicts
 
-`metric`: per (experiment, problem), the metric against evaluations and against iterations for every method, mean
-with a 95 % bootstrap interval over seeds (`analysis.data.aggregate.summarise`) at every iteration of the per-iteration
-table (`analysis.data.per_iteration`): evaluations compare methods at equal cost, iterations at equal rounds of
+`metric`: per (experiment, problem), the metric against evaluations and against iterations for every method, the
+median seed with the interquartile range (`common.QUARTILES`: a mean on a log axis is carried by its worst seed) at
+every iteration of the per-iteration table (`analysis.data.per_iteration`): evaluations compare methods at equal cost, iterations at equal rounds of
 batches. `--regret evaluated` (the paper's) draws the best evaluated point's regret (the headline metric where there
 is no known optimum), `--regret recommended` the regret of the point each method would recommend, which a user
 gets: the two differ under noise (Ax's benchmark keeps both). `ecdf`: runtime ECDFs over fixed targets
@@ -28,10 +28,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from analysis.data import per_iteration
-from analysis.data.aggregate import summarise
 from analysis.figures.common import (
     EVALUATIONS,
     FONTS,
+    QUARTILES,
     WIDTH,
     colour,
     grid,
@@ -44,6 +44,7 @@ from analysis.figures.common import (
     parser,
     problem_title,
     publish,
+    quartiles,
     style_run,
     suptitle,
     titled,
@@ -84,13 +85,13 @@ def among(rows: pd.DataFrame, keys: list[tuple[str, str]]) -> np.ndarray:
 
 
 def metric_curves(table: pd.DataFrame, regret: str) -> pd.DataFrame:
-    """Mean and 95 % CI over seeds of the `--regret` column per (experiment, problem, label), against each of AXES
+    """Median and quartiles over seeds of the `--regret` column per (experiment, problem, label), against each of AXES
     (column `axis`, its values in `x`), for the pairs with more than one iteration that has a value."""
     column = REGRETS[regret][0]
     rows = table[table[column].notna()]
     rows = rows[among(rows, along_panels(rows, "iteration"))]
     frames = [
-        summarise(rows, ["experiment", "problem", "label"], column, x).rename(columns={x: "x"}).assign(axis=x)
+        quartiles(rows, ["experiment", "problem", "label"], column, x).rename(columns={x: "x"}).assign(axis=x)
         for x in AXES
     ]
     metrics = rows.drop_duplicates(["experiment", "problem"])[["experiment", "problem", "metric"]]
@@ -113,7 +114,7 @@ def draw_metric(curves: pd.DataFrame, regret: str) -> Figure:
             ax.set_title(wrap(f"{problem_title(key[1])}\n{experiment_title(key[0])}", FONTS["normal"], WIDTH / 2))
             ax.set_xlabel(x_label)
             ax.set_ylabel(METRIC_TITLES.get(metric, metric))
-    title = f"{REGRETS[regret][1]} (mean, 95 % bootstrap CI over seeds)"
+    title = f"{REGRETS[regret][1]} ({QUARTILES})"
     return within_printed_height(titled(fig, title, [axes[key, x] for key in keys for x in AXES]), len(keys))
 
 

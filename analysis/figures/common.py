@@ -217,6 +217,24 @@ def band(
     ax.fill_between(curve[x], curve["lo"], curve["hi"], color=color, alpha=0.2, lw=0, step=where)
 
 
+#: what a regret curve shows by default (`quartiles`): the median seed and the middle half of the seeds, which one far
+#: seed cannot carry, as a mean on a log axis can; a figure that draws the mean says so in its title
+QUARTILES = "median and interquartile range over seeds"
+
+
+def quartiles(df: pd.DataFrame, by: Sequence[str], value: str, x: str) -> pd.DataFrame:
+    """Median and quartiles of `value` over the rows (seeds) of each (`by`..., `x`) group, in the columns a band
+    draws (`mean` holds the median, `lo` and `hi` the first and third quartiles) and `n`."""
+    keys = list(by) + [x]
+    data = df[df[value].notna()]
+    if data.empty:
+        return pd.DataFrame(columns=[*keys, "lo", "mean", "hi", "n"])
+    grouped = data.groupby(keys, sort=True)[value]
+    out = grouped.quantile([0.25, 0.5, 0.75]).unstack()
+    out.columns = ["lo", "mean", "hi"]
+    return out.assign(n=grouped.size()).reset_index()
+
+
 def label_bands(ax: Axes, summary: pd.DataFrame, x: str, step: bool = False) -> None:
     """One mean line with its CI band per label of `summary`, in the paper's order, in the label's colour and style."""
     for label in ordered(summary["label"]):

@@ -3,8 +3,9 @@
 Any experiment can be drawn (the workflow draws this figure for every experiment that is not one of the paper's): a
 problem with no known optimum shows its headline metric instead, hypervolume or best value (`HEADLINE_METRICS`).
 Sequential and batch methods record at different evaluation counts, so each trial is put on the problem's common
-evaluation grid (best so far after k evaluations, a step function) before averaging over seeds; lines are drawn as
-steps for the same reason. Log scale for regret: it spans orders of magnitude.
+evaluation grid (best so far after k evaluations, a step function) before summarising over seeds; lines are drawn as
+steps for the same reason. Each line is the median seed with the interquartile range as its band (`common.QUARTILES`):
+on a log scale a mean is carried by its worst seed. Log scale for regret: it spans orders of magnitude.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.data.aggregate import HEADLINE_METRICS, curves
+from analysis.data.aggregate import HEADLINE_METRICS, on_grid
 from analysis.figures import common
 
 #: the figures the workflow draws with this script (a literal, read unimported by `analysis.figures.declared`)
@@ -25,18 +26,19 @@ Y_LABELS = {"simple_regret": common.REGRET, "hypervolume": "Hypervolume", "best_
 
 
 def regret_curves(table: pd.DataFrame, experiment: str) -> pd.DataFrame:
-    """Mean and 95% CI per (problem, label, evaluations) in `experiment` of each problem's headline metric (simple
-    regret where the optimum is known), named in column `metric`."""
+    """Median and quartiles per (problem, label, evaluations) in `experiment` of each problem's headline metric (simple
+    regret where the optimum is known), named in column `metric`, each problem on its own evaluation grid."""
     frames = []
     for _, data in table[table["experiment"] == experiment].groupby("problem"):
         metric = next((m for m in HEADLINE_METRICS if data[m].notna().any()), None)
         if metric is not None:
-            frames.append(curves(data, ["problem", "label"], metric).assign(metric=metric))
+            gridded = on_grid(data[data[metric].notna()], metric)
+            frames.append(common.quartiles(gridded, ["problem", "label"], metric, "num_evals").assign(metric=metric))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["problem", "label", "metric"])
 
 
 def draw(summary: pd.DataFrame, title: str) -> Figure:
-    """One panel per problem (log scale for regret), one line with CI band per label."""
+    """One panel per problem (log scale for regret), one line with its band per label."""
     fig, axes = common.panels(common.ordered_problems(summary["problem"]))
     previous = None
     for problem, ax in axes.items():
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     table = common.load_table(args.table)
     summary = regret_curves(table, args.experiment)
     what = "Simple regret" if set(summary["metric"]) == {"simple_regret"} else "Progress"
-    title = f"{what} in {common.experiment_at(table, args.experiment)}: mean and 95% bootstrap CI over seeds"
+    title = f"{what} in {common.experiment_at(table, args.experiment)}: {common.QUARTILES}"
     missing = f"No trials of experiment '{args.experiment}' in {args.table}." if summary.empty else None
     return common.publish(args.out, lambda: draw(summary, title), missing)
 

@@ -30,7 +30,7 @@ CAPTIONS = {
     ),
     "regret_b100": (
         "Simple regret (noiseless, log scale) against function evaluations with large batches, one panel per "
-        "problem: mean and 95% bootstrap CI over seeds, each trial read as best-so-far on a common evaluation grid."
+        "problem: the median seed and the interquartile range (the middle half of the seeds; a mean on a log axis is carried by its worst seed), each trial read as best-so-far on a common evaluation grid."
     ),
     "paired_b100": (
         "Paired advantage of each B3O variant over TS with large batches: per-seed difference of final regret (same "
@@ -49,8 +49,8 @@ CAPTIONS = {
         "than the problem's margin. The claims decide these comparisons by tests, Holm-corrected per claim."
     ),
     "regret_horizon": (
-        "Simple regret against function evaluations over 25 iterations of B = 50, one panel per problem: mean and 95% "
-        "bootstrap CI over seeds."
+        "Simple regret against function evaluations over 25 iterations of B = 50, one panel per problem: "
+        "the median seed and the interquartile range (the middle half of the seeds; a mean on a log axis is carried by its worst seed)."
     ),
     "horizon_advantage": (
         "B3O against TS over 25 iterations of B = 50 (the default run stops at 6). Top: per-seed advantage of each "
@@ -64,6 +64,13 @@ CAPTIONS = {
         "bootstrap CI over seeds; dotted lines mark the checkpoints at which claims 1 and 7 are decided along the "
         "horizon (the config's `horizon`). " + _HORIZON_ROWS
     ),
+    "improvement_along": (
+        "The answer along a run's horizon: per problem, at each checkpoint t, the share of paired seeds on which each B3O "
+        "variant's simple regret is below TS's (the probability of improvement, rliable's reading made paired), with its "
+        "exact 95% Clopper-Pearson interval. Filled: the exact sign test decides it after Holm over the checkpoint's "
+        "comparisons; hollow: not decided (an interval clear of ½ can be hollow: Holm's level is stricter). Above ½, "
+        "the variant ends lower than TS on most seeds."
+    ),
     "seeds_along": (
         "Every seed beside the mean curves: at each checkpoint of a run read along its horizon, one point per seed and "
         "B3O variant, TS's simple regret minus the variant's on the seed they share (above zero, B3O ended lower). "
@@ -72,7 +79,7 @@ CAPTIONS = {
     ),
     "regret_b5": (
         "Simple regret against function evaluations at B = 5, where B3O meets the batch methods that scale "
-        "poorly in B (q-EI, local penalisation): mean and 95% CI over seeds."
+        "poorly in B (q-EI, local penalisation): the median seed and the interquartile range (the middle half of the seeds; a mean on a log axis is carried by its worst seed)."
     ),
     "diversity_b5": (
         "Batch diversity against BO iteration at B = 5 (rolling mean over iterations: single small batches are "
@@ -107,12 +114,12 @@ CAPTIONS = {
     "anytime_metric": (
         "The best evaluated point's metric after every iteration (simple regret, log scale, where the optimum is "
         "known; else hypervolume or best value), per experiment and problem: against function evaluations (left) and "
-        "against iterations, 0 being the initial design (right); mean and 95% bootstrap CI over seeds."
+        "against iterations, 0 being the initial design (right); the median seed and the interquartile range (the middle half of the seeds; a mean on a log axis is carried by its worst seed)."
     ),
     "anytime_recommended": (
         "The simple regret of the point each method would recommend (the evaluated point of best posterior mean) "
         "after every iteration, on the axes of the best evaluated point's figure; only the methods whose records "
-        "carry it. Mean and 95% bootstrap CI over seeds."
+        "carry it. The median seed and the interquartile range over seeds."
     ),
     "anytime_ecdf": (
         "Runtime ECDFs: the fraction of (target, seed) pairs reached after each iteration, over 20 targets per problem "

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from analysis.data import published
+from analysis.presentation.run_names import RunName
 from analysis.statistics import verdicts
 
 #: the published runs in published.CLAIMS' order, smallest first: a claim's verdict at a glance is the one of the last
@@ -23,3 +26,32 @@ def chosen(tables: dict[str, pd.DataFrame]) -> dict[int, tuple[str, pd.Series]]:
             if row["verdict"] != verdicts.NOT_MEASURED or row["number"] not in picked:
                 picked[row["number"]] = (run, row)
     return dict(sorted(picked.items()))
+
+
+def decided_otherwise(tables: dict[str, pd.DataFrame], names: dict[str, RunName]) -> list[str]:
+    """A line naming the claims the table takes from another run than the first (the default) where the first run
+    decides otherwise, and why the table shows the other (none where there are none)."""
+    first = min(tables, key=lambda run: RUNS.index(run) if run in RUNS else len(RUNS))
+    own = tables[first].set_index("number")["verdict"]
+    moved = [f"{number_} ({own[number_]})" for number_, (run, r) in chosen(tables).items()
+             if run != first and number_ in own.index and own[number_] not in (verdicts.NOT_MEASURED, r["verdict"])]
+    if not moved:
+        return []
+    return ["", f"Where the first run listed below (`{names[first].directory}`) decides a claim otherwise: claims "
+            f"{', '.join(moved)} there. The table shows the verdict of the last run listed that measured the claim, "
+            "with more seeds or at a larger scale; the first reads it at its own, smaller scale."]
+
+
+#: a claim read at a scale the paper did not use, as the claims' texts say it: "(here Seq-EI ran 50 sequential steps,
+#: the paper's 750)"
+AT_SCALE = re.compile(r"\(here (?P<what>\S+) ran (?P<ours>\d+) (?P<unit>[^,]+), the paper's (?P<paper>\d+)\)")
+
+
+def verdict_at_scale(claim: str, verdict: str) -> str:
+    """A verdict read at a scale the paper did not use, saying so ("does not hold at 50 Seq-EI sequential steps; the
+    paper's 750 not run"): not an answer to the paper's claim. Other verdicts as they are."""
+    found = AT_SCALE.search(claim)
+    if found is None or verdict == verdicts.NOT_MEASURED:
+        return verdict
+    return (f"{verdict} at {found['ours']} {found['what']} {found['unit']}; the paper's {found['paper']} not run, so "
+            "not an answer to the paper's claim")

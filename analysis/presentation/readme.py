@@ -13,8 +13,8 @@ not be in any file whose short form is. A run's `rule readme` rewrites what it m
 default=paper/claims.csv
 --density paper/tables/density.csv --cost paper/tables/run_times.csv` (any table may be left out; its section is then
 kept). `python -m analysis.presentation.readme --published`, from the repository root, rewrites README.md and every page
-of docs/ from the committed tables (`analysis.data.published`); tests/test_docs_generated.py checks that they are what
-it writes.
+of docs/ from the committed tables (`analysis.data.published`), docs/deviations.md whole from the configs
+(`analysis.presentation.deviations`); tests/test_docs_generated.py checks that they are what it writes.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ from analysis.presentation.fit_blocks import (
     paper_scale_trials_block,
     trace_determinism_block,
 )
-from analysis.presentation import run_names
-from analysis.presentation.glance import RUNS, chosen
+from analysis.presentation import deviations, run_names
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
 from analysis.presentation.readme_blocks import (
     has,
     rewrite_all,
@@ -143,7 +143,8 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
         )
         shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
         mark = " (*fragile*)" if r.get("name") in (fragile or {}).get(run, set()) else ""
-        rows.append(f"| {number_} | {cell(r['claim'])} | **{r['verdict']}**{mark} | {delta} | {shown_run} |")
+        rows.append(f"| {number_} | {cell(r['claim'])} | **{cell(verdict_at_scale(r['claim'], r['verdict']))}**{mark} "
+                    f"| {delta} | {shown_run} |")
     return generated(
         "glance",
         source,
@@ -151,6 +152,7 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
             "|---|---|---|---|---|",
             *rows,
+            *decided_otherwise(tables, names),
             "",
             "*fragile*: leaving out one seed, or reading the differences by the Wilcoxon signed-rank test, moves "
             "the verdict (each run's claims.md says how).",
@@ -397,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
                     rewrite_all(texts, build(table, source), name)
                 for extra, block in shorts.items():
                     rewrite_all(texts, block(table, source), extra)
+        for path in texts:  # the deviations page is generated whole, from the configs and the margins' rule
+            if Path(path).resolve() == Path(deviations.OUT).resolve():
+                texts[path] = deviations.page()
         for path, text in texts.items():
             Path(path).write_text(text)
     except (OSError, ValueError) as error:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 
@@ -16,6 +17,7 @@ from analysis.statistics import verdicts
 from analysis.statistics.scores import final
 from analysis.tables.automatic import goal, leaning
 from analysis.tables.density import lam_text
+from analysis.tables.provenance import PLATFORM, parts
 from analysis.tables.run_times import PROFILE_NAMES
 
 
@@ -141,8 +143,22 @@ def run_cost_block(table: pd.DataFrame, source: str) -> str:
         "run_cost",
         source,
         [f"Its last run: {int(r['trials'])} trials, {number(minutes)} core-minutes of wall time{on_cores}, "
-         f"{number(minutes / 2)} min on 2 busy cores{span}."],
+         f"{number(minutes / 2)} min on 2 busy cores{span}.{_machine(Path(source).parent / 'provenance.csv')}"],
     )
+
+
+def _machine(provenance: Path) -> str:
+    """Which CPU those times were measured on, from the run's provenance table (its trials' records), and where a
+    reader's machine gets its own figure; empty without the table."""
+    if not provenance.is_file():
+        return ""
+    items = dict(pd.read_csv(provenance).itertuples(index=False, name=None))
+    cpus = list(dict.fromkeys(parts(value).get("CPU", "") for item, value in items.items() if item.startswith(PLATFORM)))
+    cpus = [cpu for cpu in cpus if cpu]
+    if not cpus:
+        return ""
+    return (f" Measured on {' and '.join(cpus)} (the CPU its records name); on another machine the times differ: "
+            "`b3o estimate --configfile config/config.yaml` gives the cost model's figure before a run.")
 
 
 def run_costs_block(tables: dict[str, pd.DataFrame], source: str) -> str:
@@ -291,17 +307,31 @@ def large_batch_block(table: pd.DataFrame, source: str) -> str:
             )
             parts.append(
                 f"{label} {beats} ({signed(end['look_mean'])} [{number(end['look_lo'])}, {number(end['look_hi'])}], "
-                f"{int(end['seeds_at_look'])} seeds; its advantage {signed(own.loc[first, 'mean'])} at t = {first} → "
-                f"{signed(end['mean'])} at t = {last})"
+                f"{int(end['seeds_at_look'])} seeds{_level_note(end)}; its advantage {signed(own.loc[first, 'mean'])} "
+                f"at t = {first} → {signed(end['mean'])} at t = {last})"
             )
         if parts:
             sentences.append(f"**{problem_title(problem)}** at t = {last}: " + "; ".join(parts) + ".")
     return generated("large_batch", source, sentences or ["No checkpoint of the paper-horizon run is decided yet."])
 
 
+def _level_note(end: pd.Series) -> str:
+    """Why an interval clear of 0 stands beside an undecided verdict: the deciding p against its level (said where
+    the row's tests are those of its look's seeds, and the table has both columns)."""
+    if not {"p_holm", "level", "n"} <= set(end.index) or end["verdict"] != verdicts.INCONCLUSIVE:
+        return ""
+    if int(end["n"]) != int(end["seeds_at_look"]) or not (end["look_lo"] > 0 or end["look_hi"] < 0):
+        return ""
+    return (f"; its 95 % interval excludes 0, but its paired tests' p after Holm, {number(end['p_holm'])}, is above "
+            f"the level {number(end['level'])} the looks leave")
+
+
 def headline_block(table: pd.DataFrame, source: str) -> str:
-    """The paper-horizon run's headline paragraph (`analysis.presentation.headline`), opening the README's results."""
-    return generated("headline", source, headline.lines(table))
+    """The paper-horizon run's answer (`analysis.presentation.headline`), opening the README's results: its scale from
+    its config and the M = 500 check, its figure where drawn beside the table."""
+    figure = Path(source).parent.parent / "figures" / headline.FIGURE
+    return generated("headline", source, headline.lines(
+        table, headline.inducing(), figure.as_posix() if figure.is_file() else None, headline.m_check_note()))
 
 
 def goal_text(table: pd.DataFrame) -> str:

@@ -35,6 +35,7 @@ class Run:
     per_iteration: pd.DataFrame | None = None  # each trial after every iteration (analysis.data.per_iteration)
     scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.statistics.scores: score_aggregate.csv)
     declared: pd.DataFrame | None = None  # the config's own comparisons, decided (analysis.tables.declared_comparisons)
+    headline: pd.DataFrame | None = None  # a horizon run's answer per problem and variant (analysis.tables.headline)
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""
@@ -65,7 +66,7 @@ def _has_data(pdf: Path) -> bool:
 
 def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
     """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance,
-    automatic,declared,score_aggregate}.csv, PAPER/tables/per_iteration.parquet,
+    automatic,declared,score_aggregate,headline}.csv, PAPER/tables/per_iteration.parquet,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)
@@ -85,5 +86,6 @@ def load(paper: str | Path, scaling: str | Path | None = None, config: str = "")
         config=config,
         per_iteration=per_iteration_table.read(iterations) if iterations.is_file() else None,
         scores=_read(paper / "tables" / "score_aggregate.csv"),
+        headline=_read(paper / "tables" / "headline.csv"),
         **tables,
     )

@@ -3,7 +3,6 @@ The experiments' own sections are in `analysis.report.experiments`."""
 
 from __future__ import annotations
 
-
 import pandas as pd
 
 from analysis.formatting import number, signed
@@ -12,6 +11,7 @@ from analysis.report import text as say
 from analysis.report.beyond import across, automatic, other, recommended
 from analysis.report.experiments import ablations, applications, horizon, synthetic
 from analysis.report import scale as scale_of
+from analysis.report.answer import GLOSSARY, answer, glance_table, measured, provenance
 from analysis.report.inputs import Run
 from analysis.report.latex import Section, blank_repeats, figure, long_table, ref, text
 from analysis.tables import density as density_table
@@ -20,14 +20,13 @@ from analysis.tables.claims_table import paper_and_beyond
 
 
 def overview(run: Run) -> Section | None:
-    """Page one: the run named in words, where the numbers come from, the comparisons its config declares (first,
-    when it has them), the scale against the paper's, and every verdict in one table (a study's, without claims: its
-    name, its declared comparisons and where its numbers come from)."""
-    parts = [scale_of.named(run)]
+    """Page one: the run named in words, then its answer where it is read along the paper's horizon (a sentence per
+    problem and the leaderboard, `analysis.presentation.headline`), the comparisons its config declares (first, when it
+    has them), the scale against the paper's, and every verdict in one table; where the numbers come from is the
+    last section's (`provenance`)."""
+    parts = [scale_of.named(run), *answer(run), GLOSSARY]
     if run.declared is not None and len(run.declared):
         parts.append(_declared(run.declared))
-    if run.provenance is not None:
-        parts.append(say.provenance(dict(zip(run.provenance["item"], run.provenance["value"])), run.config))
     if run.claims is None:
         parts.append(scale_of.surrogate(run))
         return Section("This run at a glance", [p for p in parts if p], "glance")
@@ -44,9 +43,12 @@ def overview(run: Run) -> Section | None:
         "gives the rule and every comparison); the binding comparison is the one that decides the verdict, with its "
         "mean per-seed advantage (positive: the first method is better) and 95\\,\\% BCa interval."
     )
-    parts.append(_glance(paper, "The paper's claims at this run's scale.", "glance"))
-    if len(beyond):
-        parts.append(_glance(beyond, "Questions beyond the paper.", "glance-beyond"))
+    unmeasured = [str(n) for n, v in zip(run.claims["number"], run.claims["verdict"]) if v == "not measured"]
+    parts.append(glance_table(measured(paper), "The paper's claims this run measures, at its scale.", "glance"))
+    if len(measured(beyond)):
+        parts.append(glance_table(measured(beyond), "Questions beyond the paper.", "glance-beyond"))
+    if unmeasured:
+        parts.append(f"Not measured in this run (Section~\\ref{{sec:claims}} says why): claims {', '.join(unmeasured)}.")
     return Section("This run at a glance", parts, "glance")
 
 
@@ -68,21 +70,6 @@ def _declared(table: pd.DataFrame) -> str:
                      "Y L{2.2cm} L{5.2cm}", "The comparisons this run's config declares.", "declared",
                      size=r"\footnotesize")
     )
-
-
-def _glance(table: pd.DataFrame, caption: str, label: str) -> str:
-    def binding(r) -> str:  # claims tables written before the binding comparison was recorded have none
-        name, mean = getattr(r, "binding", ""), getattr(r, "binding_mean", float("nan"))
-        if not isinstance(name, str) or not name or pd.isna(mean):
-            return ""
-        return f"{name}: {signed(mean)} [{number(r.binding_lo)}, {number(r.binding_hi)}]"
-
-    shown = pd.DataFrame(
-        [[str(r.number), r.claim, r.verdict, binding(r)] for r in table.itertuples()],
-        columns=["#", "claim", "verdict", "binding comparison: advantage [95% CI]"],
-    )
-    header = ["\\#", "Claim", "Verdict", r"Binding comparison: advantage [95\,\% CI]"]
-    return long_table(shown, header, "l Y L{2.2cm} L{5.2cm}", caption, label, size=r"\footnotesize", breaks=True)
 
 
 def method(run: Run) -> Section:
@@ -107,7 +94,9 @@ def method(run: Run) -> Section:
                 r"Observations are standardised before any model sees them; the surrogate is a Gaussian process "
                 r"(Mat\'ern-5/2; an SVGP in the paper's configs, an exact GP in a study that names no model) fitted "
                 r"with L-BFGS-B. Every method shares its initial design with the others for a given problem and "
-                r"seed, so methods are compared per seed; intervals are 95\,\% percentile-bootstrap CIs over seeds."
+                r"seed, so methods are compared per seed. Regret curves show the median seed and the interquartile range; "
+                r"other curves the mean with its 95\,\% percentile-bootstrap CI over seeds; a claim's mean per-seed "
+                r"advantage carries its 95\,\% BCa interval, and a share of seeds its exact Clopper--Pearson interval."
             ),
         ],
         label="method",
@@ -392,5 +381,5 @@ def _tally(claims: pd.DataFrame) -> str:
 
 ALL = (
     overview, method, illustrations, synthetic, horizon, ablations, applications, automatic, other, recommended,
-    across, summary, claims, cost, density,
+    across, summary, claims, cost, density, provenance,
 )

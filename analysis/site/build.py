@@ -1,15 +1,16 @@
 """The site's pages: one per published run directory, from its CSVs and figures, and an index linking them.
 
-A run's page opens with the header comment of the config that ran it, where known (workflow/site.yaml): what the
-run is for and, for a pre-registered check, its rule as written before the trials. Then its verdict table
-(claims.csv: the claims it measures, each with its comparisons from tables/comparisons.csv a click away; the rest
-folded into one list with why they are not measured), its provenance in words (tables/provenance.csv), the normalised
-scores (`analysis.statistics.scores`) and anytime views (`analysis.figures.anytime`, from the per-iteration table:
-the best evaluated point's metric and, where the records carry it, the recommended point's regret), every PNG of its
-figures/ folder by name, the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the
-per-iteration table as Parquet, and every other table of its tables/ folder a click away (a check's own result, such
-as the inducing-point check's, lives in one of these rather than in the claims). A file a run lacks is named as
-missing on its page, not an error: older runs lack newer tables. Links are relative, from the page to the run's files.
+A run's page opens with its answer where it is read along the paper's horizon (`analysis.site.answer`). Then its
+verdict table (claims.csv: the claims it measures, each with its comparisons from tables/comparisons.csv a click away;
+the rest folded into one list with why they are not measured), the normalised scores (`analysis.statistics.scores`)
+and anytime views (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and,
+where the records carry it, the recommended point's regret), every other PNG of its figures/ folder with its caption
+(not the paper's illustrations), and every other table of its tables/ folder a click away (a check's own result, such
+as the inducing-point check's, lives in one of these rather than in the claims). Last, folded: the header comment of
+the config that ran it (what the run is for and, for a pre-registered check, its rule as written before the trials),
+the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as
+Parquet, and its provenance in words (tables/provenance.csv). A file a run lacks is named as missing on its page, not
+an error: older runs lack newer tables. Links are relative, from the page to the run's files.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ import pandas as pd
 from analysis.data import per_iteration, per_trial
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, displayed, experiment_title, problem_title
-from analysis.presentation import run_names
-from analysis.presentation.captions import caption
+from analysis.presentation import headline, run_names
+from analysis.presentation.captions import CAPTIONS, caption
 from analysis.presentation.run_names import RunName
 from analysis.site import html
+from analysis.site.answer import answer_section, glossary_link
 from analysis.statistics.verdicts import NOT_MEASURED
 from analysis.tables.provenance import PLATFORM, machines
 
@@ -285,6 +287,11 @@ def scores_section(run: Path, page_dir: Path) -> str:
     return intro + table + why + _figures(run, page_dir, [SCORE_FIGURE])
 
 
+def _captions(stems: list[str]) -> dict[str, str]:
+    """Each figure's caption where it has one (a user's own figure may not)."""
+    return {stem: caption(stem) for stem in stems if stem in CAPTIONS or stem.startswith("progress_")}
+
+
 def _figures(run: Path, page_dir: Path, stems: list[str], captions: dict[str, str] | None = None) -> str:
     parts = []
     for stem in stems:
@@ -365,6 +372,10 @@ def study(run: Path) -> bool:
     return not (run / "claims.csv").exists()
 
 
+#: figures of the paper's own argument (not of a run), which a run's page leaves to the report
+PAPER_ILLUSTRATIONS = {"illustration_1d", "theorem1", "lambda_effect"}
+
+
 def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | None = None) -> Path:
     """Write the run's page under `out` (opening with `config`'s header where given), titled by `name` (default: the
     run's name, `analysis.presentation.run_names`); returns its path."""
@@ -374,21 +385,27 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     target = page_path(run, out)
     page_dir = target.parent
     page_dir.mkdir(parents=True, exist_ok=True)
-    shown = {SCORE_FIGURE, *ANYTIME_FIGURES}
+    shown = {SCORE_FIGURE, *ANYTIME_FIGURES, *PAPER_ILLUSTRATIONS}
+    answer = answer_section(run, page_dir, config)
+    if answer:
+        shown.add(Path(headline.FIGURE).stem)
     others = sorted(p.stem for p in (run / "figures").glob("*.png") if p.stem not in shown)
     provenance = read_table(run / "tables" / "provenance.csv")
     body = (
         named(name) + f"<p>{html.link(relative_href(out / 'index.html', page_dir), 'All runs')}</p>"
+        + answer + (glossary_link(page_dir) if not answer else "")
         + declared_section(run, page_dir)
-        + ("<h2>About this run</h2>" + about_section(config, page_dir) if config is not None else "")
-        + "<h2>Downloads</h2>" + downloads_section(run, page_dir)
-        + "<h2>Provenance</h2>" + (provenance_text(provenance) if provenance is not None
-                                   else _missing(run / "tables" / "provenance.csv"))
         + ("<h2>Claims and verdicts</h2>" + verdicts_section(run) if not study(run) else "")
         + "<h2>Normalised scores</h2>" + scores_section(run, page_dir)
         + "<h2>Anytime views</h2>" + anytime_section(run, page_dir)
-        + "<h2>Figures</h2>" + (_figures(run, page_dir, others) if others else "<p><em>no other figures</em></p>")
+        + "<h2>Figures</h2>" + (_figures(run, page_dir, others, _captions(others)) if others else "<p><em>no other figures</em></p>")
         + "<h2>Tables</h2>" + tables_section(run, page_dir)
+        + ("<h2>About this run</h2>" + html.details("The config that ran it", about_section(config, page_dir))
+           if config is not None else "")
+        + "<h2>Downloads</h2>" + html.details("The run's tables and report", downloads_section(run, page_dir))
+        + "<h2>Provenance</h2>" + html.details("Where and with what it ran", provenance_text(provenance)
+                                               if provenance is not None
+                                               else _missing(run / "tables" / "provenance.csv"))
     )
     target.write_text(html.page(f"B3O results: {name.title}", body), encoding="utf-8")
     return target

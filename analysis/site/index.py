@@ -1,5 +1,5 @@
 """The site's index and the whole site: every run's page (`analysis.site.build`), then the index, which opens with the
-paper-horizon run's headline (`analysis.presentation.headline`), each claim's verdict at a glance as README.md reads it,
+paper-horizon run's answer (`analysis.presentation.headline`), each claim's verdict at a glance as README.md reads it,
 and every run by its name with the verdicts it measures."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import yaml
 from analysis.data import published
 from analysis.formatting import with_ci
 from analysis.presentation import headline, run_names
-from analysis.presentation.glance import RUNS, chosen
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
 from analysis.presentation.run_names import RunName
 from analysis.site import html
+from analysis.site.answer import answer_section, glossary_link
 from analysis.site.build import (
     DECLARED, along_t, along_text, beside, fragility_words, measured_claims, page_path, read_table, relative_href,
     run_page, study, write_parquet,
@@ -36,7 +37,8 @@ def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = 
         entries.append(f"{link}{shown} — {html.text(counts)}")
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
-    body = (headline_section(runs, out) + glance_section(runs, out, names)
+    answer = headline_section(runs, out)
+    body = (answer + (glossary_link(out) if not answer else "") + glance_section(runs, out, names)
             + "<h2>Runs</h2><p>" + ("One page per published run of the B3O reproduction workflow."
                                     if not all(map(study, runs)) else "A page per study run with the B3O workflow.")
             + "</p>")
@@ -46,21 +48,15 @@ def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = 
 
 
 def headline_section(runs: list[Path], out: Path) -> str:
-    """The paper-horizon run's headline paragraph, as the README opens with it (`analysis.presentation.headline`), its
-    per-seed figure and a link to its run's page; empty where the site does not build that run or it has no table."""
+    """The paper-horizon run's answer, as the README opens its results (`analysis.site.build.answer_section`), and a
+    link to its run's page; empty where the site does not build that run or it has no table."""
     table_path = Path(published.TABLES["headline"])
     run = table_path.parent.parent
     if run not in runs or not table_path.is_file():
         return ""
-    table = pd.read_csv(table_path)
-    if table.empty:
-        return f"<h2>The headline</h2><p>{html.text(headline.EMPTY)}</p>"
-    intro = html.text(headline.intro(table)).replace("`", "")
-    items = html.items(f"<strong>{html.text(title)}</strong>: {html.text(text)}" for title, text in headline.bullets(table))
-    figure = run / "figures" / "seeds_along.png"
-    shown = html.figure(relative_href(figure, out), "Every seed's TS − B3O regret difference") if figure.is_file() else ""
     link = html.link(relative_href(page_path(run, out), out), f"its run's page ({run.as_posix()})")
-    return f"<h2>The headline</h2><p>{intro}</p>{items}{shown}<p>Every table and figure of it: {link}.</p>"
+    config = Path(headline.CONFIG)
+    return answer_section(run, out, config) + f"<p>Every table and figure of it: {link}.</p>"
 
 
 def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> str:
@@ -84,7 +80,7 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
         bound = row.get("binding")
         mark = " (fragile)" if row.get("name") in fragile[run] else ""
         rows.append({
-            "#": number_, "claim": row["claim"], "verdict": row["verdict"] + mark,
+            "#": number_, "claim": row["claim"], "verdict": verdict_at_scale(row["claim"], row["verdict"]) + mark,
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
                 if isinstance(bound, str) and bound else "–"),
@@ -99,7 +95,9 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
         "says how).</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
-    return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes)
+    otherwise = "".join(f"<p>{html.text(line.replace('`', ''))}</p>" for line in
+                        decided_otherwise(tables, {name: names[folders[name]] for name in tables}) if line)
+    return "<h2>Each claim at a glance</h2>" + intro + html.table(frame, raw=("run",), classes=classes) + otherwise
 
 
 def _declared_counts(declared: pd.DataFrame | None) -> str:

@@ -383,9 +383,10 @@ PUBLISHED_CLAIMS, PUBLISHED_COSTS = published_runs.CLAIMS, published_runs.COSTS
 
 def readme_files():
     """The README and the docs whose generated sections this run rewrites: the default run's results and method
-    pages, and the automatic temperature's page for the run of its test (quoted for the shell)."""
+    pages and the deviations page (generated whole from the configs), and the automatic temperature's page for the run of
+    its test (quoted for the shell)."""
     readme = Path(config["readme"])
-    names = (("results.md", "method.md") if RUN_NAME == "default" else ()) + (
+    names = (("results.md", "method.md", "deviations.md") if RUN_NAME == "default" else ()) + (
         ("auto-temperature.md",) if runs_automatic() else ()
     )
     docs = [readme.parent / "docs" / name for name in names]
@@ -477,9 +478,10 @@ def horizon_readings_of(wildcards):
 
 
 def robust_outputs(published):
-    """What the robust readings make for a run: its tables, and the headline and the per-seed figure along t where it
+    """What the robust readings make for a run: its tables, and the headline and the figures along t where it
     is read along its horizon."""
-    along = [f"{published}/tables/headline.csv", f"{published}/figures/seeds_along.png"] if horizon_readings(published) else []
+    along = [f"{published}/tables/headline.csv", f"{published}/figures/seeds_along.png",
+             f"{published}/figures/improvement_along.png"] if horizon_readings(published) else []
     return [f"{published}/tables/robust.csv", *along]
 
 

@@ -179,6 +179,23 @@ rule seeds_along:
         "--out {wildcards.published:q}/figures/seeds_along > {log:q} 2>&1"
 
 
+rule improvement_along:
+    """P(B3O ends below TS) at a horizon run's checkpoints, decided or not (`analysis.figures.improvement_along`)."""
+    input:
+        readings="{published}/tables/robust.csv",
+    output:
+        png="{published}/figures/improvement_along.png",
+        pdf="{published}/figures/improvement_along.pdf",
+    log:
+        "{published}/site_logs/improvement_along.log",
+    localrule: True
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.improvement_along --table {input.readings:q} "
+        "--out {wildcards.published:q}/figures/improvement_along > {log:q} 2>&1"
+
+
 rule robust_readings:
     """Everything `robust_outputs` names for a run, behind one target (tools/republish.sh asks for it)."""
     input:
