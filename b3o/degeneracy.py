@@ -36,17 +36,33 @@ def uniform(ess_fraction: float, lam: float, alpha_range: float) -> bool:
     return lam > 0 and (ess_fraction > UNIFORM_ESS_FRACTION or lam * alpha_range < UNIFORM_LAMBDA_SPREAD)
 
 
-def describe(diagnostics: dict) -> str | None:
-    """A sentence for a degenerate density, None otherwise; diagnostics without ESS (other methods) give None."""
+class DegenerateDensityWarning(UserWarning):
+    """`BoltzmannBatch` warns with this, once per rule and kind, when its density has collapsed to a point mass or is
+    uniform (random search): lambda is then too large or too small for this acquisition and problem."""
+
+
+def state(diagnostics: dict) -> str | None:
+    """"collapsed", "uniform" or None (neither, or diagnostics without ESS: other methods)."""
     ess = diagnostics.get("ess_fraction")
     if ess is None or (isinstance(ess, float) and math.isnan(ess)):
         return None
     lam = density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
-    spread, diversity = diagnostics["alpha_range"], diagnostics["relative_diversity"]
-    if collapsed(ess, diversity):
+    if collapsed(ess, diagnostics["relative_diversity"]):
+        return "collapsed"
+    if uniform(ess, lam, diagnostics["alpha_range"]):
+        return "uniform"
+    return None
+
+
+def describe(diagnostics: dict) -> str | None:
+    """A sentence for a degenerate density, None otherwise; diagnostics without ESS (other methods) give None."""
+    kind = state(diagnostics)
+    ess, diversity = diagnostics.get("ess_fraction"), diagnostics.get("relative_diversity")
+    if kind == "collapsed":
         return (
             f"has collapsed to a point mass (ESS/N = {ess:.2g}, batch diversity {diversity:.2g} of a uniform batch's)"
         )
-    if uniform(ess, lam, spread):
-        return f"is uniform (ESS/N = {ess:.2g}, lambda * alpha range = {lam * spread:.2g})"
+    if kind == "uniform":
+        lam = density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
+        return f"is uniform (ESS/N = {ess:.2g}, lambda * alpha range = {lam * diagnostics['alpha_range']:.2g})"
     return None
