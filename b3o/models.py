@@ -108,23 +108,29 @@ class StandardisedModel(TrainableProbabilisticModel):
         return Dataset(dataset.query_points, (dataset.observations - self._mean) / self._std)
 
     def update(self, dataset: Dataset) -> None:
+        """Update the wrapped model with `dataset` standardised by its own moments (which become the model's)."""
         self.model.update(self._standardised(dataset))
 
     def optimize(self, dataset: Dataset) -> Any:
+        """Fit the wrapped model's hyperparameters to `dataset`, standardised by its own moments."""
         return self.model.optimize(self._standardised(dataset))
 
     def predict(self, query_points: TensorType) -> tuple[TensorType, TensorType]:
+        """Mean and variance of the latent function, in the data's units."""
         mean, variance = self.model.predict(query_points)
         return mean * self._std + self._mean, variance * self._std**2
 
     def predict_y(self, query_points: TensorType) -> tuple[TensorType, TensorType]:
+        """Mean and variance of an observation (noise included), in the data's units."""
         mean, variance = self.model.predict_y(query_points)  # type: ignore[attr-defined]
         return mean * self._std + self._mean, variance * self._std**2
 
     def sample(self, query_points: TensorType, num_samples: int) -> TensorType:
+        """`num_samples` joint draws of the latent function at `query_points`, in the data's units."""
         return self.model.sample(query_points, num_samples) * self._std + self._mean
 
     def log(self, dataset: Dataset | None = None) -> None:
+        """The wrapped model's logging (TensorBoard summaries), on the standardised data."""
         self.model.log(None if dataset is None else self._standardised(dataset))
 
 

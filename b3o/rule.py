@@ -128,6 +128,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self._warned: set[str] = set()
         self._acquisition_function: Optional[AcquisitionFunction] = None
         self._log_density_fn: Optional[tf.types.experimental.GenericFunction] = None
+        self._alpha_fn: Optional[tf.types.experimental.GenericFunction] = None
         self._lam = tf.Variable(0.0, dtype=tf.float64, trainable=False)
         self._offset = tf.Variable(0.0, dtype=tf.float64, trainable=False)
         self._reference: Optional[np.ndarray] = None
@@ -280,14 +281,21 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             lam, offset = self._lam, self._offset
 
             @tf.function
+            def alpha(x: tf.Tensor) -> tf.Tensor:
+                return function(x[:, None, :])[:, 0]
+
+            @tf.function
             def log_density(x: tf.Tensor) -> tf.Tensor:
                 return lam * (function(x[:, None, :])[:, 0] - offset)
 
-            self._log_density_fn = log_density
+            self._alpha_fn, self._log_density_fn = alpha, log_density
 
     def _alpha(self, x: np.ndarray) -> np.ndarray:
-        assert self._acquisition_function is not None
-        values = np.asarray(self._acquisition_function(tf.constant(x)[:, None, :]))[:, 0]
+        """alpha at x [N, d], NaN read as -inf. Called through a concrete function: trieste's acquisitions are
+        tf.functions, and calling a new one eagerly in each of several rules reads to TensorFlow as retracing."""
+        assert self._alpha_fn is not None
+        compiled = self._alpha_fn.get_concrete_function(tf.TensorSpec([None, x.shape[-1]], tf.float64))
+        values = compiled(tf.constant(x, tf.float64)).numpy()
         return np.where(np.isnan(values), -np.inf, values)
 
     def _uniform_diversity(self, space: SearchSpace) -> float:

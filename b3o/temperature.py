@@ -110,6 +110,7 @@ class Normalised(Temperature):
         return self.lam
 
     def standardisation(self, reference_values: np.ndarray) -> tuple[float, float]:
+        """(median, 10-90 % range / 2.563) of alpha over the reference set; scale 1 if that range is 0."""
         finite = reference_values[np.isfinite(reference_values)]
         if len(finite) == 0:
             return 0.0, 1.0
@@ -222,6 +223,7 @@ def get(kind: str, lam: float | None = None, **options: float) -> Temperature:
 
 
 def names() -> list[str]:
+    """Every temperature's name: those taking a lambda, then the automatic ones."""
     return [*_KINDS, *_AUTOMATIC]
 
 

@@ -74,6 +74,7 @@ class Partition:
 
     @property
     def num_leaves(self) -> int:
+        """The number of leaves (hyper-rectangles) of the partition."""
         return len(self.log_mass)
 
 
