@@ -3,23 +3,18 @@
 A batch is B i.i.d. draws from p_t(x) ∝ exp(lambda_t * alpha_t(x)), where alpha_t is a point-wise acquisition
 (larger is better) and lambda_t an inverse temperature.
 
-The rule
-    BoltzmannBatch(acquisition, sampler, temperature, batch_size, *, seed, initial_size, ...): a trieste
-    `AcquisitionRule`; `BoltzmannBatch(batch_size=20)` alone is LogEI, the `defer-is` sampler and lambda = 1. It
-    warns with `DegenerateDensityWarning` when its density collapses to a point or is uniform.
-Temperatures (lambda_t)
-    Constant(lam), Scheduled(lam0), Normalised(lam), EffectiveSampleSize(), UpperTail(); by name with
-    `b3o.temperature.get`.
-Acquisitions and samplers, by name
-    `b3o.acquisitions.get("ucb" | "logei" | "ehvi")`, `b3o.samplers.get("defer-is" | "defer" | "mh" | ...)`.
-Models
-    StandardisedModel(build, data): a trieste model fitted to standardised observations, so the loop is unit-free.
-Diagnostics
-    mean_pairwise_distance(x, space), median_nearest_neighbour(x, space): a batch's diversity.
-TensorFlow's start-up chatter
-    quiet_tensorflow(): import TensorFlow without its CUDA lines on stderr (importing b3o changes nothing global).
+- `BoltzmannBatch(acquisition, sampler, temperature, batch_size, *, seed, initial_size, ...)`: the trieste
+  `AcquisitionRule`. `BoltzmannBatch(batch_size=20)` alone is LogEI, the `defer-is` sampler and lambda = 1. It warns
+  with `DegenerateDensityWarning` when its density collapses to a point or is uniform.
+- Temperatures (lambda_t): `Constant(lam)`, `Scheduled(lam0)`, `Normalised(lam)`, `EffectiveSampleSize()`,
+  `UpperTail()`; by name with `b3o.temperature.get`.
+- Acquisitions and samplers by name: `b3o.acquisitions.get("logei")` ("ucb", "ehvi"),
+  `b3o.samplers.get("defer-is")` ("defer", "mh", "langevin", "dmc", "mixed-mh").
+- `StandardisedModel(build, data)`: a trieste model fitted to standardised observations, so the loop is unit-free.
+- `mean_pairwise_distance(x, space)`, `median_nearest_neighbour(x, space)`: a batch's diversity.
+- `quiet_tensorflow()`: import TensorFlow without its CUDA lines on stderr; importing b3o changes nothing global.
 
-Attributes are imported on first use, so importing b3o does not import TensorFlow. Every name: docs/api.md.
+Attributes are imported on first use, so importing b3o does not import TensorFlow.
 """
 
 from __future__ import annotations

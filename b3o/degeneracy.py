@@ -38,7 +38,15 @@ def uniform(ess_fraction: float, lam: float, alpha_range: float) -> bool:
 
 class DegenerateDensityWarning(UserWarning):
     """`BoltzmannBatch` warns with this, once per rule and kind, when its density has collapsed to a point mass or is
-    uniform (random search): lambda is then too large or too small for this acquisition and problem."""
+    uniform (random search): lambda is then too large or too small for this acquisition and problem.
+
+    Example::
+
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", b3o.DegenerateDensityWarning)  # a degenerate density stops the loop
+    """
 
 
 def state(diagnostics: dict) -> str | None:

@@ -63,7 +63,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         from the data it is handed, t = 1 + ceil((N - initial_size) / B) for N points, so a rule built afresh on a
         saved campaign (a new process each batch) continues a `Scheduled` temperature where it was; None counts
         this rule's own acquisitions (`resume` sets the count).
-    :param seed_from_data: mix a digest of the data into the sampler's seed, so a rule built afresh on grown data never
+    :param seed_from_data: mix a digest of the points evaluated so far into the sampler's seed, so a rule built afresh on grown data never
         draws an earlier batch again, even where it cannot tell t; False derives the seed from (seed, t) alone, as the
         trial runner does (its records pin its batches, and its `resume` gives t).
     :param reference_size: size of the fixed space-filling set on which the density's diagnostics (ESS/N of the
@@ -327,10 +327,10 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
 
 
 def _digest(datasets: Mapping[Tag, Dataset]) -> bytes:
-    """SHA-256 of the data (each tag's query points and observations, tags in sorted order)."""
+    """SHA-256 of the points evaluated so far (each tag's query points, tags in sorted order). Not the observations:
+    they change with the units, and the batches for f and a * f + b are the same (docs/method.md)."""
     digest = hashlib.sha256()
     for tag in sorted(datasets, key=str):
         digest.update(str(tag).encode())
-        for array in (datasets[tag].query_points, datasets[tag].observations):
-            digest.update(np.ascontiguousarray(np.asarray(array, dtype=np.float64)).tobytes())
+        digest.update(np.ascontiguousarray(np.asarray(datasets[tag].query_points, dtype=np.float64)).tobytes())
     return digest.digest()
