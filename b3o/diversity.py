@@ -3,9 +3,8 @@ and the median nearest-neighbour distance, which sees what the mean hides.
 
 The B (B - 1) / 2 distances are summed in blocks of rows, never held at once: memory is O(B) (at most about
 `BLOCK_ELEMENTS` distances, 8 MB, at a time) where a full `pdist` needs 4 B^2 bytes - 3.6 GB at B = 3 x 10^4.
-A batch of a few tight clusters far apart has a large mean pairwise distance but a tiny nearest-neighbour one: in 4-D,
-LogEI at lambda = 1 put points 0.02 box widths from their neighbours while the mean read 0.4-0.7 of a uniform
-batch's (issue 79).
+A batch of a few tight clusters far apart has a large mean pairwise distance but a tiny nearest-neighbour one, so the
+rule records both.
 """
 
 from __future__ import annotations

@@ -158,9 +158,10 @@ class Defer(Sampler):
 
     def num_candidates(self, num_samples: int, dim: int) -> int:
         """Importance candidates for a batch: K per sample. With the default budget that is all of them, on top of
-        half the budget at least for the partition, so a large batch keeps i.i.d. draws (at B = 3,000 in 4-D a cap
-        of 5,000 candidates left an importance ESS of 970 and 1,146 picks to be moved, issue 79). A budget the user
-        set is kept: the candidates are then at most half of it, and a `CandidateBudgetWarning` says so."""
+        half the budget at least for the partition, so a large batch keeps i.i.d. draws: a cap on the candidates
+        lowers the importance ESS and leaves more repeated picks to be moved (tests/test_large_batch_draws.py). A
+        budget the user set is kept: the candidates are then at most half of it, and a `CandidateBudgetWarning` says
+        so."""
         if not self.importance:
             return 0
         wanted = self.importance * num_samples
