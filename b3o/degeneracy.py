@@ -16,10 +16,18 @@ COLLAPSE_ESS_FRACTION = 1e-3
 COLLAPSE_RELATIVE_DIVERSITY = 0.1
 UNIFORM_ESS_FRACTION = 0.95
 UNIFORM_LAMBDA_SPREAD = 1e-6
+#: a batch whose median nearest-neighbour distance is below this fraction of B uniform points' sits in tight clusters
+CLUSTERED_NEAREST_NEIGHBOUR = 0.1
 
 
 def collapsed(ess_fraction: float, relative_diversity: float) -> bool:
     return ess_fraction < COLLAPSE_ESS_FRACTION and relative_diversity < COLLAPSE_RELATIVE_DIVERSITY
+
+
+def clustered(relative_nearest_neighbour: float | None) -> bool:
+    """The batch sits in tight clusters (or on one point), whatever the ESS over the reference set says: a spike
+    narrower than the reference set's spacing reads as a flat density there (`BoltzmannBatch`'s third warning)."""
+    return relative_nearest_neighbour is not None and relative_nearest_neighbour < CLUSTERED_NEAREST_NEIGHBOUR
 
 
 def density_lambda(lam_t: float, alpha_scale: float | None) -> float:
@@ -37,8 +45,9 @@ def uniform(ess_fraction: float, lam: float, alpha_range: float) -> bool:
 
 
 class DegenerateDensityWarning(UserWarning):
-    """`BoltzmannBatch` warns with this, once per rule and kind, when its density has collapsed to a point mass or is
-    uniform (random search): lambda is then too large or too small for this acquisition and problem.
+    """`BoltzmannBatch` warns with this, once per rule and kind, when its density has collapsed to a point mass, puts
+    the batch in tight clusters, or is uniform (random search): lambda is then too large or too small for this
+    acquisition and problem.
 
     Example::
 

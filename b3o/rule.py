@@ -231,20 +231,23 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         return tf.constant(batch, dtype=tf.float64)
 
     def _warn_if_degenerate(self) -> None:
-        """A `DegenerateDensityWarning` the first time this rule's density collapses, and the first time it is
-        uniform."""
-        kind = degeneracy.state(self.diagnostics)
+        """A `DegenerateDensityWarning` the first time this rule's density collapses, the first time it is uniform, and
+        the first time its batch sits in tight clusters (`b3o.degeneracy`)."""
+        d = self.diagnostics
+        kind = degeneracy.state(d) or ("clustered" if degeneracy.clustered(d["relative_nearest_neighbour"]) else None)
         if kind is None or kind in self._warned:
             return
         self._warned.add(kind)
-        advice = {
-            "collapsed": "every point of the batch comes from one small region; lower lambda, or choose it per "
-            "iteration with b3o.UpperTail()",
-            "uniform": "the batch is random search; raise lambda",
+        what = {
+            "collapsed": f"{degeneracy.describe(d)}: every point of the batch comes from one small region; lower "
+            "lambda, or choose it per iteration with b3o.UpperTail()",
+            "uniform": f"{degeneracy.describe(d)}: the batch is random search; raise lambda",
+            "clustered": f"puts the batch in tight clusters (median nearest-neighbour distance "
+            f"{d['relative_nearest_neighbour']:.2g} of B uniform points', ESS/N = {d['ess_fraction']:.2g}): lower "
+            "lambda, or choose it per iteration with b3o.UpperTail()",
         }[kind]
         warnings.warn(
-            f"BoltzmannBatch at t = {self.diagnostics['t']} with {self.temperature!r}: the density "
-            f"{degeneracy.describe(self.diagnostics)}: {advice}",
+            f"BoltzmannBatch at t = {d['t']} with {self.temperature!r}: the density {what}",
             degeneracy.DegenerateDensityWarning,
             stacklevel=3,
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 import logging
 import pydoc
+import warnings
 
 import numpy as np
 import pytest
@@ -91,6 +92,23 @@ def test_a_degenerate_density_warns_once_per_rule(lam, kind):
         rule.acquire_single(space, model, data)
     assert len([x for x in w if issubclass(x.category, b3o.DegenerateDensityWarning)]) == 1
     assert ("point mass" if kind == "collapsed" else "is uniform") in str(w[0].message)
+
+
+def test_a_clustered_batch_warns_though_its_ess_reads_flat(monkeypatch):
+    """A spike narrower than the reference set's spacing: ESS/N over the reference set near 1, the batch on a point."""
+    from b3o import degeneracy
+    from b3o.rule import BoltzmannBatch
+
+    rule = BoltzmannBatch(batch_size=10)
+    rule.diagnostics = {"t": 3, "lambda_t": 1.0, "alpha_scale": 1.0, "ess_fraction": 0.9, "alpha_range": 5.0,
+                        "relative_diversity": 0.5, "relative_nearest_neighbour": 0.01}
+    assert degeneracy.state(rule.diagnostics) is None  # neither collapsed nor uniform by ESS
+    with pytest.warns(b3o.DegenerateDensityWarning, match=r"at t = 3 .* tight clusters \(median nearest-neighbour"):
+        rule._warn_if_degenerate()
+    rule.diagnostics["relative_nearest_neighbour"] = 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rule._warn_if_degenerate()  # a spread batch: no warning
 
 
 def test_nearest_neighbour_diversity_sees_clusters_the_mean_hides():
