@@ -26,7 +26,8 @@ def collapsed(ess_fraction: float, relative_diversity: float) -> bool:
 
 def clustered(relative_nearest_neighbour: float | None) -> bool:
     """The batch sits in tight clusters (or on one point), whatever the ESS over the reference set says: a spike
-    narrower than the reference set's spacing reads as a flat density there (`BoltzmannBatch`'s third warning)."""
+    narrower than the reference set's spacing reads as a flat density there, even as "uniform" by ESS/N
+    (`BoltzmannBatch` then warns of clusters, not of a uniform density)."""
     return relative_nearest_neighbour is not None and relative_nearest_neighbour < CLUSTERED_NEAREST_NEIGHBOUR
 
 

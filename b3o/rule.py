@@ -234,7 +234,9 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         """A `DegenerateDensityWarning` the first time this rule's density collapses, the first time it is uniform, and
         the first time its batch sits in tight clusters (`b3o.degeneracy`)."""
         d = self.diagnostics
-        kind = degeneracy.state(d) or ("clustered" if degeneracy.clustered(d["relative_nearest_neighbour"]) else None)
+        kind = degeneracy.state(d)
+        if kind != "collapsed" and degeneracy.clustered(d["relative_nearest_neighbour"]):
+            kind = "clustered"  # a flat density over the reference set with a spike between its points: not uniform
         if kind is None or kind in self._warned:
             return
         self._warned.add(kind)

@@ -105,7 +105,12 @@ def test_a_clustered_batch_warns_though_its_ess_reads_flat(monkeypatch):
     assert degeneracy.state(rule.diagnostics) is None  # neither collapsed nor uniform by ESS
     with pytest.warns(b3o.DegenerateDensityWarning, match=r"at t = 3 .* tight clusters \(median nearest-neighbour"):
         rule._warn_if_degenerate()
-    rule.diagnostics["relative_nearest_neighbour"] = 0.5
+    rule._warned.clear()
+    rule.diagnostics["ess_fraction"] = 0.97  # "uniform" by ESS alone, yet the batch sits on a spike: not "raise lambda"
+    with pytest.warns(b3o.DegenerateDensityWarning, match=r"tight clusters") as caught:
+        rule._warn_if_degenerate()
+    assert "raise lambda" not in str(caught[0].message)
+    rule.diagnostics.update(ess_fraction=0.9, relative_nearest_neighbour=0.5)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         rule._warn_if_degenerate()  # a spread batch: no warning
