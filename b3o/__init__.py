@@ -1,8 +1,20 @@
-"""B3O: Boltzmann batch Bayesian optimisation.
+"""B3O: Boltzmann batch Bayesian optimisation, a batch acquisition rule for trieste.
 
-A batch is B i.i.d. draws from p_t(x) ∝ exp(lambda_t * alpha_t(x)); `BoltzmannBatch` is the trieste acquisition rule,
-`b3o.samplers` draw from the density, `b3o.temperature` gives lambda_t, `b3o.acquisitions` the point-wise alphas.
-Attributes are imported on first use, so `b3o` commands that need no TensorFlow (e.g. `b3o lap`) start quickly.
+A batch is B i.i.d. draws from p_t(x) ∝ exp(lambda_t * alpha_t(x)), where alpha_t is a point-wise acquisition
+(larger is better) and lambda_t an inverse temperature.
+
+- `BoltzmannBatch(acquisition, sampler, temperature, batch_size, *, seed, initial_size, ...)`: the trieste
+  `AcquisitionRule`. `BoltzmannBatch(batch_size=20)` alone is LogEI, the `defer-is` sampler and lambda = 1. It warns
+  with `DegenerateDensityWarning` when its density collapses to a point or is uniform.
+- Temperatures (lambda_t): `Constant(lam)`, `Scheduled(lam0)`, `Normalised(lam)`, `EffectiveSampleSize()`,
+  `UpperTail()`; by name with `b3o.temperature.get`.
+- Acquisitions and samplers by name: `b3o.acquisitions.get("logei")` ("ucb", "ehvi"),
+  `b3o.samplers.get("defer-is")` ("defer", "mh", "langevin", "dmc", "mixed-mh").
+- `StandardisedModel(build, data)`: a trieste model fitted to standardised observations, so the loop is unit-free.
+- `mean_pairwise_distance(x, space)`, `median_nearest_neighbour(x, space)`: a batch's diversity.
+- `quiet_tensorflow()`: import TensorFlow without its CUDA lines on stderr; importing b3o changes nothing global.
+
+Attributes are imported on first use, so importing b3o does not import TensorFlow.
 """
 
 from __future__ import annotations
@@ -10,21 +22,20 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from b3o import quiet
-
 __version__ = "0.1.0"
-
-quiet.install()  # TensorFlow, when something first imports it, starts without its CUDA chatter
 
 _LAZY = {
     "BoltzmannBatch": "b3o.rule",
     "Constant": "b3o.temperature",
+    "DegenerateDensityWarning": "b3o.degeneracy",
     "EffectiveSampleSize": "b3o.temperature",
     "Normalised": "b3o.temperature",
     "Scheduled": "b3o.temperature",
     "StandardisedModel": "b3o.models",
     "UpperTail": "b3o.temperature",
     "mean_pairwise_distance": "b3o.diversity",
+    "median_nearest_neighbour": "b3o.diversity",
+    "quiet_tensorflow": "b3o.quiet",
     "acquisitions": None,
     "samplers": None,
     "temperature": None,
@@ -34,8 +45,10 @@ __all__ = sorted(_LAZY)
 
 if TYPE_CHECKING:
     from b3o import acquisitions, samplers, temperature
-    from b3o.diversity import mean_pairwise_distance
+    from b3o.degeneracy import DegenerateDensityWarning
+    from b3o.diversity import mean_pairwise_distance, median_nearest_neighbour
     from b3o.models import StandardisedModel
+    from b3o.quiet import quiet_tensorflow
     from b3o.rule import BoltzmannBatch
     from b3o.temperature import Constant, EffectiveSampleSize, Normalised, Scheduled, UpperTail
 
@@ -45,3 +58,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'b3o' has no attribute {name!r}")
     module = _LAZY[name]
     return import_module(f"b3o.{name}") if module is None else getattr(import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    """The public names (PEP 562), so `dir(b3o)` and tab completion list them though they load on first use."""
+    return sorted({*__all__, "__version__"})

@@ -18,6 +18,7 @@ _REGISTRY: dict[str, str] = {"ucb": "UpperConfidenceBound", "logei": "LogExpecte
 
 
 def names() -> list[str]:
+    """The acquisitions' names, in the registry's order."""
     return list(_REGISTRY)
 
 

@@ -16,10 +16,19 @@ COLLAPSE_ESS_FRACTION = 1e-3
 COLLAPSE_RELATIVE_DIVERSITY = 0.1
 UNIFORM_ESS_FRACTION = 0.95
 UNIFORM_LAMBDA_SPREAD = 1e-6
+#: a batch whose median nearest-neighbour distance is below this fraction of B uniform points' sits in tight clusters
+CLUSTERED_NEAREST_NEIGHBOUR = 0.1
 
 
 def collapsed(ess_fraction: float, relative_diversity: float) -> bool:
     return ess_fraction < COLLAPSE_ESS_FRACTION and relative_diversity < COLLAPSE_RELATIVE_DIVERSITY
+
+
+def clustered(relative_nearest_neighbour: float | None) -> bool:
+    """The batch sits in tight clusters (or on one point), whatever the ESS over the reference set says: a spike
+    narrower than the reference set's spacing reads as a flat density there, even as "uniform" by ESS/N
+    (`BoltzmannBatch` then warns of clusters, not of a uniform density)."""
+    return relative_nearest_neighbour is not None and relative_nearest_neighbour < CLUSTERED_NEAREST_NEIGHBOUR
 
 
 def density_lambda(lam_t: float, alpha_scale: float | None) -> float:
@@ -36,17 +45,42 @@ def uniform(ess_fraction: float, lam: float, alpha_range: float) -> bool:
     return lam > 0 and (ess_fraction > UNIFORM_ESS_FRACTION or lam * alpha_range < UNIFORM_LAMBDA_SPREAD)
 
 
-def describe(diagnostics: dict) -> str | None:
-    """A sentence for a degenerate density, None otherwise; diagnostics without ESS (other methods) give None."""
+class DegenerateDensityWarning(UserWarning):
+    """`BoltzmannBatch` warns with this, once per rule and kind, when its density has collapsed to a point mass, puts
+    the batch in tight clusters, or is uniform (random search): lambda is then too large or too small for this
+    acquisition and problem.
+
+    Example::
+
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", b3o.DegenerateDensityWarning)  # a degenerate density stops the loop
+    """
+
+
+def state(diagnostics: dict) -> str | None:
+    """"collapsed", "uniform" or None (neither, or diagnostics without ESS: other methods)."""
     ess = diagnostics.get("ess_fraction")
     if ess is None or (isinstance(ess, float) and math.isnan(ess)):
         return None
     lam = density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
-    spread, diversity = diagnostics["alpha_range"], diagnostics["relative_diversity"]
-    if collapsed(ess, diversity):
+    if collapsed(ess, diagnostics["relative_diversity"]):
+        return "collapsed"
+    if uniform(ess, lam, diagnostics["alpha_range"]):
+        return "uniform"
+    return None
+
+
+def describe(diagnostics: dict) -> str | None:
+    """A sentence for a degenerate density, None otherwise; diagnostics without ESS (other methods) give None."""
+    kind = state(diagnostics)
+    ess, diversity = diagnostics.get("ess_fraction"), diagnostics.get("relative_diversity")
+    if kind == "collapsed":
         return (
             f"has collapsed to a point mass (ESS/N = {ess:.2g}, batch diversity {diversity:.2g} of a uniform batch's)"
         )
-    if uniform(ess, lam, spread):
-        return f"is uniform (ESS/N = {ess:.2g}, lambda * alpha range = {lam * spread:.2g})"
+    if kind == "uniform":
+        lam = density_lambda(diagnostics["lambda_t"], diagnostics.get("alpha_scale"))
+        return f"is uniform (ESS/N = {ess:.2g}, lambda * alpha range = {lam * diagnostics['alpha_range']:.2g})"
     return None

@@ -1,8 +1,9 @@
-"""What `BoltzmannBatch` checks before any work: the batch size, and that space, data and models agree.
+"""What `BoltzmannBatch` checks before any work: its arguments when it is built, and that space, data and models
+agree when it acquires.
 
-A wrong search space or bad data would otherwise surface deep inside trieste or TensorFlow (an autograph traceback,
-"Dataset must be populated"), or not at all (a 1-D box with a 2-D model returned a [B, 1] batch). Each check raises
-one `ValueError` naming the input, what was expected and what was given.
+A wrong argument or bad data would otherwise surface deep inside trieste or TensorFlow (an autograph traceback,
+"Dataset must be populated", "'float' object has no attribute 'choose'"), or not at all (a 1-D box with a 2-D model
+returned a [B, 1] batch). Each check raises one `ValueError` naming the input, what was expected and what was given.
 """
 
 from __future__ import annotations
@@ -18,11 +19,58 @@ from trieste.space import SearchSpace
 from trieste.types import Tag
 
 
-def batch_size(value: Any) -> int:
-    """`value` as the batch size B: a positive integer (a bool or 2.5 is refused, not truncated)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"num_query_points (the batch size B) must be a positive integer, got {value!r}")
+def integer(name: str, value: Any, minimum: int, what: str = "") -> int:
+    """`value` as an integer >= `minimum` (a bool, 2.5 or "4" is refused, not converted), else one ValueError naming
+    `name`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name}{what} must be {kind}, got {value!r}")
     return int(value)
+
+
+def flag(name: str, value: Any) -> bool:
+    """`value` if it is True or False, else one ValueError naming `name`."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def batch_size(value: Any) -> int:
+    """`value` as the batch size B: a positive integer."""
+    return integer("batch_size", value, 1, " (the batch size B)")
+
+
+def chosen(name: str, value: Any, kind: type, registry: Any, example: str) -> Any:
+    """`value` if it is a `kind`, the registered one if it is one of `registry.names()`, else one ValueError naming
+    `name`, what is allowed and what was given."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        return registry.get(value)  # an unknown name is refused with the valid ones
+    raise ValueError(
+        f"{name} must be {example} or one of the names {', '.join(registry.names())}; got {value!r} "
+        f"({type(value).__name__})"
+    )
+
+
+def check_dataset(label: str, dataset: Dataset, dim: int | None = None, space: SearchSpace | None = None) -> None:
+    """`dataset` (named `label` in the error) is non-empty with finite query points (of dimension `dim`, if given)
+    and finite observations."""
+    points, values = np.asarray(dataset.query_points), np.asarray(dataset.observations)
+    if points.shape[0] == 0:
+        raise ValueError(f"{label}: expected at least one observation, got an empty dataset")
+    if dim is not None and points.shape[-1] != dim:
+        raise ValueError(
+            f"{label}: expected query points of the search space's dimension {dim}, got dimension "
+            f"{points.shape[-1]} (search space {space!r})"
+        )
+    for what, array in (("query points", points), ("observations", values)):
+        bad = ~np.isfinite(array).all(axis=-1)
+        if bad.any():
+            raise ValueError(
+                f"{label}: expected finite {what}, got {int(bad.sum())} of {len(bad)} with NaN or inf "
+                f"(first at row {int(np.flatnonzero(bad)[0])}, query point {points[np.flatnonzero(bad)[0]]})"
+            )
 
 
 def check_acquire(
@@ -30,23 +78,11 @@ def check_acquire(
     models: Mapping[Tag, ProbabilisticModel],
     datasets: Optional[Mapping[Tag, Dataset]],
 ) -> None:
-    """The data of each tag is non-empty, finite and has the space's dimension; so has each model's training data."""
+    """The data of each tag is non-empty, finite and has the space's dimension; so has each model's training data
+    (a `b3o.StandardisedModel` shows its wrapped model's)."""
     dim = int(search_space.dimension)
     for tag, dataset in (datasets or {}).items():
-        points, values = np.asarray(dataset.query_points), np.asarray(dataset.observations)
-        if points.shape[0] == 0:
-            raise ValueError(f"dataset {tag!r}: expected at least one observation, got an empty dataset")
-        if points.shape[-1] != dim:
-            raise ValueError(
-                f"dataset {tag!r}: expected query points of the search space's dimension {dim}, got dimension "
-                f"{points.shape[-1]} (search space {search_space!r})"
-            )
-        bad = ~np.isfinite(values)
-        if bad.any():
-            raise ValueError(
-                f"dataset {tag!r}: expected finite observations, got {int(bad.any(axis=-1).sum())} of "
-                f"{values.shape[0]} with NaN or inf (first at query point {points[np.flatnonzero(bad.any(axis=-1))[0]]})"
-            )
+        check_dataset(f"dataset {tag!r}", dataset, dim, search_space)
     for tag, model in models.items():
         if not isinstance(model, SupportsGetInternalData):
             continue  # a model that does not expose its data (a stack, a user's own): its dataset was checked above

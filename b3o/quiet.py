@@ -1,12 +1,15 @@
-"""A quiet start: TensorFlow's start-up chatter on a machine without CUDA is filtered out of stderr.
+"""A quiet start, on request: TensorFlow's start-up chatter on a machine without CUDA filtered out of stderr.
 
 Importing TensorFlow 2.18 on a CPU-only machine prints a dozen lines (duplicate cuDNN/cuFFT/cuBLAS factories, missing
 CUDA drivers, oneDNN and CPU-feature notes, absl's "before InitializeLog" warning, cuInit's failure when the devices
 are first listed); the absl ones ignore `TF_CPP_MIN_LOG_LEVEL`, because native code writes them straight to file
-descriptor 2. So the first import of TensorFlow (directly, or through trieste or gpflow) after `import b3o`, and the
-rule's first acquisition (where grappler compiles trieste's graphs), run with descriptor 2 captured, and what they
-wrote comes back without the lines matching `CHATTER`: an error raised meanwhile is still shown in full.
-Setting `TF_CPP_MIN_LOG_LEVEL` yourself turns the filter off (TensorFlow's own setting then decides).
+descriptor 2. `quiet_tensorflow()` imports TensorFlow with descriptor 2 captured, and what it wrote comes back without
+the lines matching `CHATTER` (an error raised meanwhile is still shown in full); after it, each rule's first
+acquisition (where grappler compiles trieste's graphs) is filtered the same way. `install()` does the same lazily, on
+TensorFlow's first import, for an application that may never import it (the `b3o` command).
+
+`import b3o` calls neither: a library leaves the process's descriptors and import machinery alone. The suite calls
+them for itself (bench/cli.py, tests/conftest.py, the examples).
 """
 
 from __future__ import annotations
@@ -81,13 +84,34 @@ class _QuietFirstImport(importlib.abc.MetaPathFinder):
 
 
 def while_compiling(first: bool) -> AbstractContextManager[None]:
-    """`filtered_stderr` around the first run of new graphs (`first`), where `install` turned the filter on."""
+    """`filtered_stderr` around the first run of new graphs (`first`), where `quiet_tensorflow` or `install` turned the
+    filter on."""
     return filtered_stderr() if first and _enabled else nullcontext()
 
 
+def quiet_tensorflow() -> None:
+    """Import TensorFlow now without its CUDA chatter on stderr, and filter the first graph runs of each
+    `BoltzmannBatch` likewise. Call it before anything imports TensorFlow (trieste, gpflow); after, only the graph
+    runs are filtered.
+
+    Example::
+
+        b3o.quiet_tensorflow()  # before `import trieste`
+    """
+    global _enabled
+    _enabled = True
+    if "tensorflow" in sys.modules:
+        return
+    with filtered_stderr():
+        import tensorflow as tf
+
+        tf.config.list_physical_devices()  # the platforms are probed (cuInit) on first use: probe them here
+
+
 def install() -> None:
-    """Filter TensorFlow's first import and first graph runs, unless the user chose a TensorFlow log level (or
-    TensorFlow was imported before b3o)."""
+    """`quiet_tensorflow` deferred to TensorFlow's first import, for an application that may never import it (the
+    `b3o` command): a one-shot import hook, removed when it fires. Nothing to do if TensorFlow is loaded already or
+    the user chose a TensorFlow log level."""
     global _enabled
     if "tensorflow" in sys.modules or "TF_CPP_MIN_LOG_LEVEL" in os.environ:
         return

@@ -16,6 +16,8 @@ import numpy as np
 
 #: the word of a method's own stream
 METHOD = 3
+#: the word of a method's stream keyed by its data as well (`data_seed`)
+DATA = 4
 
 
 def seed_sequence(seed: int, t: int, word: int = METHOD) -> np.random.SeedSequence:
@@ -26,6 +28,14 @@ def seed_sequence(seed: int, t: int, word: int = METHOD) -> np.random.SeedSequen
 def derived_seed(seed: int, t: int, word: int = METHOD) -> int:
     """An integer seed (for scipy, TensorFlow or pymoo) of stream `word` at iteration t."""
     return int(seed_sequence(seed, t, word).generate_state(1)[0])
+
+
+def data_seed(seed: int, t: int, digest: bytes) -> int:
+    """An integer seed from (seed, t) and a digest of the data the draw is conditioned on (stream `DATA`): a
+    campaign that rebuilds its rule on grown data draws anew even where it cannot tell t, and the same data give the
+    same draw."""
+    words = np.frombuffer(digest[:16].ljust(16, b"\0"), dtype=np.uint32)
+    return int(np.random.SeedSequence([seed, DATA, t, *words.tolist()]).generate_state(1)[0])
 
 
 def derived_rng(seed: int, t: int, word: int = METHOD) -> np.random.Generator:

@@ -14,6 +14,7 @@ the density unchanged.
 from __future__ import annotations
 
 import math
+import numbers
 from abc import ABC, abstractmethod
 
 import numpy as np
@@ -24,15 +25,11 @@ from b3o.options import lookup
 
 
 def _check_lambda(value: float, name: str) -> float:
-    if isinstance(value, bool):  # float(True) == 1: `lam: true` is a typo, not lambda = 1
+    """`value` as a float if it is a finite positive real number: a bool (`lam: true` is a typo, not lambda = 1) or a
+    string ("2") is refused, not converted."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a finite positive number, got {value!r}")
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite positive number, got {value!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite positive number, got {value!r}")
-    return value
+    return float(value)
 
 
 class Temperature(ABC):
@@ -113,6 +110,7 @@ class Normalised(Temperature):
         return self.lam
 
     def standardisation(self, reference_values: np.ndarray) -> tuple[float, float]:
+        """(median, 10-90 % range / 2.563) of alpha over the reference set; scale 1 if that range is 0."""
         finite = reference_values[np.isfinite(reference_values)]
         if len(finite) == 0:
             return 0.0, 1.0
@@ -225,6 +223,7 @@ def get(kind: str, lam: float | None = None, **options: float) -> Temperature:
 
 
 def names() -> list[str]:
+    """Every temperature's name: those taking a lambda, then the automatic ones."""
     return [*_KINDS, *_AUTOMATIC]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Mapping
 
 import numpy as np
@@ -9,7 +10,7 @@ from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.observer import OBJECTIVE
 
-from b3o import BoltzmannBatch, acquisitions, samplers
+from b3o import BoltzmannBatch, DegenerateDensityWarning, acquisitions, samplers
 from b3o import temperature as temperature_module
 from baselines.base import Method, NotApplicable, TrialContext
 
@@ -56,16 +57,20 @@ class B3O(Method):
             options.setdefault("search_space", context.problem.search_space)  # incumbent among feasible points
         builder = acquisitions.get(self.acquisition, **options)
         self.space = context.problem.search_space
-        # the runner fits the models to standardised data already (bench/standardise.py)
+        # the runner fits the models to standardised data already (bench/standardise.py); its records pin the batches
+        # drawn from (seed, t), and `restore` gives t
         self.rule = BoltzmannBatch(
-            builder, self.sampler, self.temperature, context.batch_size, seed=context.seed, standardise=False
+            builder, self.sampler, self.temperature, context.batch_size, seed=context.seed, standardise=False,
+            seed_from_data=False,
         )
 
     def ask(self, models: Mapping[str, ProbabilisticModel] | None, dataset: Dataset, t: int) -> np.ndarray:
         assert self.rule is not None and models is not None
         if t != self.rule.step + 1:
             raise RuntimeError(f"asked for iteration {t} after {self.rule.step} acquisitions; resume with `restore`")
-        batch = self.rule.acquire(self.space, models, {OBJECTIVE: dataset}).numpy()
+        with warnings.catch_warnings():  # the runner warns of a degenerate density itself, once per trial
+            warnings.simplefilter("ignore", DegenerateDensityWarning)
+            batch = self.rule.acquire(self.space, models, {OBJECTIVE: dataset}).numpy()
         self.diagnostics = dict(self.rule.diagnostics)
         return batch
 

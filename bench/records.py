@@ -62,7 +62,7 @@ TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "fit_cpu_s",
 #: a resampling sampler's diagnostics: `repeated_picks` and `move_evals` (`b3o.samplers.base.distinct_picks`).
 #: A record without one is an older record, compared on the keys it has (`same_run`).
 ADDED_KEYS = ("fit", "recommended_value", "recommended_regret", "recommended_evals", "final_recommendation",
-              "repeated_picks", "move_evals")
+              "repeated_picks", "move_evals", "nearest_neighbour", "relative_nearest_neighbour")
 #: columns of the `b3o scaling` table: one row per (configuration, batch size)
 SCALING_COLUMNS = (
     "method",

@@ -6,12 +6,14 @@ by its data (docs/method.md): lambda = 1 means what Table 2's lambda means and t
 function in any other units, even though this one's values are in the thousands.
 """
 
-import b3o  # first: TensorFlow then starts without its CUDA chatter (b3o/quiet.py)
-import tensorflow as tf
-from trieste.bayesian_optimizer import BayesianOptimizer
-from trieste.models.gpflow import GaussianProcessRegression, build_gpr
-from trieste.objectives.utils import mk_observer
-from trieste.space import Box
+import b3o
+
+b3o.quiet_tensorflow()  # before TensorFlow is imported: it then starts without its CUDA chatter
+import tensorflow as tf  # noqa: E402
+from trieste.bayesian_optimizer import BayesianOptimizer  # noqa: E402
+from trieste.models.gpflow import GaussianProcessRegression, build_gpr  # noqa: E402
+from trieste.objectives.utils import mk_observer  # noqa: E402
+from trieste.space import Box  # noqa: E402
 
 
 def my_function(x: tf.Tensor) -> tf.Tensor:
@@ -27,7 +29,7 @@ rule = b3o.BoltzmannBatch(
     b3o.acquisitions.get("logei"),  # or "ucb"
     b3o.samplers.get("defer-is"),  # DEFER with importance resampling; its budget scales with the dimension
     b3o.temperature.get("auto-tail"),  # lambda_t chosen from alpha each iteration; or b3o.Constant(1.0)
-    num_query_points=4,
+    batch_size=4,
     seed=0,
 )
 result = BayesianOptimizer(observer, search_space).optimize(3, initial_data, model, rule)

@@ -1,5 +1,6 @@
-"""A quiet, quick start: `b3o list` imports no TensorFlow and prints nothing on stderr; importing TensorFlow after
-`b3o` leaves out its CUDA chatter but not other output (issue 41)."""
+"""A quiet, quick start: `b3o list` imports no TensorFlow and prints nothing on stderr; `b3o.quiet_tensorflow()`
+leaves out TensorFlow's CUDA chatter but not other output (issue 41); `import b3o` alone changes no global state
+(issue 79)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,24 @@ def test_b3o_list_imports_no_tensorflow_and_prints_no_warning():
     assert done.stdout.rstrip().endswith("no tensorflow")
 
 
-def test_importing_tensorflow_after_b3o_prints_no_chatter():
-    done = _python("import b3o, trieste, tensorflow as tf; print(float(tf.reduce_sum(tf.ones(3))))")
+def test_quiet_tensorflow_imports_it_without_chatter():
+    done = _python(
+        "import b3o; b3o.quiet_tensorflow(); import trieste, tensorflow as tf; print(float(tf.reduce_sum(tf.ones(3))))"
+    )
     assert done.stdout.strip() == "3.0"
     assert done.stderr == ""
+
+
+def test_import_b3o_changes_no_global_state():
+    """No import hook, file descriptor 2 untouched (the same file, not a duplicate), no TensorFlow imported."""
+    done = _python(
+        "import os, sys; hooks = list(sys.meta_path); before = os.fstat(2)\n"
+        "import b3o\n"
+        "after = os.fstat(2)\n"
+        "print(sys.meta_path == hooks, (before.st_ino, before.st_dev) == (after.st_ino, after.st_dev), "
+        "'tensorflow' in sys.modules)"
+    )
+    assert done.stdout.split() == ["True", "True", "False"]
 
 
 def test_the_filter_keeps_every_line_but_the_chatter(capfd):

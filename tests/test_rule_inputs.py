@@ -75,11 +75,91 @@ def test_empty_dataset():
     )
 
 
-@pytest.mark.parametrize("bad", [2.5, 2.0, True, "4", 0, -3, None])
+@pytest.mark.parametrize("bad", [2.5, 2.0, True, "4", 0, -3])
 def test_batch_size_must_be_a_positive_integer(bad):
-    with pytest.raises(ValueError, match=r"num_query_points \(the batch size B\) must be a positive integer, got "):
+    with pytest.raises(ValueError, match=r"batch_size \(the batch size B\) must be a positive integer, got "):
         _rule(bad)
 
 
+def test_batch_size_is_required():
+    with pytest.raises(ValueError, match=r"batch_size \(the batch size B\) is required"):
+        BoltzmannBatch()
+
+
 def test_numpy_integer_batch_size_is_accepted():
-    assert _rule(np.int64(5)).num_query_points == 5
+    assert _rule(np.int64(5)).batch_size == 5
+
+
+def test_defaults_are_logei_defer_is_and_lambda_one():
+    rule = BoltzmannBatch(batch_size=20)
+    assert "LogExpectedImprovement" in repr(rule) and rule.sampler.name == "defer-is"
+    assert isinstance(rule.temperature, Constant) and rule.temperature.lam == 1.0
+
+
+@pytest.mark.parametrize(
+    "argument, bad, match",
+    [
+        ("acquisition", 1.0, r"acquisition must be a trieste acquisition builder .* or one of the names ucb, logei"),
+        ("acquisition", "lgoei", r"unknown acquisition 'lgoei'; valid acquisitions: ucb, logei"),
+        ("sampler", Constant(1.0), r"sampler must be a b3o.samplers sampler .* or one of the names defer, defer-is"),
+        ("sampler", "defer_is", r"unknown sampler 'defer_is'; valid samplers: defer, defer-is"),
+        ("temperature", 1.0, r"temperature must be a b3o.temperature.Temperature .* or one of the names constant"),
+        ("temperature", "hot", r"unknown temperature 'hot'; valid temperatures: constant"),
+        ("seed", "abc", r"seed must be an integer >= 0, got 'abc'"),
+        ("seed", -1, r"seed must be an integer >= 0, got -1"),
+        ("seed", 1.5, r"seed must be an integer >= 0, got 1.5"),
+        ("reference_size", 0, r"reference_size \(points of the reference set\) must be a positive integer, got 0"),
+        ("initial_size", -2, r"initial_size must be an integer >= 0, got -2"),
+        ("seed_from_data", "yes", r"seed_from_data must be True or False, got 'yes'"),
+        ("standardise", 1, r"standardise must be True or False, got 1"),
+    ],
+)
+def test_each_bad_argument_is_one_error_at_construction_naming_it(argument, bad, match):
+    with pytest.raises(ValueError, match=match) as err:
+        BoltzmannBatch(batch_size=4, **{argument: bad})
+    assert "\n" not in str(err.value)
+
+
+def test_positional_arguments_in_the_wrong_order_are_named():
+    """`BoltzmannBatch(acq, sampler, 1.0, 5)`: a float where the temperature goes failed at acquire, as "'float'
+    object has no attribute 'choose'"."""
+    with pytest.raises(ValueError, match=r"^temperature must be"):
+        BoltzmannBatch(acquisitions.get("logei"), samplers.get("defer-is"), 1.0, 5)
+
+
+@pytest.mark.parametrize("bad", ["2", True, float("nan"), 0.0, None])
+def test_a_temperature_takes_a_number_not_a_string(bad):
+    with pytest.raises(ValueError, match=r"lambda must be a finite positive number"):
+        Constant(bad)
+
+
+@pytest.mark.parametrize("bad", ["1000", 0, 2.5])
+def test_the_sampler_budget_is_checked_when_built(bad):
+    with pytest.raises(ValueError, match=r"DEFER budget \(density evaluations\) must be a positive integer"):
+        samplers.sampler_class("defer-is")(budget=bad)  # built directly: `samplers.get` checks its options' types too
+
+
+def test_names_are_accepted_for_the_parts():
+    rule = BoltzmannBatch("ucb", "mh", "auto-tail", 3)
+    assert rule.sampler.name == "mh" and "UpperTail" in repr(rule)
+
+
+def test_a_nan_query_point_is_named():
+    data = _data(2)
+    points = data.query_points.numpy()
+    points[2, 1] = np.nan
+    _refused(
+        Box([0.0, 0.0], [1.0, 1.0]), _model(2), Dataset(tf.constant(points), data.observations),
+        r"dataset 'OBJECTIVE': expected finite query points, got 1 of 6 with NaN or inf \(first at row 2",
+    )
+
+
+def test_an_empty_reference_set_is_named():
+    """Constraints no reference point satisfies: the error names the reference set, not "-inf everywhere"."""
+    from trieste.space import LinearConstraint
+
+    corner = LinearConstraint(A=tf.constant([[1.0, 1.0]]), lb=tf.constant([1.999]), ub=tf.constant([2.0]))
+    space = Box([0.0, 0.0], [1.0, 1.0], constraints=[corner])
+    rule = BoltzmannBatch(batch_size=2, sampler=samplers.get("defer-is", budget=100), reference_size=64)
+    with pytest.raises(ValueError, match=r"the reference set is empty: none of its 64 points satisfies"):
+        rule.acquire_single(space, _model(2), _data(2))

@@ -40,6 +40,7 @@ _EXPORTS = {entry.cls: entry.module for entry in _REGISTRY.values()} | {
 
 
 def names() -> list[str]:
+    """The registered samplers' names, in the registry's order."""
     return list(_REGISTRY)
 
 
@@ -54,6 +55,7 @@ def continuous() -> list[str]:
 
 
 def sampler_class(name: str) -> type[Sampler]:
+    """The class registered under `name` (imported now), or an error listing the valid names."""
     entry = lookup("sampler", _REGISTRY, name)
     return getattr(import_module(entry.module), entry.cls)
 

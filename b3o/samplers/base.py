@@ -19,6 +19,9 @@ from b3o.space import Layout, continuous_layout
 
 
 class Sampler(ABC):
+    """Draws from a log density over a trieste search space; a subclass implements `_sample`. After each `sample`,
+    `diagnostics` holds its statistics."""
+
     name: str = ""
 
     def __init__(self) -> None:
@@ -31,6 +34,8 @@ class Sampler(ABC):
     def sample(
         self, log_density: LogDensityFn, space: SearchSpace, num_samples: int, *, seed: int | None = None
     ) -> np.ndarray:
+        """`num_samples` draws [num_samples, d] from exp(log_density) restricted to `space` (a callable [N, d] ->
+        [N] in log space; NaN reads as -inf); the same seed gives the same draws."""
         if int(num_samples) < 1:
             raise ValueError(f"num_samples must be at least 1, got {num_samples}")
         lay = self.check_space(space)

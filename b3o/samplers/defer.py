@@ -22,7 +22,9 @@ space); sampling draws a leaf with probability proportional to its mass, then a 
 
 Importance correction (`importance` = K > 0, registered as `defer-is`): the piecewise-constant density q is then
 only a proposal. K * n candidates drawn from it are weighted by p / q with the true density in one batched call and
-n are resampled by weight; the candidates come out of the same budget, and log Z becomes the importance estimate.
+n are resampled by weight. With the default budget all K * n are drawn and the partition keeps the rest of the
+budget, at least half of it; a configured budget holds both (candidates at most half of it). log Z becomes the
+importance estimate.
 A candidate picked again is not repeated (a repeated point is a wasted evaluation): the repeat is moved off it by
 Metropolis-Hastings steps targeting p, scaled to its leaf (`distinct_picks`), so a batch is B distinct points; those
 few evaluations come on top of the budget.
@@ -40,6 +42,7 @@ the feasible set - e.g. an acquisition that is largest in the infeasible region 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +50,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from b3o.density import LogDensity, safe_log_softmax
+from b3o.inputs import integer
 from b3o.samplers.base import Sampler, distinct_picks
 from b3o.space import InfeasibleSpaceError, Layout, describe_infeasibility, fill_tagged
 
@@ -70,6 +74,7 @@ class Partition:
 
     @property
     def num_leaves(self) -> int:
+        """The number of leaves (hyper-rectangles) of the partition."""
         return len(self.log_mass)
 
 
@@ -106,6 +111,10 @@ class _Tree:
         return self.log_f[: self.n] - _LOG3 * self.level_sum[: self.n]
 
 
+class CandidateBudgetWarning(UserWarning):
+    """A configured DEFER budget too small for importance x B candidates: the batch is less close to i.i.d."""
+
+
 def default_budget(dim: int) -> int:
     """DEFER's default budget in `dim` dimensions: the paper's 10^4 from d = 4 up, 10^4 * (d / 4)^3 (at least 10^3)
     below.
@@ -135,12 +144,8 @@ class Defer(Sampler):
         max_rejection_rounds: int = 100,
     ):
         super().__init__()
-        if budget is not None and budget < 1:
-            raise ValueError(f"DEFER budget must be at least 1 density evaluation, got {budget}")
-        if importance < 0:
-            raise ValueError(f"DEFER importance (candidates per sample) must be >= 0, got {importance}")
-        self.budget = None if budget is None else int(budget)
-        self.importance = int(importance)
+        self.budget = None if budget is None else integer("DEFER budget", budget, 1, " (density evaluations)")
+        self.importance = integer("DEFER importance", importance, 0, " (candidates per sample)")
         self.high_mass = high_mass
         self.random_origin = random_origin
         self.max_level = max_level
@@ -152,8 +157,32 @@ class Defer(Sampler):
         return default_budget(dim) if self.budget is None else self.budget
 
     def num_candidates(self, num_samples: int, dim: int) -> int:
-        """Importance candidates for a batch: K per sample, at most half the budget (the partition keeps the rest)."""
-        return min(self.importance * num_samples, self.budget_for(dim) // 2) if self.importance else 0
+        """Importance candidates for a batch: K per sample. With the default budget that is all of them, on top of
+        half the budget at least for the partition, so a large batch keeps i.i.d. draws: a cap on the candidates
+        lowers the importance ESS and leaves more repeated picks to be moved (tests/test_large_batch_draws.py). A
+        budget the user set is kept: the candidates are then at most half of it, and a `CandidateBudgetWarning` says
+        so."""
+        if not self.importance:
+            return 0
+        wanted = self.importance * num_samples
+        if self.budget is None:
+            return wanted
+        if wanted > self.budget // 2:
+            warnings.warn(
+                f"{self.name}: budget = {self.budget} allows {self.budget // 2} importance candidates, fewer than "
+                f"importance x B = {wanted}; the batch then leans on moved repeats. Raise budget to {2 * wanted} "
+                "(or leave it unset: the default grows with B)",
+                CandidateBudgetWarning,
+                stacklevel=4,
+            )
+        return min(wanted, self.budget // 2)
+
+    def partition_budget(self, num_candidates: int, dim: int) -> int:
+        """What the partition may spend beside `num_candidates` candidates: the rest of the budget, and at least half
+        of the default budget when the budget is the default."""
+        if self.budget is None:
+            return max(default_budget(dim) - num_candidates, default_budget(dim) // 2)
+        return self.budget - num_candidates
 
     def build(
         self, density: LogDensity, lay: Layout, budget: int | None = None, origin: np.ndarray | None = None
@@ -249,7 +278,7 @@ class Defer(Sampler):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         num_candidates = self.num_candidates(num_samples, lay.dim)
         origin = rng.random(lay.dim) if self.random_origin else None
-        tree, evals, iterations = self.build(density, lay, self.budget_for(lay.dim) - num_candidates, origin)
+        tree, evals, iterations = self.build(density, lay, self.partition_budget(num_candidates, lay.dim), origin)
         log_mass = tree.log_mass()
         if lay.space.has_constraints and not np.isfinite(log_mass).any():
             centres = _to_space(lay, tree.centres[: tree.n], origin)
@@ -311,8 +340,9 @@ class ImportanceDefer(Defer):
     The partition's piecewise-constant density q is only the proposal: K * n feasible candidates are drawn from it,
     weighted by p / q with the true log density (one batched call), and n are resampled by weight; a candidate picked
     twice has its second pick moved off it by Metropolis-Hastings steps targeting p (`distinct_picks`), so no
-    point repeats. Those K * n
-    evaluations come out of the same `budget` (at most half of it), so the partition is built with the rest. The
+    point repeats. With the default budget the K * n evaluations are all drawn, and the partition keeps at least half
+    of the default budget, so a large batch stays close to i.i.d.; a configured `budget` holds both (candidates at
+    most half of it, with a `CandidateBudgetWarning` when that is fewer than K * n). The
     partition divides only potentially-optimal leaves (`high_mass=False`, the original DIRECT rule): refining
     high-mass leaves concentrates evaluations where q already has mass, the weights need q to have found every
     mode, and on the exact mixtures of tests/test_sampler_modes.py the pure rule finds modes the other misses.
@@ -336,7 +366,7 @@ class ImportanceDefer(Defer):
         random_origin: bool = True,
         **options: Any,
     ):
-        if importance < 1:
+        if integer("defer-is importance", importance, 0, " (candidates per sample)") < 1:
             raise ValueError(
                 f"defer-is needs importance (candidates per sample) >= 1, got {importance}; "
                 "plain DEFER is the sampler 'defer'"

@@ -22,6 +22,9 @@ from b3o.space import Layout
 
 
 class DiscretisedMonteCarlo(Sampler):
+    """Discretised Monte Carlo: the density on `num_points` scrambled Sobol points, B of them resampled by weight (a
+    repeat moved off its pick by Metropolis-Hastings steps)."""
+
     name = "dmc"
 
     def __init__(self, num_points: int = 2**14):

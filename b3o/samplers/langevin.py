@@ -25,6 +25,8 @@ from b3o.space import Layout
 
 
 class Langevin(Sampler):
+    """MALA (tfp's kernels) in sigmoid-transformed coordinates, one chain per sample, step adapted during burn-in."""
+
     name = "langevin"
     _ADAPT_BLOCK = 10  # burn-in steps between step-size updates
 

@@ -26,6 +26,9 @@ from b3o.space import Layout, layout
 
 
 class MetropolisHastings(Sampler):
+    """Random-walk Metropolis-Hastings, vectorised over chains (one per sample by default), scale adapted to
+    `target_acceptance` during burn-in; continuous boxes (`mixed-mh` for categories)."""
+
     name = "mh"
 
     def __init__(
@@ -101,4 +104,5 @@ class MixedMetropolisHastings(MetropolisHastings):
     name = "mixed-mh"
 
     def check_space(self, space: SearchSpace) -> Layout:
+        """Any Box, categorical or tagged-product space of the two."""
         return layout(space)

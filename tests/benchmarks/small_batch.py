@@ -8,7 +8,9 @@ sampler's density calls. Run pinned to one core: `taskset -c 0 python tests/benc
 import statistics
 import time
 
-import b3o  # noqa: F401  (first: a quiet start)
+import b3o
+
+b3o.quiet_tensorflow()  # before trieste: a quiet start
 from trieste.models.gpflow import GaussianProcessRegression, build_gpr
 from trieste.objectives import Branin
 from trieste.objectives.utils import mk_observer
@@ -19,7 +21,7 @@ observer = mk_observer(Branin.objective)
 data = observer(space.sample(5, seed=0))
 model = GaussianProcessRegression(build_gpr(data, space))
 model.optimize(data)
-rule = BoltzmannBatch(acquisitions.get("logei"), samplers.get("defer-is"), Constant(1.0), num_query_points=4, seed=0)
+rule = BoltzmannBatch(acquisitions.get("logei"), samplers.get("defer-is"), Constant(1.0), batch_size=4, seed=0)
 wall, cpu, calls = [], [], []
 for _ in range(6):
     start, start_cpu = time.perf_counter(), time.process_time()
