@@ -80,7 +80,8 @@ def ucb(fitted: Fitted) -> Callable[[np.ndarray], np.ndarray]:
 def b3o_batch(fitted: Fitted, lam: float, batch_size: int, seed: int, budget: int = 10_000) -> np.ndarray:
     """A B3O batch: `batch_size` DEFER draws from p(x) ∝ exp(λ UCB(x)), through `BoltzmannBatch` as in a BO loop."""
     rule = BoltzmannBatch(
-        acquisitions.get("ucb"), samplers.get("defer", budget=budget), Constant(lam), batch_size, seed=seed
+        acquisitions.get("ucb"), samplers.get("defer", budget=budget), Constant(lam), batch_size, seed=seed,
+        seed_from_data=False,  # the (seed, t) stream the committed figures were drawn with
     )
     return rule.acquire(fitted.problem.search_space, {OBJECTIVE: fitted.model}, {OBJECTIVE: fitted.dataset}).numpy()
 
