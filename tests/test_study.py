@@ -97,6 +97,8 @@ def test_other_commands_still_refuse_unknown_arguments(tmp_path):
 
 def test_b3o_study_refuses_a_bad_config_one_line_per_error_before_snakemake(tmp_path):
     """Issue 69: `seeds: 0` and λ = −1 are two lines on stderr (field, value, what is allowed), exit 2, no schema."""
+    for module in ("my_problem.py", "my_method.py"):
+        (tmp_path / module).write_text((EXAMPLES / module).read_text())
     config = yaml.safe_load((EXAMPLES / "my.yaml").read_text())
     study = next(iter(config["experiments"].values()))
     study["seeds"] = 0

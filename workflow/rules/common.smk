@@ -74,9 +74,11 @@ def _check_specs():
         capture_output=True,
         text=True,
     )
-    if check.returncode != 0:
-        last = check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed"
-        config_check.refuse([last.removeprefix("b3o check-specs: error: ")], REFUSED)
+    if check.returncode != 0:  # its error lines, each (a crash: its last line)
+        prefix = "b3o check-specs: error: "
+        lines = check.stderr.strip().splitlines() or ["b3o check-specs failed"]
+        errors = [line.removeprefix(prefix) for line in lines if line.startswith(prefix)] or lines[-1:]
+        config_check.refuse(errors, REFUSED)
 
 
 def _check_plans():
