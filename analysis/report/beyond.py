@@ -168,8 +168,9 @@ def across(run: Run) -> Section | None:
         profiles = run.has_figure("score_profiles")
         parts += [
             text(
-                "Each trial's gap to the optimum (the simple regret; on a problem without a known optimum the gap to "
-                "the best value any trial of the run reached) is divided by Random's median gap at the same number of "
+                "Each trial's gap to the optimum (the simple regret; "
+                + ("on a problem without a known optimum" if run.study else "on the battery and Formula E")
+                + " the gap to the best value any trial of the run reached) is divided by Random's median gap at the same number of "
                 "evaluations on the same problem: 0 is the optimum, 1 is random search's median. A method's score is "
                 "the mean over its problems of its mean score, with a 95 % stratified-bootstrap interval (seeds "
                 "resampled within each problem). "

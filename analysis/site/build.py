@@ -248,7 +248,9 @@ def scores_section(run: Path, page_dir: Path) -> str:
         return "" if study(run) else _missing(run / "tables" / SCORES)
     intro = (
         "<p>Score = gap / median gap of Random at the same evaluations, problem and experiment: 0 is the optimum "
-        "(regret problems) or, on a problem without a known optimum, the best value any trial of the run reached, 1 is random "
+        "(regret problems) or the best value any trial of the run reached ("
+        + ("problems without a known optimum" if study(run) else "battery hypervolume, Formula E")
+        + "), 1 is random "
         "search's median. Per method: the mean over problems of the per-problem mean score, with a 95 % stratified "
         f"bootstrap interval (seeds resampled within problems). Download: "
         f"{html.link(relative_href(run / 'tables' / SCORES, page_dir), SCORES)}, "
