@@ -195,6 +195,19 @@ class CostModel:
         return TrialCost(self._values[("startup", method, "s")], fit_s, acquire_s, evaluate_s)
 
 
+def extended(base: CostModel, new: CostModel) -> CostModel:
+    """`base` with the parts only `new` has (a fit, method, sampler or problem `base` never measured): every
+    constant `base` has is kept, so the checks made of it still hold for what it predicted before."""
+    if base.clock != new.clock:
+        raise ValueError(f"cannot extend a model of {base.clock} seconds with parts fitted to {new.clock} seconds")
+    have = {(r.part, r.key) for r in base.table.itertuples()}
+    added = new.table[[
+        (r.part, r.key) not in have if r.part != "clock" else r.key == "wall" and tuple(r.term.split(" ", 1)) not in have
+        for r in new.table.itertuples()
+    ]]
+    return CostModel(pd.concat([base.table, added], ignore_index=True))
+
+
 def inducing_points(model: Mapping[str, Any]) -> float:
     """The SVGP's inducing points M at any data size: `bench.models` builds M points in the space and trieste's
     selector keeps M when there are fewer data (padding with points from the space), so m = M, not min(M, N)."""

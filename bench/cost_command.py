@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from bench.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
+from bench.cost import CLOCKS, CostModel, extended, fit, inducing_points, observations, validate
 from bench.estimate import PACKAGE_TABLES, look_label
 from bench.model_spec import svgp_fit
 
@@ -95,19 +95,6 @@ def _records(results: Path, grid: pd.DataFrame) -> list[dict]:
         if record is not None:
             found.append(record)
     return found
-
-
-def extended(base: CostModel, new: CostModel) -> CostModel:
-    """`base` with the parts only `new` has (a fit, method, sampler or problem `base` never measured): every
-    constant `base` has is kept, so the checks made of it still hold for what it predicted before."""
-    if base.clock != new.clock:
-        raise ValueError(f"cannot extend a model of {base.clock} seconds with parts fitted to {new.clock} seconds")
-    have = {(r.part, r.key) for r in base.table.itertuples()}
-    added = new.table[[
-        (r.part, r.key) not in have if r.part != "clock" else r.key == "wall" and tuple(r.term.split(" ", 1)) not in have
-        for r in new.table.itertuples()
-    ]]
-    return CostModel(pd.concat([base.table, added], ignore_index=True))
 
 
 def _size(spec: dict, model: CostModel) -> str:

@@ -175,8 +175,7 @@ def pilot(config: Mapping[str, Any], grid: list, model: CostModel) -> CostModel:
     import os
     import subprocess
 
-    from bench.cost import fit, observations
-    from bench.cost_command import extended
+    from bench.cost import extended, fit, observations
     from bench.records import load_record
 
     specs = pilot_specs(grid, model)
