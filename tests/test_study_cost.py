@@ -122,3 +122,12 @@ def test_the_study_estimate_in_the_docs_is_the_benchmark_s_table_and_within_half
     whole = rows[-1]
     assert whole["label"] == "whole study" and int(whole["trials"]) == sum(int(r["trials"]) for r in rows[:-1])
     assert abs(float(whole["predicted_s"]) / float(whole["measured_s"]) - 1) <= module.TARGET
+
+
+def test_a_pilot_with_nothing_to_measure_runs_nothing_and_writes_no_model(tmp_path):
+    (tmp_path / "my.yaml").write_text(yaml.safe_dump(SMALL))
+    done = subprocess.run([sys.executable, "-m", "bench.cli", "estimate", "--configfile", "my.yaml", "--pilot"],
+                          cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "pilot: the cost model predicts every trial; nothing to measure" in done.stdout
+    assert not (tmp_path / "results").exists()
