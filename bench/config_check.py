@@ -8,6 +8,7 @@ calls Snakemake's `validate` after this check, for the defaults it fills in.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import subprocess
@@ -90,9 +91,10 @@ def _line(error: ValidationError, misspelt: set[str] = frozenset()) -> str | Non
     return f"{where}: {value!r} not allowed{close} (allowed: {allowed(schema)})"
 
 
-def errors(config: Any) -> list[str]:
+def errors(config: Any, names: bool = True) -> list[str]:
     """Every error of `config`, one line each: the schema's (where, the value, what is allowed), the declared
-    comparisons' and the names' (`name_errors`), all at once, so one run shows them all (empty if it is valid)."""
+    comparisons' and (with `names`) the names' (`name_errors`), all at once, so one run shows them all (empty if it is
+    valid)."""
     schema = yaml.safe_load(SCHEMA.read_text())
     if not isinstance(config, dict):
         return [f"(top level): a workflow config is a mapping with {', '.join(schema['required'])}, got {config!r}"]
@@ -101,7 +103,7 @@ def errors(config: Any) -> list[str]:
     for error in found:
         misspelt.setdefault(_where(error), set()).update(_misspelt(error))
     lines = [_line(error, misspelt.get(_where(error), set())) for error in found]
-    lines += declared_errors(config) + name_errors(config)
+    lines += declared_errors(config) + (name_errors(config) if names else [])
     return list(dict.fromkeys(line for line in lines if line is not None))
 
 
@@ -153,10 +155,18 @@ def declared_errors(config: dict) -> list[str]:
 
 
 def _problem_errors(experiment: str, problems: list[str]) -> list[str]:
+    """Each unknown problem of an experiment's list, one line at its place."""
+    here = str(Path.cwd())
+    return [f"experiments.{experiment}.problems[{i}]{line}" for i, p in enumerate(problems)
+            for line in _problem_refusal(p, here)]
+
+
+@functools.cache
+def _problem_refusal(problem: str, here: str) -> tuple[str, ...]:
+    """`problem`'s refusal (": ..."), checked once per process and directory (`here`, where references are found)."""
     import problems as registry
 
-    return [line for i, p in enumerate(problems)
-            for line in _refused(f"experiments.{experiment}.problems[{i}]", registry.REGISTRY.check_source, p)]
+    return tuple(_refused("", registry.REGISTRY.check_source, problem))
 
 
 def display_names(problems: list[str]) -> dict[str, str]:
@@ -185,19 +195,23 @@ def name_errors(config: dict) -> list[str]:
     """Each unknown problem, method or method parameter of the config's experiments, one line each with the closest
     valid name, read from the registries and the sources (`harness.registry.reference_error`) without importing
     TensorFlow: a typo is refused in a second. A reference is looked for in the current directory first, where
-    `b3o study` puts its jobs' PYTHONPATH."""
+    `b3o study` puts its jobs' PYTHONPATH. Each name is checked once (every Snakemake start, a cluster job's too, runs
+    this)."""
     import baselines
 
     out = []
+    methods: dict[str, tuple[list[str], list[str] | None]] = {}  # method -> (its refusal, its parameters)
     for name, experiment in _experiments(config):
         out += _problem_errors(name, _strings(experiment.get("problems")))
         for i, entry in _entries(experiment, "methods"):
             where, method = f"experiments.{name}.methods[{i}]", entry.get("method")
             if not isinstance(method, str):
                 continue
-            refused = _refused(f"{where}.method", baselines.REGISTRY.check_source, method)
-            out += refused
-            known = None if refused else baselines.source_parameters(method)
+            if method not in methods:
+                refused = _refused("", baselines.REGISTRY.check_source, method)
+                methods[method] = (refused, None if refused else baselines.source_parameters(method))
+            refused, known = methods[method]
+            out += [f"{where}.method{line}" for line in refused]
             given = [key for part in ("params", "grid") if isinstance(entry.get(part), dict) for key in entry[part]]
             given += ["lam"] if "lam" in entry else []
             for parameter in [] if known is None else [p for p in given if p not in known]:
@@ -229,9 +243,9 @@ def refuse(lines: list[str], source: str) -> NoReturn:
     raise SystemExit(EXIT)
 
 
-def check(config: Any, source: str) -> None:
-    """Refuse `config` (`refuse`) if the schema does not allow it."""
-    if found := errors(config):
+def check(config: Any, source: str, names: bool = True) -> None:
+    """Refuse `config` (`refuse`) if it has errors (`errors`; the names' only with `names`)."""
+    if found := errors(config, names):
         refuse(found, source)
 
 
