@@ -29,8 +29,9 @@ if not workflow.overwrite_configfiles:
 # the config file this run read (the last --configfile overrides the others)
 CONFIGFILE = os.path.relpath(workflow.overwrite_configfiles[-1]) if workflow.overwrite_configfiles else "config/config.yaml"
 
-# one line per error on stderr, exit 2 (bench.config_check); Snakemake's `validate` then fills in the defaults
-config_check.check(config, f"b3o workflow: {CONFIGFILE}")
+# one line per error on stderr, exit 2 (bench.config_check); Snakemake's `validate` then fills in the defaults. The
+# names (a fraction of a second) are checked once, by the main process, not again by every job's
+config_check.check(config, f"b3o workflow: {CONFIGFILE}", names=workflow.is_main_process)
 validate(config, "workflow/schemas/config.schema.yaml")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 from collections.abc import Mapping
 from importlib import import_module
 from importlib.util import find_spec
@@ -72,10 +73,27 @@ def parameters(name: str) -> list[str]:
     return names
 
 
+def source_parameters(name: str) -> list[str] | None:
+    """`parameters` of method `name` read from its source, importing no module of it (so no TensorFlow), or None
+    where its source cannot say (a compiled module, a factory that is not a class, a base class built elsewhere)."""
+    if name in _BUILTIN:
+        return _source_parameters(*_BUILTIN[name])
+    value = REGISTRY.value(name)
+    if value is None or "." in value.partition(":")[2]:
+        return None
+    try:
+        return _source_parameters(*value.split(":"))
+    except (AssertionError, KeyError, OSError, SyntaxError, ImportError, ValueError):
+        return None
+
+
 def _source_parameters(module: str, cls: str) -> list[str]:
     """`parameters` of class `cls` of `module`, from the syntax of its source: the constructor's named parameters,
     then, while it forwards `**kwargs`, those of its base class (the first, named in the module or imported into it
-    from a module of this package); a class without a constructor of its own is its base's."""
+    from a module of this package); a class without a constructor of its own is its base's. A module whose package is
+    not imported yet is not looked up (that would import the package: trieste's imports TensorFlow)."""
+    if "." in module and module.partition(".")[0] not in sys.modules:
+        raise ImportError(f"{module}: its package is not imported")
     spec = find_spec(module)
     assert spec is not None and spec.origin is not None, module
     tree = ast.parse(Path(spec.origin).read_text())

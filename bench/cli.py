@@ -225,16 +225,29 @@ def _check_specs(args: argparse.Namespace) -> int:
         if not isinstance(specs, list):
             raise ValueError("expected a JSON list of trial specs on stdin")
         specs = [TrialSpec.from_dict(data) for data in specs]
-        for spec in specs:  # every name before any import of TensorFlow
-            check_names(spec)
-        # a setting this code passed before is not built again (that would import TensorFlow)
-        for spec in (left := checked_specs.unchecked(specs)):
-            validate(spec)
     except (ValueError, TypeError) as err:
         print(f"b3o check-specs: error: {err}", file=sys.stderr)
         return 2
+    # every setting's error, each once: a config's mistakes are all shown in one run
+    named = [(spec, _refusal(check_names, spec)) for spec in specs]  # every name before any import of TensorFlow
+    left = checked_specs.unchecked([spec for spec, error in named if error is None])
+    built = [_refusal(validate, spec) for spec in left]  # a setting this code passed before is not built again
+    refused = list(dict.fromkeys(error for error in [*(e for _, e in named), *built] if error is not None))
+    for error in refused:
+        print(f"b3o check-specs: error: {error}", file=sys.stderr)
+    if refused:
+        return 2
     checked_specs.remember(left)
     return 0
+
+
+def _refusal(check: Any, spec: Any) -> str | None:
+    """`check(spec)`'s refusal, or None."""
+    try:
+        check(spec)
+    except (ValueError, TypeError) as err:
+        return str(err)
+    return None
 
 
 def _list(args: argparse.Namespace) -> int:

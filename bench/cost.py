@@ -8,6 +8,7 @@ acquire step and the evaluations. Each part has a form with a few non-negative c
                                                              the space: `inducing_points`),
                                                              k = the problem's number of objectives (one model each)
     fit_t      = k (c0 + c2 N_t m² + c3 m³)                  the collapsed fit (`fit: collapsed`)
+    fit_t      = k (g0 + g2 N_t² + g3 N_t³)                  the exact GP (`kind: gpr`, a small study's default)
     acquire_t  = a0 + a1 B + a2 N_t                          per method (and B3O's sampler)
     evaluate_t = e0 + e1 B                                   per problem (checkpoint I/O included)
     start-up   = s                                           per method, the mean over a run's trials (a job's later
@@ -20,7 +21,9 @@ dominate at small sizes. A prediction counts `maxiter` steps, the cap most fits 
 fits at small N, which may converge sooner); the constants are fitted to the steps each fit took where its record
 keeps them (`fit_steps`), so a fit that stopped early does not lower the cost of a step. The collapsed
 fit (`bench.models.CollapsedFit`) converges in a few tens of steps whatever its cap, so its form has no
-`maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`). The
+`maxiter`: its constants absorb the steps it takes, and its terms are fitted to its own records only (`FIT_FORMS`).
+The exact GP's fit is over its few hyperparameters alone and converges as early, so its form has no `maxiter` either:
+each step's kernel matrix costs O(N²) and its Cholesky factor O(N³). The
 constants are fitted by non-negative least squares, each source of observations weighing alike (`_nnls`), to the
 per-iteration cost profiles that every record keeps, and, for sizes the reduced runs never
 reach, to the committed benchmarks: `paper/tables/paper_scale_cost.csv` (one L-BFGS step at M = 500, N up to 5,000),
@@ -36,8 +39,8 @@ cores, and another job on the machine inflates them far less than wall seconds (
 records made before 2026-11-27), so constants fitted on a shared machine are upper bounds and differ with the load
 when each run was made.
 
-`b3o cost-model --results DIR` fits the model to a run's records and writes it (`paper/tables/cost_model.csv`) with
-its error per experiment (`paper/tables/cost_validation.csv`). Imports no TensorFlow: the workflow's DAG build uses it.
+`b3o cost-model --results DIR` fits the model to a run's records and writes it (`cost_model.csv` where it is run, or
+`--out`; the package's is `paper/tables/cost_model.csv`) with its error per experiment (`cost_validation.csv`). Imports no TensorFlow: the workflow's DAG build uses it.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from bench.model_spec import svgp_fit
 #: the form of each part: its terms, and for the fit, which also enter one L-BFGS step of the benchmark
 FIT_TERMS = ("f0", "f1", "f2", "f3", "f4", "f5")
 COLLAPSED_TERMS = ("c0", "c2", "c3")
+GPR_TERMS = ("g0", "g2", "g3")
 ACQUIRE_TERMS = ("a0", "a1", "a2")
 EVALUATE_TERMS = ("e0", "e1")
 COLUMNS = ("part", "key", "term", "value")
@@ -96,8 +100,13 @@ def _collapsed_features(maxiter: float, n: float, m: float) -> list[float]:
     return [1.0, n * m * m, m**3]
 
 
+def _gpr_features(maxiter: float, n: float, m: float) -> list[float]:
+    return [1.0, n * n, n**3]
+
+
 #: each modelled fit: its terms and its features of (maxiter, N, m)
-FIT_FORMS = {"svgp": (FIT_TERMS, _fit_features), "svgp-collapsed": (COLLAPSED_TERMS, _collapsed_features)}
+FIT_FORMS = {"svgp": (FIT_TERMS, _fit_features), "svgp-collapsed": (COLLAPSED_TERMS, _collapsed_features),
+             "gpr": (GPR_TERMS, _gpr_features)}
 
 
 def _acquire_features(batch_size: float, n: float) -> list[float]:
@@ -184,6 +193,19 @@ class CostModel:
         acquire_s = float((np.array([_acquire_features(b, ni) for ni in n]) @ acquire).sum())
         evaluate_s = float(iterations * (evaluate[0] + evaluate[1] * b))
         return TrialCost(self._values[("startup", method, "s")], fit_s, acquire_s, evaluate_s)
+
+
+def extended(base: CostModel, new: CostModel) -> CostModel:
+    """`base` with the parts only `new` has (a fit, method, sampler or problem `base` never measured): every
+    constant `base` has is kept, so the checks made of it still hold for what it predicted before."""
+    if base.clock != new.clock:
+        raise ValueError(f"cannot extend a model of {base.clock} seconds with parts fitted to {new.clock} seconds")
+    have = {(r.part, r.key) for r in base.table.itertuples()}
+    added = new.table[[
+        (r.part, r.key) not in have if r.part != "clock" else r.key == "wall" and tuple(r.term.split(" ", 1)) not in have
+        for r in new.table.itertuples()
+    ]]
+    return CostModel(pd.concat([base.table, added], ignore_index=True))
 
 
 def inducing_points(model: Mapping[str, Any]) -> float:

@@ -14,11 +14,12 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from bench.cost import CLOCKS, CostModel, fit, inducing_points, observations, validate
-from bench.estimate import COST_MODEL, look_label
+from bench.cost import CLOCKS, CostModel, extended, fit, inducing_points, observations, validate
+from bench.estimate import PACKAGE_TABLES, look_label
 from bench.model_spec import svgp_fit
 
-COST_VALIDATION = Path("paper/tables/cost_validation.csv")
+#: where a fitted model and its check are written unless told: the directory it is run in (a study's own)
+COST_MODEL_OUT, COST_VALIDATION = Path("cost_model.csv"), Path("cost_validation.csv")
 #: the validation rows of the records an extension (`b3o cost-model --extend`) was fitted to
 EXTENSION = "extension"
 
@@ -27,12 +28,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model = subparsers.add_parser("cost-model", help="fit the cost model to a run's records, with its error")
     model.add_argument("--results", help="a run's results directory (grid.csv and its records); required unless "
                        "--extend")
-    model.add_argument("--lbfgs", default="paper/tables/paper_scale_cost.csv", help="L-BFGS steps at M = 500")
-    model.add_argument("--scaling", default="paper/tables/scaling.csv", help="batch time against B at M = 500")
-    model.add_argument("--fits", default="paper/tables/fit_scaling.csv",
-                       help="a trial's default fit timed at several M and N (tests/benchmarks/fit_scaling.py)")
-    model.add_argument("--out", default=str(COST_MODEL), help="where to write the model (CSV)")
-    model.add_argument("--validation", default=str(COST_VALIDATION), help="where to write its error per experiment")
+    model.add_argument("--lbfgs", default=str(PACKAGE_TABLES / "paper_scale_cost.csv"),
+                       help="L-BFGS steps at M = 500 (default: the package's)")
+    model.add_argument("--scaling", default=str(PACKAGE_TABLES / "scaling.csv"),
+                       help="batch time against B at M = 500 (default: the package's)")
+    model.add_argument("--fits", default=str(PACKAGE_TABLES / "fit_scaling.csv"),
+                       help="a trial's default fit timed at several M and N (tests/benchmarks/fit_scaling.py; default: "
+                       "the package's)")
+    model.add_argument("--out", default=str(COST_MODEL_OUT), help="where to write the model (CSV; default: here)")
+    model.add_argument("--validation", default=str(COST_VALIDATION),
+                       help="where to write its error per experiment (default: here)")
     model.add_argument(
         "--also", nargs="*", default=[],
         help="record files fitted to besides the run's: timed slices of trials no run of this machine's size makes "
@@ -90,19 +95,6 @@ def _records(results: Path, grid: pd.DataFrame) -> list[dict]:
         if record is not None:
             found.append(record)
     return found
-
-
-def extended(base: CostModel, new: CostModel) -> CostModel:
-    """`base` with the parts only `new` has (a fit, method, sampler or problem `base` never measured): every
-    constant `base` has is kept, so the checks made of it still hold for what it predicted before."""
-    if base.clock != new.clock:
-        raise ValueError(f"cannot extend a model of {base.clock} seconds with parts fitted to {new.clock} seconds")
-    have = {(r.part, r.key) for r in base.table.itertuples()}
-    added = new.table[[
-        (r.part, r.key) not in have if r.part != "clock" else r.key == "wall" and tuple(r.term.split(" ", 1)) not in have
-        for r in new.table.itertuples()
-    ]]
-    return CostModel(pd.concat([base.table, added], ignore_index=True))
 
 
 def _size(spec: dict, model: CostModel) -> str:
@@ -196,7 +188,8 @@ def _cost_model(args: argparse.Namespace) -> int:
     if held:
         groups = {r["trial_id"]: _size(r["spec"], model) for r in held}
         checked = pd.concat([checked, validate(model, held, groups).assign(sample="held out")], ignore_index=True)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    for path in (args.out, args.validation):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     model.table.to_csv(args.out, index=False)
     checked.to_csv(args.validation, index=False)
     print(checked.to_string(index=False, float_format=lambda v: f"{v:,.3g}"))

@@ -30,9 +30,21 @@ from bench.cost import CostModel
 from bench.grid import look_blocks, look_plan, seed_looks, sequential_experiments, setting, trial_grid
 from bench.model_spec import FITS, svgp_fit
 
-COST_MODEL = Path("paper/tables/cost_model.csv")
+#: the package's committed tables (the published run's), found from the package, not the current directory: a study
+#: estimated from its own directory uses the package's cost model
+PACKAGE_TABLES = Path(__file__).resolve().parents[1] / "paper" / "tables"
+COST_MODEL = PACKAGE_TABLES / "cost_model.csv"
+#: a study's own model, under its results: the package's extended with the parts its pilot measured (`--pilot`)
+PILOT_MODEL = "cost_model.csv"
 #: a trial job's slot per trial without a prediction (`workflow/rules/common.smk`), in minutes
 DEFAULT_LIMIT_MIN = 240
+#: a pilot trial's iterations (at most its setting's): enough points for the fit's and acquire step's growth with N
+PILOT_ITERATIONS = 3
+#: a trial process's memory besides its surrogate's matrices (the interpreter, TensorFlow, gpflow, trieste, the
+#: trace), in MB: a generous bound on the `peak_rss_mb` records keep for trials whose matrices are small
+PROCESS_MB = 1500
+#: copies of the largest kernel matrix a fit holds at once (the matrix, its Cholesky factor, their gradients)
+KERNEL_COPIES = 4
 #: a prediction times this is the slot a trial job asks for
 SAFETY = 2.0
 #: resubmissions a job longer than one slot gets besides those its slots need (a node failure, a slow node), as the
@@ -51,15 +63,38 @@ def slots(predicted_min: float, slot_min: float) -> tuple[int, int | None]:
     return int(slot_min), math.ceil(wanted / slot_min) - 1 + SPARE_RETRIES
 
 
+def cost_model_path(config: Mapping[str, Any]) -> Path:
+    """The cost model a config's run is priced with: its pilot's (`RESULTS/cost_model.csv`, `b3o estimate --pilot`)
+    where it has one, else the package's."""
+    own = Path(str(config.get("results", ""))) / PILOT_MODEL
+    return own if config.get("results") and own.is_file() else COST_MODEL
+
+
+def memory_mb(spec: Mapping[str, Any], uses_model: bool = True) -> int:
+    """The memory (MB) to ask for a trial: the process's, and SAFETY times `KERNEL_COPIES` of its largest kernel matrix
+    (N x N for an exact GP, N x M for an SVGP, N = n_init + B T: `bench.spec.MAX_KERNEL_BYTES` bounds the same
+    matrix), none for a method without a surrogate."""
+    model = spec.get("model") or {}
+    total = int(spec["n_init"]) + int(spec["batch_size"]) * int(spec["iterations"])
+    columns = {"gpr": total, "svgp": int(model.get("num_inducing", 500))}.get(model.get("kind"), total)
+    matrices = SAFETY * KERNEL_COPIES * 8 * total * columns / 2**20 if uses_model else 0.0
+    return math.ceil(PROCESS_MB + matrices)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     estimate = subparsers.add_parser("estimate", help="predict a config's cost per experiment before running it")
     estimate.add_argument("--configfile", required=True, help="a workflow config (YAML)")
-    estimate.add_argument("--cost-model", default=str(COST_MODEL), help="fitted cost model (b3o cost-model)")
+    estimate.add_argument("--cost-model", help="fitted cost model (b3o cost-model; default: the study's pilot's, "
+                          "RESULTS/cost_model.csv, else the package's)")
     estimate.add_argument("--limit", type=float, help="one slot, minutes (default: the config's slot_minutes, else "
                           f"{DEFAULT_LIMIT_MIN})")
     estimate.add_argument("--fit", choices=FITS, help="predict every SVGP fitted this way, whatever the config says: "
                           "what adopting a fit would cost")
     estimate.add_argument("--out", help="also write the per-experiment table (CSV), with the fit and the clock")
+    estimate.add_argument("--pilot", action="store_true", help="first run a short trial (a few iterations, one seed) "
+                          "of the settings the cost model cannot predict (your own method or problem), fit the parts "
+                          "it lacks to them and keep the package's model so extended as the study's "
+                          f"(RESULTS/{PILOT_MODEL}), which the workflow then sizes its jobs by")
     estimate.add_argument("--results", help="a run's results directory: price only the trials without a finished "
                           "record in its trials/ (what is left of a run going on; an unfinished trial counts whole)")
     estimate.set_defaults(func=_estimate)
@@ -68,10 +103,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _estimate(args: argparse.Namespace) -> int:
     try:
         config = yaml.safe_load(Path(args.configfile).read_text())
-        model = CostModel.read(args.cost_model)
+        model = CostModel.read(args.cost_model or cost_model_path(config))
         grid = trial_grid(config)
         if args.results and not Path(args.results).is_dir():
             raise ValueError(f"--results {args.results} is not a directory")
+        if args.pilot:
+            model = pilot(config, grid, model)
     except (OSError, ValueError, yaml.YAMLError) as error:
         print(f"b3o estimate: error: {error}", file=sys.stderr)
         return 2
@@ -113,6 +150,63 @@ def _estimate(args: argparse.Namespace) -> int:
             args.out, index=False)
         print(f"wrote {args.out}")
     return 0
+
+
+def pilot_specs(grid: list, model: CostModel) -> list[dict]:
+    """One short spec per setting the model cannot predict, as few as cover every part it lacks: the setting at its
+    first seed, `PILOT_ITERATIONS` iterations at most."""
+    lacking: set[str] = set()
+    chosen = []
+    for row in grid:
+        spec = row.spec.to_dict()
+        new = set(model.missing(spec)) - lacking
+        if new:
+            lacking |= new
+            chosen.append({**spec, "iterations": min(spec["iterations"], PILOT_ITERATIONS)})
+    return chosen
+
+
+def pilot(config: Mapping[str, Any], grid: list, model: CostModel) -> CostModel:
+    """`model` extended with the parts it lacks for `config`'s trials, fitted to pilot trials (`pilot_specs`) run here
+    (`b3o run-trials`, this directory on its PYTHONPATH as in `b3o study`), their records kept under
+    RESULTS/pilot/; the result is written to RESULTS/cost_model.csv (`cost_model_path`). A method's start-up is mostly
+    the imports every method shares, and a study's job shares it among its trials, so a new method takes the package
+    methods' median start-up rather than its one pilot trial's whole one."""
+    import os
+    import subprocess
+
+    from bench.cost import extended, fit, observations
+    from bench.records import load_record
+
+    specs = pilot_specs(grid, model)
+    results = Path(str(config["results"]))
+    target = results / PILOT_MODEL
+    if not specs:
+        print(f"pilot: the cost model predicts every trial; nothing to measure ({target} not written)")
+        return model
+    print(f"pilot: {len(specs)} short trial(s) for what the cost model lacks: "
+          + ", ".join(sorted({need for spec in specs for need in model.missing(spec)})), flush=True)
+    from bench.spec import TrialSpec
+
+    outs = [results / "pilot" / "trials" / f"{TrialSpec.from_dict(spec).trial_id}.json" for spec in specs]
+    here = Path.cwd()
+    path = os.pathsep.join([str(here), *filter(None, [os.environ.get("PYTHONPATH")])])
+    trials = json.dumps([{"spec": spec, "out": str(out)} for spec, out in zip(specs, outs)])
+    done = subprocess.run([sys.executable, "-m", "bench.cli", "run-trials", "--trials", trials],
+                          env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = done.stderr.strip().splitlines()[-3:]
+        raise ValueError("a pilot trial failed: " + " / ".join(last))
+    records = [record for record in (load_record(out)[0] for out in outs) if record is not None]
+    measured = fit(observations(records, model.clock))
+    startup = float(model.table.loc[model.table["part"] == "startup", "value"].median())
+    table = measured.table.copy()
+    table.loc[table["part"] == "startup", "value"] = startup
+    extended_model = extended(model, CostModel(table))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    extended_model.table.to_csv(target, index=False)
+    print(f"pilot: wrote {target} (the package's model and what the pilot measured)")
+    return extended_model
 
 
 def refitted(spec: dict, fit: str | None) -> dict:

@@ -24,6 +24,8 @@ from bench import config_check
 
 #: the Snakefile of the checkout these packages are installed from
 SNAKEFILE = Path(__file__).resolve().parents[1] / "Snakefile"
+#: the package's Snakemake profiles (`default`, `slurm`), found by name from any directory (`--profile slurm`)
+PROFILES = SNAKEFILE.parent / "profiles"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         allow_abbrev=False,  # Snakemake's --config is not an abbreviation of --configfile
     )
     study.add_argument("--configfile", required=True, help="the study's config (YAML), relative to this directory")
+    study.add_argument("--profile", help="a Snakemake profile: a directory here, or a package profile's name (slurm)")
     study.set_defaults(func=_study, passes_through=True)
 
 
@@ -43,6 +46,17 @@ def command(configfile: str, snakemake_args: list[str], directory: Path) -> list
         sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE), "--directory", str(directory),
         "--configfile", configfile, *snakemake_args,
     ]
+
+
+def profile_directory(profile: str) -> Path:
+    """The profile `--profile` names: a directory holding a config.yaml (relative to the study's directory), else the
+    package's profile of that name (`slurm` is PROFILES/slurm); ValueError naming both places otherwise."""
+    for candidate in (Path(profile), PROFILES / profile):
+        if (candidate / "config.yaml").is_file():
+            return candidate.resolve()
+    names = sorted(p.name for p in PROFILES.glob("*") if (p / "config.yaml").is_file())
+    raise ValueError(f"--profile {profile!r}: no {Path(profile) / 'config.yaml'} here and no package profile of that "
+                     f"name (the package's: {', '.join(names) or 'none'})")
 
 
 def _study(args: argparse.Namespace) -> int:
@@ -62,6 +76,9 @@ def _study(args: argparse.Namespace) -> int:
     except yaml.YAMLError as error:
         config_check.refuse([f"not YAML: {' '.join(str(error).split())}"], source)
     config_check.check(config, source)  # before Snakemake starts: one line per error, exit 2
+    if args.profile:
+        with config_check.refusing("b3o study"):
+            args.extra = ["--profile", str(profile_directory(args.profile)), *args.extra]
     here = Path.cwd()
     path = os.pathsep.join([str(here), *filter(None, [os.environ.get("PYTHONPATH")])])
     return run(command(args.configfile, args.extra, here), {**os.environ, "PYTHONPATH": path}, here)

@@ -13,8 +13,15 @@ PYTHONPATH, and a module that cannot be imported or lacks the attribute is one `
 
 from __future__ import annotations
 
+import ast
+import difflib
+import pkgutil
+import sys
 from dataclasses import dataclass
 from importlib import import_module, metadata
+from importlib.machinery import PathFinder
+from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 #: the entry-point groups through which other packages add to the harness's registries
@@ -44,6 +51,63 @@ def load_reference(kind: str, reference: str) -> Any:
             raise PluginError(f"{kind} {reference!r}: module {module!r} has no attribute {attribute!r}")
         found = getattr(found, part)
     return found
+
+
+def did_you_mean(word: str, options: list[str]) -> str:
+    """ " (did you mean 'x'?)" for the option closest to a mistyped `word` (difflib), or "" when none is close."""
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def reference_error(kind: str, reference: str) -> str | None:
+    """What is wrong with `package.module:attribute`, found without running the module (no TensorFlow): its module
+    cannot be found, or its source defines no such top-level name; None when it looks right or cannot be told from
+    the source (a compiled module, a module `__getattr__`, `import *`): loading it then says."""
+    module, _, attribute = reference.partition(":")
+    if not all(part.isidentifier() for part in [*module.split("."), *attribute.split(".")]):
+        return f"{kind} {reference!r} is not a reference of the form 'package.module:factory'"
+    try:
+        spec = PathFinder.find_spec(module, sys.path) if "." not in module else find_spec(module)
+    except Exception:  # noqa: BLE001 - a parent package that fails to import: loading it says how
+        return None
+    if spec is None:
+        modules = [m.name for m in pkgutil.iter_modules(["."])] if "." not in module else []  # the study's own
+        return f"{kind} {reference!r}: no module {module!r} on the path{did_you_mean(module, modules)}"
+    if not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    try:
+        tree = ast.parse(Path(spec.origin).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return None  # importing it reports the syntax error with its line
+    names = _top_level_names(tree)
+    if names is None:
+        return None
+    first = attribute.split(".")[0]
+    if first not in names:
+        return f"{kind} {reference!r}: module {module!r} has no attribute {first!r}{did_you_mean(first, sorted(names))}"
+    return None
+
+
+def _top_level_names(tree: ast.Module) -> set[str] | None:
+    """The names a module's source binds at its top level (in `if`/`try` blocks too), or None if it may bind others
+    unseen (`import *`, a module `__getattr__`)."""
+    names: set[str] = set()
+    nodes = list(tree.body)
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any(alias.name == "*" for alias in node.names):
+                return None
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+        else:  # compound statements: what their blocks bind (an `if TYPE_CHECKING:`, a `try: import`)
+            for block in ("body", "orelse", "finalbody", "handlers"):
+                nodes += getattr(node, block, [])
+    return None if "__getattr__" in names else names
 
 
 def _first_line(err: Exception) -> str:
@@ -94,9 +158,26 @@ class Registry:
         plugins = self.plugins()  # checked for every name: a plugin shadowing a built-in must not go unnoticed
         if not is_reference(name) and name not in self.builtin and name not in plugins:
             raise ValueError(
-                f"unknown {self.kind} {name!r}; valid {self.kind}s: {', '.join(self.names())}, "
-                "or a reference 'package.module:factory'"
+                f"unknown {self.kind} {name!r}{did_you_mean(name, self.names())}; valid {self.kind}s: "
+                f"{', '.join(self.names())}, or a reference 'package.module:factory'"
             )
+
+    def check_source(self, name: str) -> None:
+        """`check`, and a reference's module and attribute found in its source (`reference_error`), importing
+        neither it nor TensorFlow."""
+        self.check(name)
+        if is_reference(name) and (error := reference_error(self.kind, name)):
+            raise PluginError(error)
+
+    def value(self, name: str) -> str | None:
+        """The `module:attribute` that `name` stands for (a built-in's, a plugin's entry point's, or the reference
+        itself), or None for an unknown name."""
+        if is_reference(name):
+            return name
+        if name in self.builtin:
+            return ":".join(self.builtin[name])
+        entry = self.plugins().get(name)
+        return None if entry is None else entry.value
 
     def load(self, name: str) -> Any:
         """The object registered (or referenced) under `name`, imported now; unknown names list the valid ones."""

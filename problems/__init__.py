@@ -37,10 +37,37 @@ def get(name: str, **overrides: Any) -> Problem:
     factory = REGISTRY.load(name)
     if not callable(factory):
         raise PluginError(f"{REGISTRY.source(name)} is {factory!r}, not a factory returning a Problem")
-    problem = factory(**overrides)
+    if name in _BUILTIN:
+        problem = factory(**overrides)
+    else:
+        try:
+            problem = factory(**overrides)
+        except TypeError:
+            raise  # its options (`bench.spec.validate` says "bad problem_options")
+        except Exception as err:  # noqa: BLE001 - a user's factory can fail in any way: one line naming it
+            raise PluginError(f"{REGISTRY.source(name)} cannot be built: {_why(err)}") from None
     if not isinstance(problem, Problem):
         raise PluginError(f"{REGISTRY.source(name)} built a {type(problem).__name__}, not a Problem")
     return problem
+
+
+def _why(err: Exception) -> str:
+    """What went wrong in a user's factory, in its terms: a trieste `Box` given bounds of wrong shapes says which
+    shapes (TensorFlow's own message names only tensors), anything else its first line."""
+    import numpy as np
+
+    trace = err.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        if frame.f_code.co_name == "__init__" and frame.f_globals.get("__name__") == "trieste.space" and {
+                "lower", "upper"} <= set(frame.f_locals):
+            lower, upper = (np.shape(frame.f_locals[k]) for k in ("lower", "upper"))
+            if lower != upper or len(lower) != 1:
+                return (f"its search space's bounds have shapes {lower} (lower) and {upper} (upper); both need one "
+                        "number per dimension, shape (d,)")
+        trace = trace.tb_next
+    lines = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {lines[0] if lines else ''}"
 
 
 __all__ = ["Problem", "get", "names"]

@@ -300,15 +300,22 @@ def test_every_method_has_a_colour_and_line_style_of_its_own():
 
 
 def test_a_user_s_own_methods_draw_apart_from_each_other_and_from_the_package_s(monkeypatch):
-    """Issue 69: MaxVar and Random were both grey dashed lines. Twelve methods of a user's own, beside B3O and
-    random search, each get a colour and dash pattern of their own, the same in every figure of the run."""
+    """Issue 69: MaxVar and Random were both grey dashed lines; issue 80: a user's method was B3O-UCB-c's blue. Twelve
+    methods of a user's own, beside B3O and random search, each get a colour and a dash pattern of their own, the same
+    in every figure of the run, and no colour is near another method's of the run."""
+    from matplotlib.colors import to_rgb
+
     monkeypatch.setattr(common, "_OWN", {})
     own = [f"Mine-{i:02d}" for i in range(12)]
     common.style_run(["B3O-UCB-c", "Random", *reversed(own)])
     looks = [(common.colour(label), str(common.line_style(label))) for label in own]
     known = {str(style) for _, style in common.METHOD_STYLES.values()}
     assert len(set(looks)) == len(own) and not {style for _, style in looks} & known
-    assert common.colour("Mine-00") == common.OWN_COLOURS[0] and common.colour("Mine-03 λ=2") == looks[3][0]
+    colours = [to_rgb(c) for c in [common.colour("B3O-UCB-c"), common.colour("Random"), *(c for c, _ in looks)]]
+    for i, one in enumerate(colours):
+        assert common._distance(one, colours[:i] + colours[i + 1:]) >= common.APART, (i, one)
+    assert common.colour("Mine-00") != common.OWN_COLOURS[0]  # tab10's blue is B3O-UCB-c's
+    assert common.colour("Mine-03 λ=2") == looks[3][0]
     assert common.colour("Random") == "tab:gray"
 
 

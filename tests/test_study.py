@@ -33,6 +33,7 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     for method in study["methods"]:
         if method["method"] == "b3o":
             method["params"] |= {"sampler": "defer", "sampler_options": {"budget": 300}}
+    study["compare"][1]["problems"] = ["shifted-sphere"]  # the problem by the name its tables show (issue 80)
     (user / "my.yaml").write_text(yaml.safe_dump(config))
     targets = ["results/mine/paper/tables/summary.csv", "results/mine/paper/figures/progress_my_sphere_study.png",
                "results/mine/paper/tables/declared.csv", "results/mine/paper/report.tex", "results/mine/site/index.html"]
@@ -73,6 +74,13 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     assert "shifted-sphere" in page and "my_problem:" not in page
     index = (user / "results/mine/site/index.html").read_text()
     assert "your comparisons: 2 inconclusive (too few seeds to decide)" in index
+    # issue 80: its pages are its own, with no paper wording and no placeholder for what a study does not make
+    for text in (report, page):
+        for paper_words in ("battery", "Formula E", "beyond the paper", "Further experiments", "not in this run"):
+            assert paper_words not in text, paper_words
+    assert "The study's experiments" in report
+    iterations = pd.read_parquet(user / "results/mine/paper/tables/per_iteration.parquet")
+    assert set(iterations["problem_name"]) == {"shifted-sphere"}  # its anytime figures' titles
 
 
 def records(user: Path) -> list[dict]:
@@ -97,6 +105,8 @@ def test_other_commands_still_refuse_unknown_arguments(tmp_path):
 
 def test_b3o_study_refuses_a_bad_config_one_line_per_error_before_snakemake(tmp_path):
     """Issue 69: `seeds: 0` and λ = −1 are two lines on stderr (field, value, what is allowed), exit 2, no schema."""
+    for module in ("my_problem.py", "my_method.py"):
+        (tmp_path / module).write_text((EXAMPLES / module).read_text())
     config = yaml.safe_load((EXAMPLES / "my.yaml").read_text())
     study = next(iter(config["experiments"].values()))
     study["seeds"] = 0

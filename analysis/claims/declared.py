@@ -8,7 +8,7 @@ A researcher writes, before the run, which method should beat which:
         compare:
           - {a: MaxVar, b: Random}                              # better (the default)
           - {a: B3O-UCB-c, b: MaxVar, relation: matches_or_beats}
-          - {a: B3O-UCB-c, b: TS, relation: similar, problems: [my_problem:camel]}
+          - {a: B3O-UCB-c, b: TS, relation: similar, problems: [camel]}   # or my_problem:camel
 
 Each entry becomes a catalogue-style claim (`analysis.claims.claim.Claim`) between the two labels on each of the
 experiment's problems (or the ones it names), paired by seed at each method's final budget, decided by
@@ -21,7 +21,7 @@ lacks before any trial runs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -102,7 +102,7 @@ def decide(
     """Every declared comparison of `experiments` decided on the per-trial table (`analysis.data.per_trial`),
     through the experiment's planned looks if it has them; a comparison whose experiment did not run is not
     measured."""
-    entries = declared(experiments)
+    entries = [replace(d, problems=_as_listed(d.problems, table)) for d in declared(experiments)]
     out: dict[Declared, Verdict] = {}
     for key, claim in families(entries).items():
         members = [d for d in entries if (d.experiment, d.relation, d.problems) == key]
@@ -119,6 +119,15 @@ def decide(
                 lines.append("not run: " + wording.missing_text(missing))
             out[d] = Verdict(d, verdict, "\n".join(lines), wording.binding(mine, verdict), tuple(mine))
     return [out[d] for d in entries]
+
+
+def _as_listed(problems: tuple[str, ...] | None, table: pd.DataFrame) -> tuple[str, ...] | None:
+    """A comparison's problems as the table lists them: one named by its object's name (`shifted-sphere`, as figures
+    and tables show it) is the problem of that name (`my_problem:shifted_sphere`)."""
+    if problems is None or "problem_name" not in table:
+        return problems
+    listed, named = set(table["problem"]), dict(zip(table["problem_name"], table["problem"]))
+    return tuple(p if p in listed else named.get(p, p) for p in problems)
 
 
 def frame(decided: list[Verdict]) -> pd.DataFrame:

@@ -10,7 +10,9 @@ extended run's 20 000 rows would be 2 MB, as Parquet they are 150 kB. Columns:
   best-so-far after the iteration (at a trial's last iteration, the per-trial table's value at its final budget);
 * `recommended_regret`: the regret of the point the method would recommend from those evaluations
   (`analysis.data.tidy.RECOMMENDED_COLUMNS`; empty for records made before it was recorded, and off the regret
-  problems).
+  problems);
+* `problem_name`, only in a run with a problem the package does not know: its object's own name, by which the figures
+  title it (as in the per-trial table).
 
 Run as `python -m analysis.data.per_iteration --table TIDY.parquet --out paper/tables/per_iteration.parquet`.
 """
@@ -25,7 +27,7 @@ import pandas as pd
 
 from analysis.data.aggregate import HEADLINE_METRICS
 from analysis.data.per_trial import KEYS, headline
-from analysis.naming import display_labels
+from analysis.naming import PROBLEMS, display_labels, name_problems_in
 
 #: the table's file name in a run's tables/ folder
 NAME = "per_iteration.parquet"
@@ -46,7 +48,8 @@ def per_iteration(tidy: pd.DataFrame) -> pd.DataFrame:
     if "recommended_regret" not in rows:  # a tidy table made before recommendations were recorded
         rows["recommended_regret"] = np.nan
     keys = ["experiment", "problem", "label", "seed", "trial_id", "iteration"]
-    return rows[list(COLUMNS)].sort_values(keys, ignore_index=True)
+    own = "problem_name" in rows and not set(rows["problem"]) <= set(PROBLEMS)
+    return rows[[*COLUMNS, *(["problem_name"] if own else [])]].sort_values(keys, ignore_index=True)
 
 
 def read(path: str | Path) -> pd.DataFrame:
@@ -55,6 +58,7 @@ def read(path: str | Path) -> pd.DataFrame:
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{path}: not a per-iteration table, lacks column(s) {missing}")
+    name_problems_in(table)  # a user's problem is titled by its own name
     return display_labels(table)  # a table written before labels were spelled as names
 
 

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 
 from analysis.naming import (  # noqa: F401 (ordered_problems and problem_title re-exported for the figures)
@@ -56,10 +57,12 @@ METHOD_STYLES: dict[str, tuple[str, str | tuple]] = {
     "Random": ("tab:gray", "--"),
 }
 LABEL_ORDER = tuple(METHOD_STYLES)
-#: a user's own methods (labels `METHOD_STYLES` does not know), in the order `style_run` meets them: ten colours, each
-#: paired with a dash pattern no known method uses, so that they stay apart from each other (20 before a pair repeats)
-#: and from the package's methods
-OWN_COLOURS = tuple(sns.color_palette("tab10"))
+#: a user's own methods (labels `METHOD_STYLES` does not know), in the order `style_run` meets them: the first of these
+#: colours far from every colour the run's other methods have (its package methods' included), each paired with a dash
+#: pattern no known method uses, so that no two methods of a run share a colour
+OWN_COLOURS = tuple(sns.color_palette("tab10")) + tuple(sns.color_palette("Dark2")) + tuple(sns.color_palette("husl", 24))
+#: how far apart (RGB distance, 0 to √3) two methods' colours must be to be told apart at a glance
+APART = 0.25
 OWN_DASHES: tuple[tuple, ...] = ((0, (4, 1.5)), (0, (1, 1)), (0, (6, 1.5, 1, 1.5)), (0, (3, 1, 1, 1, 1, 1)))
 _OWN: dict[str, tuple[tuple[float, ...], tuple]] = {}
 EVALUATIONS = "Function evaluations"
@@ -138,11 +141,21 @@ def load_table(path: str | Path) -> pd.DataFrame:
 
 def style_run(labels: Iterable[str]) -> None:
     """Give each of a run's labels that `METHOD_STYLES` does not know its own colour and dash pattern, in name order,
-    so that every figure drawn from the run's tables shows one method alike and no two alike."""
-    own = sorted({method_of(label) for label in labels} - set(METHOD_STYLES) - set(_OWN))
-    for label in own:
-        i = len(_OWN)
-        _OWN[label] = (OWN_COLOURS[i % len(OWN_COLOURS)], OWN_DASHES[i % len(OWN_DASHES)])
+    so that every figure drawn from the run's tables shows one method alike and no two alike: its colour is the first
+    of `OWN_COLOURS` at least `APART` from the colours of the run's package methods and of the user's methods before
+    it (the one farthest from them if none is)."""
+    methods = {method_of(label) for label in labels}
+    taken = [to_rgb(METHOD_STYLES[m][0]) for m in methods & set(METHOD_STYLES)] + [to_rgb(c) for c, _ in _OWN.values()]
+    for label in sorted(methods - set(METHOD_STYLES) - set(_OWN)):
+        far = [c for c in OWN_COLOURS if _distance(c, taken) >= APART]
+        chosen = far[0] if far else max(OWN_COLOURS, key=lambda c: _distance(c, taken))
+        _OWN[label] = (chosen, OWN_DASHES[len(_OWN) % len(OWN_DASHES)])
+        taken.append(to_rgb(chosen))
+
+
+def _distance(colour: tuple[float, ...], others: list[tuple[float, ...]]) -> float:
+    """The RGB distance from `colour` to the nearest of `others` (infinite without any)."""
+    return min((float(np.linalg.norm(np.subtract(colour, other))) for other in others), default=float("inf"))
 
 
 def note(message: str) -> None:

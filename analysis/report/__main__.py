@@ -17,7 +17,7 @@ def build(paper: str | Path, scaling: str | Path | None = None, config: str = ""
     study (`study`) reports its own experiments only: no page of the paper's claims, under a title of its own."""
     run = inputs.load(paper, scaling, config)
     if study:
-        run = replace(run, claims=None)
+        run = replace(run, claims=None, study=True)
     made = [s for s in (make(run) for make in sections.ALL) if s is not None]
     return latex.document(made, STUDY_TITLE.format(config=config or Path(paper)) if study else None)
 

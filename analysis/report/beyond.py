@@ -101,7 +101,12 @@ def other(run: Run) -> Section | None:
     for experiment in present:
         claims = [say.verdicts(run.claims, [experiment], CLAIMS_REF, "the claims")]
         parts += one_experiment(run, experiment, text(experiment_title(experiment)), f"progress_{experiment}", claims)
-    return Section("Further experiments", parts, "other")
+    return Section("The study's experiments" if run.study else "Further experiments", parts, "other")
+
+
+def beyond_paper(title: str, run: Run) -> str:
+    """A section's title, marked as beyond the paper in a reproduction's report (a study's has no paper to go beyond)."""
+    return title if run.study else f"{title} (beyond the paper)"
 
 
 def recommended(run: Run) -> Section | None:
@@ -112,7 +117,8 @@ def recommended(run: Run) -> Section | None:
     carried = run.per_iteration[run.per_iteration["recommended_regret"].notna()]
     table = recommended_table(run.per_iteration)
     parts = [
-        "The paper scores a method by the simple regret of the best point it has evaluated, which a user cannot pick "
+        ("The regret figures above score" if run.study else "The paper scores")
+        + " a method by the simple regret of the best point it has evaluated, which a user cannot pick "
         "out without knowing the optimum; what a user gets is the point the method recommends, here the evaluated "
         "point of best posterior mean, chosen from the data before each batch and, after the last one, from a final "
         "fit on all the data. The two differ wherever the model's mean ranks the evaluated points otherwise than "
@@ -131,7 +137,7 @@ def recommended(run: Run) -> Section | None:
             r"Simple regret at the last iteration, of the best evaluated point and of the recommended point: mean "
             r"[95\,\% CI] over the seeds that have both.", "recommended",
         ))
-    return Section("The recommended point's regret (beyond the paper)", parts, "recommended")
+    return Section(beyond_paper("The recommended point's regret", run), parts, "recommended")
 
 
 def recommended_table(iterations: pd.DataFrame) -> pd.DataFrame:
@@ -162,8 +168,9 @@ def across(run: Run) -> Section | None:
         profiles = run.has_figure("score_profiles")
         parts += [
             text(
-                "Each trial's gap to the optimum (the simple regret; on the battery and Formula E the gap to the best "
-                "value any trial of the run reached) is divided by Random's median gap at the same number of "
+                "Each trial's gap to the optimum (the simple regret; "
+                + ("on a problem without a known optimum" if run.study else "on the battery and Formula E")
+                + " the gap to the best value any trial of the run reached) is divided by Random's median gap at the same number of "
                 "evaluations on the same problem: 0 is the optimum, 1 is random search's median. A method's score is "
                 "the mean over its problems of its mean score, with a 95 % stratified-bootstrap interval (seeds "
                 "resampled within each problem). "
@@ -187,7 +194,7 @@ def across(run: Run) -> Section | None:
              "budget a claim holds, is open or fails, with the run's planned looks."),
             figure("anytime_verdicts"),
         ]
-    return Section("Across problems and along the budget (beyond the paper)", parts, "across")
+    return Section(beyond_paper("Across problems and along the budget", run), parts, "across")
 
 
 def across_table(scores: pd.DataFrame) -> pd.DataFrame:

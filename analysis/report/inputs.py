@@ -36,6 +36,7 @@ class Run:
     scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.statistics.scores: score_aggregate.csv)
     declared: pd.DataFrame | None = None  # the config's own comparisons, decided (analysis.tables.declared_comparisons)
     headline: pd.DataFrame | None = None  # a horizon run's answer per problem and variant (analysis.tables.headline)
+    study: bool = False  # a user's own study: its sections speak of its experiments, never of the paper's
 
     def experiments(self) -> list[str]:
         """Experiments with trials, in the order the per-trial table lists them."""

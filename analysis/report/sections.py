@@ -88,7 +88,9 @@ def method(run: Run) -> Section:
             ),
             (
                 r"Temperatures are constant (suffix \texttt{-c}), scheduled ($\lambda_t = \lambda_0\sqrt{t}\log t$, "
-                r"suffix \texttt{-s}; the first batch is uniform) or, beyond the paper, normalised (suffix "
+                r"suffix \texttt{-s}; the first batch is uniform) or, "
+                + ("" if run.study else "beyond the paper, ")
+                + r"normalised (suffix "
                 r"\texttt{-n}: one $\lambda$ acting on the acquisition standardised over a fixed reference set) or "
                 r"automatic (suffix \texttt{-auto}: $\lambda_t$ chosen from the acquisition at every iteration). "
                 r"Observations are standardised before any model sees them; the surrogate is a Gaussian process "

@@ -263,10 +263,12 @@ def scores_section(run: Path, page_dir: Path) -> str:
     aggregate = read_table(run / "tables" / SCORE_AGGREGATE)
     scored = read_table(run / "tables" / SCORES)
     if aggregate is None or scored is None:
-        return _missing(run / "tables" / SCORES)
+        return "" if study(run) else _missing(run / "tables" / SCORES)
     intro = (
         "<p>Score = gap / median gap of Random at the same evaluations, problem and experiment: 0 is the optimum "
-        "(regret problems) or the best value any trial of the run reached (battery hypervolume, Formula E), 1 is random "
+        "(regret problems) or the best value any trial of the run reached ("
+        + ("problems without a known optimum" if study(run) else "battery hypervolume, Formula E")
+        + "), 1 is random "
         "search's median. Per method: the mean over problems of the per-problem mean score, with a 95 % stratified "
         f"bootstrap interval (seeds resampled within problems). Download: "
         f"{html.link(relative_href(run / 'tables' / SCORES, page_dir), SCORES)}, "
@@ -293,11 +295,13 @@ def _captions(stems: list[str]) -> dict[str, str]:
 
 
 def _figures(run: Path, page_dir: Path, stems: list[str], captions: dict[str, str] | None = None) -> str:
+    """The figures of `stems`; one the run lacks is said to be missing, except on a study's page, which shows what its
+    run made and nothing else (its workflow plans no other)."""
     parts = []
     for stem in stems:
         png = run / "figures" / f"{stem}.png"
         if not png.exists():
-            parts.append(_missing(png))
+            parts.append("" if study(run) else _missing(png))
             continue
         caption = (captions or {}).get(stem)
         parts.append((f"<p>{html.text(caption)}</p>" if caption else "") + html.figure(relative_href(png, page_dir), png.name))
@@ -336,7 +340,7 @@ def write_parquet(run: Path) -> Path | None:
 def anytime_section(run: Path, page_dir: Path) -> str:
     """The anytime views; those drawn from the per-iteration table only where the run has one (a run published
     before it, whose records were not kept, has none, and its page says so rather than show stale figures)."""
-    if (run / "tables" / PER_ITERATION).exists():
+    if (run / "tables" / PER_ITERATION).exists() or study(run):
         return _figures(run, page_dir, list(ANYTIME_FIGURES), ANYTIME_FIGURES)
     return _missing(run / "tables" / PER_ITERATION) + _figures(run, page_dir, ["anytime_verdicts"], ANYTIME_FIGURES)
 
@@ -364,6 +368,11 @@ def beside(name: RunName) -> str:
 def named(name: RunName) -> str:
     """The run's scale in words, its directory secondary (under a title that names its question)."""
     return f'<p class="run">{beside(name)}</p>'
+
+
+def _titled(title: str, section: str) -> str:
+    """A section under its heading; nothing for an empty one (a study's page leaves out what its run did not make)."""
+    return f"<h2>{title}</h2>{section}" if section else ""
 
 
 def study(run: Path) -> bool:
@@ -396,8 +405,8 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
         + answer + (glossary_link(page_dir) if not answer else "")
         + declared_section(run, page_dir)
         + ("<h2>Claims and verdicts</h2>" + verdicts_section(run) if not study(run) else "")
-        + "<h2>Normalised scores</h2>" + scores_section(run, page_dir)
-        + "<h2>Anytime views</h2>" + anytime_section(run, page_dir)
+        + _titled("Normalised scores", scores_section(run, page_dir))
+        + _titled("Anytime views", anytime_section(run, page_dir))
         + "<h2>Figures</h2>" + (_figures(run, page_dir, others, _captions(others)) if others else "<p><em>no other figures</em></p>")
         + "<h2>Tables</h2>" + tables_section(run, page_dir)
         + ("<h2>About this run</h2>" + html.details("The config that ran it", about_section(config, page_dir))

@@ -23,7 +23,7 @@ from analysis.figures import ANYTIME_REPORTED, ANYTIME_VIEWS, paper_experiments,
 from analysis.tables import declared as declared_tables
 from bench.grid import horizon_arguments, look_blocks, look_plan as grid_look_plan, looks_run, seed_numbers, sequential_experiments, setting, settings_to_check, trial_grid, trial_jobs  # TensorFlow-free: every job re-parses this file, so the DAG build stays cheap
 from bench.cost import CostModel  # TensorFlow-free too
-from bench.estimate import COST_MODEL, DEFAULT_LIMIT_MIN, slots
+from bench.estimate import DEFAULT_LIMIT_MIN, cost_model_path, memory_mb, slots
 from bench.scaling import ScalingSpec  # TensorFlow-free too
 from bench.records import FAILED, set_aside
 from harness.plugin_code import code_hash, references
@@ -105,9 +105,11 @@ def _check_specs():
         capture_output=True,
         text=True,
     )
-    if check.returncode != 0:
-        last = check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "b3o check-specs failed"
-        config_check.refuse([last.removeprefix("b3o check-specs: error: ")], REFUSED)
+    if check.returncode != 0:  # its error lines, each (a crash: its last line)
+        prefix = "b3o check-specs: error: "
+        lines = check.stderr.strip().splitlines() or ["b3o check-specs failed"]
+        errors = [line.removeprefix(prefix) for line in lines if line.startswith(prefix)] or lines[-1:]
+        config_check.refuse(errors, REFUSED)
 
 
 def _check_plans():
@@ -148,6 +150,7 @@ DECLARED = any(experiment.get("compare") for experiment in config["experiments"]
 with config_check.refusing(REFUSED):
     TRIAL_JOBS = trial_jobs(SPECS, config.get("trials_per_job", STUDY_TRIALS_PER_JOB if STUDY else 1),
                             look_blocks(config, GRID))  # no job spans two looks
+COST_MODEL = cost_model_path(config)  # the study's pilot's, else the package's (found from the package, not here)
 COST = CostModel.read(COST_MODEL) if COST_MODEL.is_file() else None
 
 
@@ -162,7 +165,8 @@ SLOT_MIN = config.get("slot_minutes", DEFAULT_LIMIT_MIN)
 @functools.cache
 def trial_slots(trial_ids):
     """(runtime, retries) of a trial job: the cost model's prediction for its trials (`bench.cost`, fitted to the
-    published run: paper/tables/cost_model.csv; DEFAULT_LIMIT_MIN for each trial it cannot predict) in slots of at
+    published run: the package's paper/tables/cost_model.csv, or a study's pilot's, `bench.estimate.cost_model_path`;
+    DEFAULT_LIMIT_MIN for each trial it cannot predict) in slots of at
     most the config's `slot_minutes` (`bench.estimate.slots`): a job that runs out of time is resubmitted and its
     trials resume from their checkpoints."""
     predicted = [COST.predict(SPECS[t].to_dict()) if COST else None for t in trial_ids]
@@ -170,9 +174,12 @@ def trial_slots(trial_ids):
 
 
 def trial_resources(trial_ids):
-    """A trial job's resources: 4 GB per job and its slot's runtime (`trial_slots`); the config's `trial_resources`
-    go on top (e.g. {gpu: 1}; a `runtime` there is per trial and replaces the prediction)."""
-    resources = {"mem_mb": 4000, **config.get("trial_resources", {})}
+    """A trial job's resources: the memory its largest trial needs (`bench.estimate.memory_mb`) and its slot's runtime
+    (`trial_slots`); the config's `trial_resources` go on top (e.g. {gpu: 1}; a `runtime` there is per trial and
+    replaces the prediction)."""
+    specs = [SPECS[t].to_dict() for t in trial_ids]
+    memory = max(memory_mb(spec, COST.uses_model(spec) if COST else True) for spec in specs)
+    resources = {"mem_mb": memory, **config.get("trial_resources", {})}
     if "runtime" in resources:
         return {**resources, "runtime": resources["runtime"] * len(trial_ids)}
     return {**resources, "runtime": trial_slots(tuple(trial_ids))[0]}
