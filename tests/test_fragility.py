@@ -12,10 +12,11 @@ import yaml
 from scipy import stats
 
 from analysis.claims import fragility
+from analysis.presentation import fragile_marks
 from analysis.statistics import verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = list(yaml.safe_load((ROOT / fragility.SITE).read_text())["runs"])
+RUNS = list(yaml.safe_load((ROOT / fragile_marks.SITE).read_text())["runs"])
 
 
 def test_the_wilcoxon_reading_swaps_the_deciding_tests_and_restores_them():
@@ -38,18 +39,17 @@ def test_leaving_out_a_seed_shortens_the_looks_that_held_it():
 
 def test_the_paper_horizon_runs_fragile_claims_are_the_ones_one_seed_moves():
     """Claims 1 and 7 of paper/large_batch (inconclusive) do not hold without seed 303 or by Wilcoxon."""
-    table = pd.read_csv(ROOT / "paper/large_batch/tables/fragility.csv", keep_default_na=False).set_index("name")
+    table = fragile_marks.read(ROOT / "paper/large_batch").set_index("name")
     for name in ("b3o_beats_ts_b100", "constant_beats_ts"):
-        assert table.loc[name, "fragile"] in (True, "True")
+        assert table.loc[name, "fragile"]
         assert "303: does not hold" in table.loc[name, "without_one_seed"]
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_every_claims_md_says_which_verdicts_are_fragile(run):
-    frame = pd.read_csv(ROOT / run / "tables/fragility.csv", keep_default_na=False)
-    frame["fragile"] = frame["fragile"].astype(str) == "True"
+    frame = fragile_marks.read(ROOT / run)
     text = (ROOT / run / "claims.md").read_text()
-    assert fragility.block(frame) in text, f"rerun python -m analysis.claims.fragility --run {run}"
+    assert fragile_marks.block(frame) in text, f"rerun python -m analysis.presentation.fragile_marks --run {run}"
     published = pd.read_csv(ROOT / run / "claims.csv").set_index("name")["verdict"]
     for r in frame.itertuples():  # the readings are of the verdicts as published
         assert published[r.name] == r.verdict

@@ -433,12 +433,12 @@ def test_the_readme_glance_names_each_run_by_its_title_with_its_scale_and_direct
     """README.md's glance table names the deciding run in words (its title in workflow/site.yaml), its directory
     secondary, and lists each run's scale from its per-trial table under the table."""
     from analysis.data import published
-    from analysis.presentation import readme, run_names
+    from analysis.presentation import glance, run_names
 
     monkeypatch.chdir(ROOT)
     tables = {run: pd.read_csv(path) for run, path in published.CLAIMS.items()}
     names = {run: run_names.name(Path(path).parent) for run, path in published.CLAIMS.items()}
-    block = readme.glance_block(tables, "x", names)
+    block = glance.glance_block(tables, "x", names)
     title = run_names.titles()["paper/large_batch"]
     assert f"| {title} (`paper/large_batch`) |" in block and "| large_batch |" not in block
     trials = pd.read_csv("paper/large_batch/tables/per_trial.csv").drop_duplicates("trial_id")

@@ -254,7 +254,7 @@ def test_cli_bad_spec_is_one_clear_error_and_exit_2(tmp_path):
     )
     assert result.returncode == 2
     # one line: TensorFlow's start-up chatter (which its log level does not silence) is filtered as `import b3o` does
-    assert result.stderr.strip().splitlines() == ["b3o run-trial: error: lambda must be a finite positive number, got -2.0"]
+    assert result.stderr.strip().splitlines() == ["b3o run-trial: error: lambda must be a finite positive number, got -2"]
     assert not (tmp_path / "r.json").exists()
 
 

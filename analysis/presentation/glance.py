@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
 
 from analysis.data import published
+from analysis.formatting import number, signed
 from analysis.presentation.run_names import RunName
+from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
+from analysis.tables.claims_table import cell
 
 #: the published runs in published.CLAIMS' order, smallest first: a claim's verdict at a glance is the one of the last
 #: run here that measured it (battery_temperature, claim 12 alone on fresh seeds, decides it by the rule its config
@@ -55,3 +59,43 @@ def verdict_at_scale(claim: str, verdict: str) -> str:
         return verdict
     return (f"{verdict} at {found['ours']} {found['what']} {found['unit']}; the paper's {found['paper']} not run, so "
             "not an answer to the paper's claim")
+
+
+def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, RunName],
+                 fragile: dict[str, set[str]] | None = None) -> str:
+    """One line per claim: verdict (marked *fragile* where leaving out one seed or the Wilcoxon reading moves it,
+    `analysis.presentation.fragile_marks`), the binding comparison with its mean advantage and BCa CI, and which run
+    (`chosen`) by its title, its directory secondary; then each run's scale (the README's table)."""
+    def run_cell(run: str) -> str:  # a run the listing does not name is called by its directory
+        name = names[run]
+        return f"`{name.directory}`" if name.title == name.directory else f"{cell(name.title)} (`{name.directory}`)"
+
+    rows = []
+    for number_, (run, r) in chosen(tables).items():
+        binding = r.get("binding")
+        delta = (
+            f"{cell(binding)}: {signed(r['binding_mean'])} [{number(r['binding_lo'])}, {number(r['binding_hi'])}]"
+            if isinstance(binding, str) and binding and not math.isnan(r.get("binding_mean", math.nan))
+            else ""
+        )
+        shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
+        mark = " (*fragile*)" if r.get("name") in (fragile or {}).get(run, set()) else ""
+        rows.append(f"| {number_} | {cell(r['claim'])} | **{cell(verdict_at_scale(r['claim'], r['verdict']))}**{mark} "
+                    f"| {delta} | {shown_run} |")
+    return generated(
+        "glance",
+        source,
+        [
+            "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
+            "|---|---|---|---|---|",
+            *rows,
+            *decided_otherwise(tables, names),
+            "",
+            "*fragile*: leaving out one seed, or reading the differences by the Wilcoxon signed-rank test, moves "
+            "the verdict (each run's claims.md says how).",
+            "",
+            "The runs, each at its scale (from its per-trial table):",
+            "",
+            *(f"- {run_cell(run)}: {names[run].scale or 'no per-trial table'}" for run in tables),
+        ],
+    )

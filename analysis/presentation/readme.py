@@ -20,14 +20,12 @@ of docs/ from the committed tables (`analysis.data.published`), docs/deviations.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from analysis.data import published
-from analysis.formatting import number, signed
 from analysis.naming import display_labels
 from analysis.presentation.docs_blocks import (
     auto_choice_block,
@@ -54,8 +52,8 @@ from analysis.presentation.fit_blocks import (
     paper_scale_trials_block,
     trace_determinism_block,
 )
-from analysis.presentation import deviations, run_names
-from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
+from analysis.presentation import deviations, fragile_marks, run_names
+from analysis.presentation.glance import RUNS, glance_block
 from analysis.presentation.readme_blocks import (
     has,
     rewrite_all,
@@ -109,57 +107,6 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
             "| # | claim (where in the paper) | run | verdict | seeds to decide (binding comparison) |",
             "|---|---|---|---|---|",
             *rows,
-        ],
-    )
-
-
-def fragile_claims(claims: dict[str, str]) -> dict[str, set[str]]:
-    """run -> the claims its fragility table (`analysis.claims.fragility`, beside its claims table) marks fragile."""
-    out = {}
-    for run, path in claims.items():
-        table = Path(path).parent / "tables/fragility.csv"
-        if table.is_file():
-            frame = pd.read_csv(table)
-            out[run] = set(frame.loc[frame["fragile"].astype(bool), "name"])
-    return out
-
-
-def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, run_names.RunName],
-                 fragile: dict[str, set[str]] | None = None) -> str:
-    """One line per claim: verdict (marked *fragile* where leaving out one seed or the Wilcoxon reading moves it,
-    `analysis.claims.fragility`), the binding comparison with its mean advantage and BCa CI, and which run
-    (`analysis.presentation.glance` chooses it) by its title, its directory secondary; then each run's scale."""
-    def run_cell(run: str) -> str:  # a run the listing does not name is called by its directory
-        name = names[run]
-        return f"`{name.directory}`" if name.title == name.directory else f"{cell(name.title)} (`{name.directory}`)"
-
-    rows = []
-    for number_, (run, r) in chosen(tables).items():
-        binding = r.get("binding")
-        delta = (
-            f"{cell(binding)}: {signed(r['binding_mean'])} [{number(r['binding_lo'])}, {number(r['binding_hi'])}]"
-            if isinstance(binding, str) and binding and not math.isnan(r.get("binding_mean", math.nan))
-            else ""
-        )
-        shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
-        mark = " (*fragile*)" if r.get("name") in (fragile or {}).get(run, set()) else ""
-        rows.append(f"| {number_} | {cell(r['claim'])} | **{cell(verdict_at_scale(r['claim'], r['verdict']))}**{mark} "
-                    f"| {delta} | {shown_run} |")
-    return generated(
-        "glance",
-        source,
-        [
-            "| # | claim | verdict | binding comparison: mean advantage [95% CI] | run |",
-            "|---|---|---|---|---|",
-            *rows,
-            *decided_otherwise(tables, names),
-            "",
-            "*fragile*: leaving out one seed, or reading the differences by the Wilcoxon signed-rank test, moves "
-            "the verdict (each run's claims.md says how).",
-            "",
-            "The runs, each at its scale (from its per-trial table):",
-            "",
-            *(f"- {run_cell(run)}: {names[run].scale or 'no per-trial table'}" for run in tables),
         ],
     )
 
@@ -380,8 +327,8 @@ def main(argv: list[str] | None = None) -> int:
             command = SECTIONS["claims"][2]
             tables = {run: _read(path, GLANCE_COLUMNS, command) for run, path in claims.items()}
             names = {run: run_names.name(Path(path).parent) for run, path in claims.items()}
-            rewrite_all(texts, glance_block(tables, ", ".join(claims.values()), names, fragile_claims(claims)),
-                        "glance")
+            fragile = {run: fragile_marks.fragile(Path(path).parent) for run, path in claims.items()}
+            rewrite_all(texts, glance_block(tables, ", ".join(claims.values()), names, fragile), "glance")
             first = min(claims, key=RUNS.index)
             if has(texts, "claims"):  # the full claims live in docs/results.md, which only the default run rewrites
                 rewrite_all(texts, claims_block(tables[first], claims[first]), "claims")

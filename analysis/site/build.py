@@ -23,13 +23,13 @@ import pandas as pd
 from analysis.data import per_iteration, per_trial
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, displayed, experiment_title, problem_title
-from analysis.presentation import headline, run_names
+from analysis.presentation import fragile_marks, headline, run_names
 from analysis.presentation.captions import CAPTIONS, caption
 from analysis.presentation.run_names import RunName
+from analysis.site.provenance import provenance_text
 from analysis.site import html
 from analysis.site.answer import answer_section, glossary_link
 from analysis.statistics.verdicts import NOT_MEASURED
-from analysis.tables.provenance import PLATFORM, machines
 
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
 #: and the verdict strips), shown in their sections, by file stem
@@ -79,34 +79,6 @@ def _missing(path: Path) -> str:
     return f"<p><em>{html.text(path.as_posix())} is not in this run.</em></p>"
 
 
-def provenance_text(provenance: pd.DataFrame) -> str:
-    """The provenance table as sentences (the items `analysis.tables.provenance` writes; the machines in words, their
-    platform ids secondary), then any other items."""
-    item = dict(zip(provenance["item"], provenance["value"].astype(str)))
-    said = []
-    parts = []
-    if "trials" in item:
-        experiments = ", ".join(experiment_title(e) for e in item.get("experiments", "").split(", ") if e)
-        parts.append(f"{item['trials']} trials" + (f" of {experiments}" if experiments else ""))
-        said += ["trials", "experiments"]
-    if "commits" in item:
-        parts.append(f"run from code at commit(s) {item['commits']}")
-        said.append("commits")
-    sentences = [", ".join(parts) + "."] if parts else []
-    if "platforms" in item:
-        sentences.append(machines(item))
-        said += ["platforms", *(key for key in item if key.startswith(PLATFORM))]
-    if "first trial finished" in item and "last trial finished" in item:
-        sentences.append(f"The first trial finished at {item['first trial finished']}, the last at "
-                         f"{item['last trial finished']}.")
-        said += ["first trial finished", "last trial finished", "minutes from the first trial's finish to the last"]
-    if "core-minutes" in item:
-        sentences.append(f"The trials took {item['core-minutes']} core-minutes in all.")
-        said.append("core-minutes")
-    rest = [f"{html.text(k)}: {html.text(v)}" for k, v in item.items() if k not in said]
-    return f"<p>{html.text(' '.join(sentences))}</p>" + (html.items(rest) if rest else "")
-
-
 def comparisons_table(comparisons: pd.DataFrame) -> str:
     shown = pd.DataFrame({
         "problem": comparisons.get("problem", pd.Series("–", index=comparisons.index)).map(problem_title),
@@ -149,20 +121,6 @@ def along_text(along: pd.DataFrame) -> str:
     return " and ".join(per_claim)
 
 
-def fragility_words(run: Path) -> dict[str, str]:
-    """claim name -> how leaving out one seed or the Wilcoxon reading moves its verdict ("no" where neither does), from
-    the run's tables/fragility.csv (`analysis.claims.fragility`); claims it did not check are absent."""
-    table = read_table(run / "tables" / "fragility.csv")
-    if table is None:
-        return {}
-    out = {}
-    for r in table.fillna("").itertuples():
-        how = [f"without seed {m}" for m in str(r.without_one_seed).split("; ") if m]
-        how += [f"by Wilcoxon: {r.wilcoxon}"] if r.wilcoxon != r.verdict else []
-        out[r.name] = "fragile: " + "; ".join(how) if how else "no"
-    return out
-
-
 def verdicts_section(run: Path) -> str:
     """The claims the run measures, each with its comparisons a click away (those a horizon run measures along t,
     with their verdict at each checkpoint); the others folded into one list, each with why it is not measured (a
@@ -172,7 +130,7 @@ def verdicts_section(run: Path) -> str:
         return _missing(run / "claims.csv")
     along = along_t(run, claims)
     comparisons = read_table(run / "tables" / "comparisons.csv")
-    fragile = fragility_words(run)
+    fragile = fragile_marks.words(run)
     rows = []
     for claim in claims[measured_claims(claims)].to_dict("records"):
         mine = comparisons[comparisons["number"] == claim["number"]] if comparisons is not None else None

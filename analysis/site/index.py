@@ -12,14 +12,14 @@ import yaml
 
 from analysis.data import published
 from analysis.formatting import with_ci
-from analysis.presentation import headline, run_names
+from analysis.presentation import fragile_marks, headline, run_names
 from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.site.answer import answer_section, glossary_link
 from analysis.site.build import (
-    DECLARED, along_t, along_text, beside, fragility_words, measured_claims, page_path, read_table, relative_href,
-    run_page, study, write_parquet,
+    DECLARED, along_t, along_text, beside, measured_claims, page_path, read_table, relative_href, run_page, study,
+    write_parquet,
 )
 
 
@@ -73,8 +73,7 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
         claims = read_table(run / "claims.csv")
         for _, row in (claims[measured_claims(claims)] if claims is not None else pd.DataFrame()).iterrows():
             picked.setdefault(row["number"], (run, row))
-    fragile = {run: {name for name, words in fragility_words(run).items() if words.startswith("fragile")}
-               for run in {run for run, _ in picked.values()}}
+    fragile = {run: fragile_marks.fragile(run) for run in {run for run, _ in picked.values()}}
     rows = []
     for number_, (run, row) in sorted(picked.items()):
         bound = row.get("binding")
