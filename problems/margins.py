@@ -22,6 +22,7 @@ any spreads is one paired series, whose sign test holds its size whatever its sh
 from __future__ import annotations
 
 import argparse
+import math
 import subprocess
 from dataclasses import dataclass
 from functools import cache
@@ -63,6 +64,12 @@ class Margin:
             return np.log(self.value) - log_ratio, np.log(self.value) + log_ratio
         d = b - a if lower_is_better else a - b
         return d + self.value, self.value - d
+
+    def far_below(self, factor: float) -> float:
+        """How far below 0 a side of `sides` lies when that method ends `factor` times the margin's own reach behind
+        the other on the seed: a regret ratio of `factor` or more (log factor − log ρ), or a shortfall of `factor`
+        margins or more ((factor − 1)·margin); the tail guard's far seeds (`analysis.statistics.tail`)."""
+        return math.log(factor) - math.log(self.value) if self.kind == "ratio" else (factor - 1.0) * self.value
 
     def bound(self, b_mean: float) -> float:
         """The margin in the metric's units beside B's mean: how far A's mean may fall behind B's and still be

@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis.claims import wording
 from analysis.claims.catalogue import ABLATIONS, CATALOGUE, Claim
-from analysis.claims.comparisons import Compared, compare, improvement
+from analysis.claims.comparisons import Compared, compare, improvement, typical_value
 from analysis.claims.selection import any_of, member_names, variant
 from analysis.data.aggregate import on_shared_seeds
 from analysis.naming import VARIANTS, method_title, ordered_problems, problem_title
@@ -105,8 +105,10 @@ def _through_looks(
 
 
 def _compare_all(plan: list[tuple], data: pd.DataFrame, claim: Claim) -> list[Compared]:
+    on = {problem: data[data["problem"] == problem] for problem in dict.fromkeys(p for p, *_ in plan)}
+    typical = {problem: typical_value(rows) for problem, rows in on.items()}
     return [
-        compare(data[data["problem"] == problem], a, b, (problem, index), claim.quantity, claim.relation, claim.basis)
+        compare(on[problem], a, b, (problem, index), claim.quantity, claim.relation, claim.basis, typical[problem])
         for problem, index, a, b in plan
     ]
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analysis.claims.selection import Predicate, member_names
 from analysis.naming import problem_title, quantity_title
-from analysis.statistics import verdicts
+from analysis.statistics import robust, tail, verdicts
 from analysis.data.resampling import bca
 from analysis.statistics.verdicts import Paired
 from problems.margins import Margin
@@ -41,6 +41,10 @@ class Compared:
     stat: Paired
     look: int | None = None  # under planned looks: the look (1, 2, ...) at which it was decided, or the last one seen
     right_budget: int | None = None
+    #: A's and B's stuck seeds among the compared seeds (the stuck-seed rule, `analysis.statistics.robust`: above k
+    #: times the problem's typical final value, `stuck_above`), for a lower-is-better headline value; None otherwise
+    stuck: tuple[int, int] | None = None
+    stuck_above: float = float("nan")
 
     @property
     def budgets(self) -> tuple[int | None, int | None]:
@@ -111,11 +115,13 @@ def compare(
     quantity: tuple[str, str] = ("value", "value"),
     relation: str = "better",
     basis: str = "equal",
+    typical: float | None = None,
 ) -> Compared:
     """A's advantage over B per seed on one problem (rows with a `member` column) at the claim's basis; tested
     for `relation` against the problem's margin for the headline value (`problems.margins`). A comparison at a
     budget where either method has completed fewer than MIN_ITERATIONS BO iterations is not decided: its verdict
-    reads NOT_COMPARABLE."""
+    reads NOT_COMPARABLE. Given the problem's `typical` final value (`typical_value`), each side's stuck seeds are
+    counted (lower-is-better headline values only)."""
     left_col, right_col = quantity
     found = sides(rows, a, b, quantity, basis)
     headline = quantity == ("value", "value")
@@ -124,12 +130,25 @@ def compare(
         raise ValueError(f"{relation!r} on {unit[0]} [{left_col}] needs an equivalence margin: none is set")
     names = (a, b) if left_col == right_col else (f"{a} [{quantity_title(left_col)}]", f"{b} [{quantity_title(right_col)}]")
     tie = margin.sides(found.a.to_numpy(), found.b.to_numpy(), found.lower_is_better) if margin else None
-    stat = verdicts.paired(*names, unit[0], found.advantage.to_numpy(), relation, tie, margin.text() if margin else None)
+    far = margin.far_below(tail.far_factor()) if margin else None
+    stat = verdicts.paired(*names, unit[0], found.advantage.to_numpy(), relation, tie, margin.text() if margin else None,
+                           far_below=far if far is not None else float("inf"))
     if headline and min(
         _iterations(rows[rows["member"] == m], budget) for m, budget in zip((a, b), found.budgets)
     ) < MIN_ITERATIONS:
         stat = replace(stat, verdict=verdicts.NOT_COMPARABLE)
-    return Compared(unit, found.budgets[0], margin, stat, right_budget=found.budgets[1])
+    stuck, above = None, float("nan")
+    if headline and found.lower_is_better and typical is not None and np.isfinite(typical):
+        stuck = (robust.stuck(found.a.to_numpy(), typical), robust.stuck(found.b.to_numpy(), typical))
+        above = robust.stuck_factor() * typical
+    return Compared(unit, found.budgets[0], margin, stat, right_budget=found.budgets[1], stuck=stuck, stuck_above=above)
+
+
+def typical_value(rows: pd.DataFrame) -> float:
+    """The problem's typical final value among these rows (one problem, with `member`): the median of its settings'
+    median final values (`analysis.statistics.robust.reference`), what a stuck seed is measured against."""
+    finals = rows[rows["budget"] == rows["final_budget"]]
+    return robust.reference(finals.groupby("member")["value"].median().to_numpy()) if len(finals) else float("nan")
 
 
 def _pairs(table: pd.DataFrame, experiment: str, left: Predicate, right: Predicate):

@@ -34,13 +34,16 @@ def reason(c: Compared) -> str:
         return f"a method has completed fewer than {MIN_ITERATIONS} BO iterations at this budget"
     if s.verdict == FEW:
         return f"with {s.n} seeds the smallest attainable p is {p_text(s.p_floor)} ≥ α = {ALPHA:g}"
+    if s.tail_withheld:
+        return (f"tied on the typical seed (p_Holm {p_text(_decisive(s))}), withheld by the tail guard: far seeds "
+                f"in excess (p_tail {p_text(s.p_tail)})")
     if s.relation == "matches_or_beats":
-        side = "not worse than" if s.tested_mean > 0 else "worse than"
+        side = "not worse than" if s.tested_share > 0.5 else "worse than"
         shown = "shown" if s.verdict != INCONCLUSIVE else "not shown"
-        return f"{shown} {side} B beyond the margin (p_Holm {p_text(s.p_holm)})"
+        return f"{shown} {side} B beyond the margin on the typical seed (p_Holm {p_text(s.p_holm)})"
     if s.relation == "similar":
         if s.verdict == HOLDS:
-            return f"shown tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})"
+            return f"shown tied within the margin on the typical seed (TOST p_Holm {p_text(s.p_equivalent_holm)})"
         if s.verdict == FAILS:
             return f"shown apart beyond the margin (p_Holm {p_text(s.p_holm)})"
         return (f"neither shown tied (TOST p_Holm {p_text(s.p_equivalent_holm)}) nor apart beyond the margin "
@@ -50,7 +53,7 @@ def reason(c: Compared) -> str:
     if s.verdict == FAILS:
         return f"shown below 0, A worse (p_Holm {p_text(s.p_holm)})"
     if s.verdict == EQUIVALENT:
-        return f"shown tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})"
+        return f"shown tied within the margin on the typical seed (TOST p_Holm {p_text(s.p_equivalent_holm)})"
     tie = f", nor tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})" if c.margin is not None else ""
     return f"not shown different from 0 (p_Holm {p_text(s.p_holm)}){tie}"
 
@@ -73,8 +76,26 @@ def comparison_text(c: Compared) -> str:
     look = f" at look {c.look}" if c.look is not None else ""
     return (
         f"{s.left} vs {s.right}{at}: Δ {signed(s.mean)} [{number(s.lo)}, {number(s.hi)}]{margin}, {s.n} seeds{look} "
-        f"→ {s.verdict}: {reason(c)}{needs}"
+        f"→ {s.verdict}: {reason(c)}{needs}{tail_text(c)}"
     )
+
+
+def tail_text(c: Compared) -> str:
+    """The tail beside a comparison with a margin: the seeds beyond it each way, the far ones among them (the tail
+    guard's, `analysis.statistics.tail`) and each side's stuck seeds (the stuck-seed rule's, per method)."""
+    s = c.stat
+    if s.worse_beyond < 0:
+        return ""
+    text = (f" · tail: A worse beyond the margin on {s.worse_beyond} of {s.n} seeds ({s.far_worse} far), better beyond "
+            f"it on {s.better_beyond} ({s.far_better} far)")
+    if c.stuck is not None:
+        text += f", stuck seeds (above {number(c.stuck_above)}) A {c.stuck[0]}, B {c.stuck[1]}"
+    return text
+
+
+def _decisive(s) -> float:
+    """The Holm p on which a tie or non-inferiority was shown: the TOST's for a tie, the tested side's otherwise."""
+    return s.p_holm if s.relation == "matches_or_beats" else s.p_equivalent_holm
 
 
 def lines(compared: list[Compared], data: pd.DataFrame, quantity: tuple[str, str]) -> list[str]:

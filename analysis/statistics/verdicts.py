@@ -52,6 +52,7 @@ from scipy import stats
 
 from analysis.data import resampling
 from analysis.statistics.mean_tests import EXACT_MAX, hall, sign_flip
+from analysis.statistics import tail
 from analysis.statistics.median_tests import seeds_for_power, share_above, sign_test
 from analysis.data.resampling import LEVEL
 
@@ -99,7 +100,11 @@ RULES = (
         "A tie or non-inferiority within the problem's margin is about the typical seed: each side of the margin "
         "(e.g. log 1.25 − log(r_A/r_B)) is shown above 0 on more seeds than chance allows by the exact sign test, "
         "whose size at the margin is exact whatever the seeds' shape (a test of the mean cannot hold its size when "
-        "a method has rare stuck seeds)."
+        "a method has rare stuck seeds). Beside it stand the seeds on which A ends worse, and better, than B beyond "
+        f"the margin, and the far ones among them ({tail.far_factor():g} times the margin's reach or more: a regret "
+        f"ratio of {tail.far_factor():g}); a tie, or A's non-inferiority, is withheld (inconclusive) where the far "
+        f"counts show an excess beyond chance (exact binomial test at {tail.level():g}, unadjusted: the tail guard, "
+        "analysis/statistics/tail_rule.yaml)."
     ),
     (
         "A claim holds only if every comparison it names was run and holds; it does not hold if any comparison does "
@@ -120,7 +125,10 @@ class Paired:
     comparison (NaN without a margin), `tie_mean`, `tie_sd` those of its weaker side (the one with fewer seeds above
     0) and `tie_share` its share of seeds above 0; `tested_share`: that share of the tested series where it is a
     margin's side (the sign test decides it; NaN for "better"); `p_floor`: the smallest two-sided p the sign-flip
-    and sign tests attain with n seeds.
+    and sign tests attain with n seeds. `worse_beyond`, `better_beyond`: the seeds on which A ends worse (better)
+    than B beyond the margin (-1: no margin), `far_worse`, `far_better` those far beyond it; `p_tail` the tail
+    guard's p of an excess of far seeds (`analysis.statistics.tail`; NaN without a margin) and `tail_withheld`
+    whether it withheld a tie or non-inferiority.
     """
 
     left: str
@@ -146,6 +154,12 @@ class Paired:
     seeds_needed: int | None = None
     tie_share: float = math.nan
     tested_share: float = math.nan
+    worse_beyond: int = -1
+    better_beyond: int = -1
+    far_worse: int = -1
+    far_better: int = -1
+    p_tail: float = math.nan
+    tail_withheld: bool = False
 
 
 def advantage(a: np.ndarray, b: np.ndarray, lower_is_better: bool) -> np.ndarray:
@@ -235,11 +249,13 @@ def paired(
     relation: str = "better",
     sides: tuple[Sequence[float], Sequence[float]] | None = None,
     margin: str | None = None,
+    far_below: float = math.inf,
 ) -> Paired:
     """Mean advantage with its BCa CI and the relation's two-sided p: "better" tests the advantage against 0 and,
     given the margin's `sides` (`problems.margins.Margin.sides`, per seed as `diffs`), its TOST p;
     "matches_or_beats" tests the first side (non-inferiority) against 0; "similar" has the TOST p and, as `p`, that
-    of either side shown below 0 (outside the margin). Both need `sides`."""
+    of either side shown below 0 (outside the margin). Both need `sides`. `far_below`: how far below 0 a side lies on
+    a far seed (`problems.margins.Margin.far_below`), for the tail guard."""
     d = np.asarray(diffs, dtype=np.float64)
     keep = ~np.isnan(d)
     if sides is not None:
@@ -266,12 +282,18 @@ def paired(
         tested = d
         p = float(two_sided(tested, 0.0))
     p_eq = float(equivalence(*sides)) if tie else math.nan
+    worse, better = tail.beyond(sides) if sides is not None else (-1, -1)
+    far_worse, far_better = tail.beyond(sides, far_below) if sides is not None else (-1, -1)
+    either = relation != "matches_or_beats"  # a tie breaks on either method's excess, non-inferiority on A's
+    p_tail = float(tail.excess_p(far_worse, far_better, either)) if sides is not None else math.nan
     return Paired(
         left, right, unit, n, float(d.mean()), lo, hi, float(d.std(ddof=1)), p, relation,
         float(tested.mean()), float(tested.std(ddof=1)), margin, p_eq,
         float(weaker.mean()) if tie else math.nan, float(weaker.std(ddof=1)) if tie else math.nan, p_floor(n),
         tie_share=share_above(weaker) if tie else math.nan,
         tested_share=math.nan if relation == "better" else share_above(tested),
+        worse_beyond=int(worse), better_beyond=int(better), far_worse=int(far_worse), far_better=int(far_better),
+        p_tail=p_tail,
     )
 
 
@@ -317,7 +339,9 @@ def decide(family: Sequence[Paired], alpha: float = ALPHA) -> list[Paired]:
     A comparison whose seeds cannot reach p < α at all (`p_floor` ≥ α) is left out of Holm's family (it could never
     be rejected, Tarone's argument), as is one marked NOT_COMPARABLE (it keeps that verdict); the difference tests
     and the equivalence tests are adjusted as two families. "similar" holds on its tie and fails on a difference
-    beyond the margin (its `p`). `alpha` is the level of this look: ALPHA for a single look, less at a planned look
+    beyond the margin (its `p`). A tie or non-inferiority whose seeds beyond the margin show an excess is withheld
+    (inconclusive, `analysis.statistics.tail`; no seed count is offered: more seeds of the same kind would not
+    decide it). `alpha` is the level of this look: ALPHA for a single look, less at a planned look
     of a sequential plan (`analysis.statistics.sequential.nominal`).
     """
     comparable = [c.verdict != NOT_COMPARABLE for c in family]
@@ -339,8 +363,12 @@ def decide(family: Sequence[Paired], alpha: float = ALPHA) -> list[Paired]:
             verdict = EQUIVALENT
         else:
             verdict = INCONCLUSIVE
-        needed = seeds_needed(c, len(family)) if verdict in (INCONCLUSIVE, FEW) else None
-        out.append(replace(c, p_holm=float(p), p_equivalent_holm=float(p_eq), verdict=verdict, seeds_needed=needed))
+        on_margin = verdict == EQUIVALENT or (verdict == HOLDS and c.relation != "better")
+        guarded = on_margin and bool(tail.withheld(c.p_tail))
+        verdict = INCONCLUSIVE if guarded else verdict
+        needed = seeds_needed(c, len(family)) if verdict in (INCONCLUSIVE, FEW) and not guarded else None
+        out.append(replace(c, p_holm=float(p), p_equivalent_holm=float(p_eq), verdict=verdict, seeds_needed=needed,
+                           tail_withheld=guarded))
     return out
 
 

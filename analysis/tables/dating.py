@@ -19,11 +19,13 @@ import pandas as pd
 
 from analysis.claims import catalogue, checking, comparisons, selection
 from analysis.data import resampling
-from analysis.statistics import mean_tests, sequential, verdicts
+from analysis.statistics import mean_tests, median_tests, sequential, tail, verdicts
 
 #: the verdict engine and the claim catalogue: the modules whose change can change a verdict (the margins apart)
-RULE_MODULES = (verdicts, mean_tests, resampling, sequential, catalogue, checking, comparisons, selection)
-RULES = tuple(Path(m.__file__) for m in RULE_MODULES)
+RULE_MODULES = (verdicts, mean_tests, median_tests, tail, resampling, sequential, catalogue, checking, comparisons,
+                selection)
+#: their files, and the tail guard's rule
+RULES = tuple(Path(m.__file__) for m in RULE_MODULES) + (tail.RULE_FILE,)
 #: the columns that identify a trial's value in a per-trial table, and the value
 KEY, VALUE = ["trial_id", "budget"], "value"
 
