@@ -1371,3 +1371,22 @@ def test_looks_on_the_command_line_are_checked():
     for bad in ("synthetic_b100=15,10", "=10", "synthetic_b100=ten", "synthetic_b100=0,5"):
         with pytest.raises(ValueError, match="growing positive counts"):
             parse_looks([bad])
+
+
+def test_every_published_tie_names_the_typical_seed_and_its_tail():
+    """Every published comparison decided on a margin (a tie, "equivalent", non-inferiority) says it is about the
+    typical seed and has its tail beside it; every claim decided within a margin says so in its words."""
+    decided_on_margin = re.compile(r"→ [^:]*: (shown tied within the margin|shown not worse than B|shown worse than B)")
+    seen = 0
+    for claims_md in sorted(Path("paper").glob("**/claims.md")):
+        for comparison in re.split(r"; |<br>", claims_md.read_text()):
+            if decided_on_margin.search(comparison):
+                seen += 1
+                assert "on the typical seed" in comparison and "· tail: A worse beyond the margin on" in comparison, (
+                    f"{claims_md}: {comparison[:160]}")
+    assert seen > 0
+    for claims_csv in sorted(Path("paper").glob("**/claims.csv")):
+        frame = pd.read_csv(claims_csv)
+        margin_claims = {c.name for c in catalogue.CATALOGUE if c.relation in ("similar", "matches_or_beats")}
+        for row in frame[frame["name"].isin(margin_claims) & (frame["run"] != "–")].itertuples():
+            assert "(on the typical seed)" in row.claim, f"{claims_csv}: {row.name}"

@@ -213,7 +213,7 @@ def check(
             lines.append("across problems: " + across.text())
     rows = pd.concat(involved) if involved else data.iloc[:0]
     # a run's departure from the paper that its verdict cannot be read without travels with the claim's words
-    claim = replace(claim, text=claim.text + wording.seq_ei_note(rows))
+    claim = replace(claim, text=claim.text + wording.typical_note(claim.relation) + wording.seq_ei_note(rows))
     return _result(claim, wording.run_text(rows, decided), lines, verdict, decided)
 
 

@@ -42,7 +42,7 @@ class Compared:
     look: int | None = None  # under planned looks: the look (1, 2, ...) at which it was decided, or the last one seen
     right_budget: int | None = None
     #: A's and B's stuck seeds among the compared seeds (the stuck-seed rule, `analysis.statistics.robust`: above k
-    #: times the problem's typical final value, `stuck_above`), for a lower-is-better headline value; None otherwise
+    #: times the problem's typical final value, `stuck_above`), for a headline metric the rule reads; None otherwise
     stuck: tuple[int, int] | None = None
     stuck_above: float = float("nan")
 
@@ -121,7 +121,7 @@ def compare(
     for `relation` against the problem's margin for the headline value (`problems.margins`). A comparison at a
     budget where either method has completed fewer than MIN_ITERATIONS BO iterations is not decided: its verdict
     reads NOT_COMPARABLE. Given the problem's `typical` final value (`typical_value`), each side's stuck seeds are
-    counted (lower-is-better headline values only)."""
+    counted (for the metrics the stuck rule reads, `robust_readings.yaml`)."""
     left_col, right_col = quantity
     found = sides(rows, a, b, quantity, basis)
     headline = quantity == ("value", "value")
@@ -138,7 +138,8 @@ def compare(
     ) < MIN_ITERATIONS:
         stat = replace(stat, verdict=verdicts.NOT_COMPARABLE)
     stuck, above = None, float("nan")
-    if headline and found.lower_is_better and typical is not None and np.isfinite(typical):
+    reads_stuck = set(rows["metric"]) <= set(robust.rule()["metrics"])  # the stuck rule's metrics (regret)
+    if headline and reads_stuck and typical is not None and np.isfinite(typical):
         stuck = (robust.stuck(found.a.to_numpy(), typical), robust.stuck(found.b.to_numpy(), typical))
         above = robust.stuck_factor() * typical
     return Compared(unit, found.budgets[0], margin, stat, right_budget=found.budgets[1], stuck=stuck, stuck_above=above)

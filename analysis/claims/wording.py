@@ -143,6 +143,12 @@ def run_text(rows: pd.DataFrame, compared: list[Compared]) -> str:
     return "; ".join(parts)
 
 
+def typical_note(relation: str) -> str:
+    """" (on the typical seed)" after a claim decided within a margin ("similar", "matches or beats"): what a tie
+    decides is the median seed, not every seed; its tail stands beside each comparison (`tail_text`)."""
+    return " (on the typical seed)" if relation in ("similar", "matches_or_beats") else ""
+
+
 def seq_ei_note(rows: pd.DataFrame) -> str:
     """" (here Seq-EI ran 50 sequential steps, the paper's 750)" where the compared rows hold Seq-EI trials of other
     than the paper's length (Sec. 6.1), so that a verdict is never shown without it; else ""."""

@@ -33,6 +33,7 @@ TABLES = {
     "density": "paper/tables/density.csv",
     "density_large_batch": "paper/large_batch/tables/density.csv",
     "verdict_size": "paper/tables/verdict_size.csv",
+    "tail_guard": "paper/tables/tail_guard_size.csv",
     "familywise": "paper/tables/familywise.csv",
     "cost": "paper/tables/run_times.csv",
     "horizon": "paper/horizon/tables/horizon.csv",

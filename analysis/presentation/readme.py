@@ -73,7 +73,9 @@ from analysis.presentation.readme_blocks import (
     scores_block,
     test_run_block,
 )
-from analysis.presentation.size_blocks import familywise_block, verdict_size_block, verdict_size_line_block
+from analysis.presentation.size_blocks import (
+    familywise_block, tail_guard_block, verdict_size_block, verdict_size_line_block,
+)
 from analysis.statistics import verdicts
 from analysis.tables.claims_table import cell, paper_and_beyond, seeds_text
 
@@ -124,6 +126,11 @@ SECTIONS = {
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
         "python -m analysis.claims.verdict_size",
+    ),
+    "tail_guard": (
+        tail_guard_block,
+        {"verdict", "n", "far_share", "replications", "rule_alone", "with_guard"},
+        "python -m analysis.claims.tail_guard_size",
     ),
     "familywise": (
         familywise_block,

@@ -49,6 +49,10 @@ def moved(run: str, config: dict) -> pd.DataFrame:
         new = claims_table.comparisons(results)
         if set(key) <= set(old.columns) and set(key) <= set(new.columns):
             old, new = (frame.assign(budget=pd.to_numeric(frame["budget"]).astype("Int64")) for frame in (old, new))
+            # Table 2's cells name their λ alone ("λ=0.1 vs λ=5"), the same words in two variants' cells: such rows
+            # pair by their order (the claims table writes both in one order)
+            old, new = (frame.assign(occurrence=frame.groupby(key, dropna=False).cumcount()) for frame in (old, new))
+            key = [*key, "occurrence"]
             both = old.astype({c: str for c in key}).merge(new.astype({c: str for c in key}), on=key,
                                                            suffixes=("_published", "_now"))
             for row in both[both["verdict_published"] != both["verdict_now"]].itertuples():
