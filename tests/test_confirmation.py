@@ -125,3 +125,18 @@ def test_the_plan_predates_every_trial_and_every_analysis_of_the_run():
         return re.sub(r"\s+|>-", "", "".join(kept))
 
     assert rules(original) == rules((ROOT / "analysis/statistics/confirmation.yaml").read_text())
+
+
+def test_the_headline_says_which_readings_replicated_in_words():
+    from analysis.presentation.confirmation_block import confirmation_block
+
+    decided = confirmation.decide(_table(_values(20), range(400, 420)), PLAN, BASINS)
+    text = confirmation_block(decided, "tables/confirmation.csv")
+    assert text.startswith("<!-- confirmation:begin -->") and text.endswith("<!-- confirmation:end -->")
+    directional = decided[decided["expect"] != "none"]
+    replicated = int((directional["status"] == confirmation.REPLICATED).sum())
+    assert f"of the {len(directional)} exploratory readings" in text
+    assert f"{replicated} replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D) (fresh seeds: 10 of 10" in text  # decided at look 1
+    assert f"{len(directional) - replicated} did not replicate" in text and "still open" not in text
+    early = confirmation.decide(_table(_values(10), range(400, 410)), PLAN, BASINS, through=1)
+    assert "still open" in confirmation_block(early, "x") and "did not replicate" not in confirmation_block(early, "x")

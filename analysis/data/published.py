@@ -34,6 +34,9 @@ TABLES = {
     "density_large_batch": "paper/large_batch/tables/density.csv",
     "verdict_size": "paper/tables/verdict_size.csv",
     "tail_guard": "paper/tables/tail_guard_size.csv",
+    # the fresh-seed confirmation's decided readings: written once its first look is published (with the README's
+    # `confirmation` markers, where its headline goes)
+    "confirmation": "paper/large_batch_confirm/tables/confirmation.csv",
     "familywise": "paper/tables/familywise.csv",
     "cost": "paper/tables/run_times.csv",
     "horizon": "paper/horizon/tables/horizon.csv",

@@ -73,6 +73,7 @@ from analysis.presentation.readme_blocks import (
     scores_block,
     test_run_block,
 )
+from analysis.presentation.confirmation_block import confirmation_block
 from analysis.presentation.size_blocks import (
     familywise_block, tail_guard_block, verdict_size_block, verdict_size_line_block,
 )
@@ -126,6 +127,11 @@ SECTIONS = {
         verdict_size_block,
         {"kind", "distribution", "sigma", "effect", "n", "rule", "rate", "replications"},
         "python -m analysis.claims.verdict_size",
+    ),
+    "confirmation": (
+        confirmation_block,
+        {"problem", "variant", "kind", "expect", "seen", "seeds", "for_variant", "for_rival", "status"},
+        "python -m analysis.statistics.confirmation",
     ),
     "tail_guard": (
         tail_guard_block,
