@@ -135,7 +135,7 @@ SECTIONS = {
     ),
     "tail_guard": (
         tail_guard_block,
-        {"verdict", "n", "far_share", "replications", "rule_alone", "with_guard"},
+        {"case", "verdict", "n", "far_share", "replications", "rule_alone", "with_guard"},
         "python -m analysis.claims.tail_guard_size",
     ),
     "familywise": (
