@@ -185,7 +185,7 @@ def check(
     if found is None:
         return Result(
             claim.name,
-            claim.text,
+            claim.text + wording.typical_note(claim.relation),
             claim.source,
             claim.experiment,
             "–",

@@ -338,7 +338,7 @@ def goal_text(table: pd.DataFrame) -> str:
     """The automatic temperature's goal, as measured: on how many problems each variant is shown to match."""
     tally = " and ".join(f"{r.variant} on {int(r.held)} of {int(r.problems)}" for r in goal(table).itertuples())
     return (
-        f"Shown to match or beat the paper's λ, paired by seed: {tally} problems run, the battery's EHVI counting for "
+        f"Shown to match or beat the paper's λ on the typical seed, paired by seed: {tally} problems run, the battery's EHVI counting for "
         "both (the goal: 4 of 5 for both)."
     )
 
