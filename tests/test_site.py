@@ -434,3 +434,27 @@ def test_the_provenance_names_the_machines_in_words_with_their_ids_secondary(sit
     said = page_path(run, out).read_text().split("<h2>Provenance</h2>")[1].split("<h2>")[0]
     assert html.text(machines(items)) in said and "They ran on AMD EPYC" in said
     assert "Platform " not in said and "on platform(s)" not in said
+
+
+def test_a_confirmation_run_opens_with_what_replicated(tmp_path: Path) -> None:
+    """A confirmation run's page opens with its readings in words (which replicated, which did not), then each
+    reading's fresh-seed counts."""
+    from analysis.presentation.confirmation_block import headline
+    from analysis.statistics import confirmation
+
+    the_plan = confirmation.plan()
+    rows = [{"experiment": the_plan.experiment, "problem": r.problem, "label": label, "seed": s,
+             "trial_id": f"{r.problem}-{label}-{s}", "value": value, "budget": 5100, "final_budget": 5100}
+            for r in the_plan.readings for s in range(400, 410)
+            for label, value in ((r.variant, 0.001 if r.variant == "B3O-UCB-s" else 2.0 + s % 2), ("TS", 2.5))]
+    table = pd.DataFrame(rows).drop_duplicates(["trial_id"])
+    decided = confirmation.decide(table, the_plan, through=1)
+    run = tmp_path / "paper" / "confirm"
+    (run / "tables").mkdir(parents=True)
+    decided.to_csv(run / "tables" / "confirmation.csv", index=False)
+    build([run], tmp_path / "site")
+    page = page_path(run, tmp_path / "site").read_text()
+    answer = page.split("<h2>What replicated</h2>")[1].split("<h2>")[0]
+    assert html.text(headline(pd.read_csv(run / "tables" / "confirmation.csv"))) in answer
+    assert "replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D)" in answer
+    assert answer.count("<tr>") >= len(decided) + 1 and "glossary" in answer

@@ -9,10 +9,13 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.data import published
-from analysis.presentation import headline
+from analysis.naming import problem_title
+from analysis.presentation import confirmation_block, headline
 from analysis.presentation.captions import caption
 from analysis.site import html
 
+#: a confirmation run's decided readings (`analysis.statistics.confirmation`), under its tables/
+CONFIRMATION = "confirmation.csv"
 #: the glossary, from the repository root: every page links it
 GLOSSARY = Path(headline.GLOSSARY)
 
@@ -23,10 +26,13 @@ def glossary_link(page_dir: Path) -> str:
 
 def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str:
     """A horizon run's answer, as README.md opens its results (`analysis.presentation.headline`): its scale, a
-    sentence per problem, the leaderboard, the stuck and basin readings and the figure that answers, captioned; empty
-    for a run without a headline table. `config`: the config that ran it, for its M (the README's run: its own; the
-    M = 500 check is named on that run's page only)."""
+    sentence per problem, the leaderboard, the stuck and basin readings and the figure that answers, captioned; a
+    confirmation run's readings instead where it has them (`confirmation_section`); empty for a run with neither.
+    `config`: the config that ran it, for its M (the README's run: its own; the M = 500 check is named on that run's
+    page only)."""
     path = run / "tables" / "headline.csv"
+    if (run / "tables" / CONFIRMATION).is_file():
+        return confirmation_section(pd.read_csv(run / "tables" / CONFIRMATION), page_dir)
     if not path.is_file():
         return ""
     table = pd.read_csv(path)
@@ -42,6 +48,19 @@ def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str
         + html.table(headline.leaderboard(table))
         + f"<p>{_plain(headline.stuck_line(table))}</p><p>{_plain(headline.basin_line(table))}</p>"
         + shown + glossary_link(page_dir)
+    )
+
+
+def confirmation_section(table: pd.DataFrame, page_dir: Path) -> str:
+    """A confirmation run's answer (`analysis.presentation.confirmation_block`): which exploratory readings replicated
+    on fresh seeds, in words, then every reading with its fresh-seed counts, look and status."""
+    shown = table.assign(problem=table["problem"].map(problem_title))[
+        ["problem", "variant", "kind", "expect", "seen", "look", "seeds", "for_variant", "for_rival", "p", "status"]]
+    return (
+        "<h2>What replicated</h2>"
+        + f"<p>{html.text(confirmation_block.headline(table))}</p>"
+        + html.table(shown.rename(columns={"seen": "exploratory", "for_variant": "for B3O", "for_rival": "for TS"}))
+        + glossary_link(page_dir)
     )
 
 
