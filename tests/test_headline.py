@@ -245,3 +245,20 @@ def test_claims_md_links_the_glossary_from_where_it_is_written(tmp_path, monkeyp
     assert "Every word: [the glossary](../../docs/glossary.md)." in text.splitlines()[2]
     assert "glossary" not in claims_table.markdown([], "per_trial.csv")
     assert (ROOT / claims_table.GLOSSARY).is_file()
+
+
+def test_the_scale_sentence_says_the_confirmation_is_running_then_what_replicated(tmp_path: Path) -> None:
+    """Before the confirmation publishes, the headline says its plan is committed and the readings stay exploratory;
+    once its table is published, how many replicated; without a plan, nothing."""
+    from analysis.presentation.headline import CONFIRMATION, CONFIRMATION_PLAN, confirmation_note
+
+    plan = tmp_path / CONFIRMATION_PLAN
+    assert confirmation_note(tmp_path, plan) == ""
+    plan.parent.mkdir(parents=True)
+    plan.write_text("plan")
+    assert "is running" in confirmation_note(tmp_path, plan) and "stay exploratory" in confirmation_note(tmp_path, plan)
+    (tmp_path / CONFIRMATION).parent.mkdir(parents=True)
+    pd.DataFrame({"status": ["replicated", "not replicated", "descriptive", "replicated"]}).to_csv(
+        tmp_path / CONFIRMATION, index=False)
+    assert "On fresh seeds, 2 of the 3 exploratory readings the confirmation tested replicated" in confirmation_note(
+        tmp_path, plan)

@@ -21,11 +21,10 @@ import yaml
 from analysis.formatting import number, series
 from analysis.naming import problem_title
 from analysis.presentation.deviations import SETTINGS
+from analysis.statistics.confirmation import DESCRIPTIVE, PLAN_FILE, REPLICATED
 
 #: where the readings' rule lives, as a reader is pointed to it
 RULE = "analysis/statistics/robust_readings.yaml"
-#: where the basin reading is pre-registered for fresh seeds
-CONFIRMATION = "analysis/statistics/confirmation.yaml"
 #: the page that says what every word of the results means
 GLOSSARY = "docs/glossary.md"
 #: the config of the paper-horizon run, whose model's inducing points the scale sentence names
@@ -40,6 +39,9 @@ PAPER_SCALE = tuple(
 #: the check of M = 500 against M = 64 on part of the run (`analysis.tables.m_check`) and its per-trial table
 M_CHECK = "paper/large_batch_m500/tables/m_check.csv"
 M_CHECK_TRIALS = "paper/large_batch_m500/tables/per_trial.csv"
+#: the fresh-seed confirmation of this run's exploratory readings: its decided readings once published, and its plan
+CONFIRMATION = "paper/large_batch_confirm/tables/confirmation.csv"
+CONFIRMATION_PLAN = "analysis/statistics/confirmation.yaml"
 #: the figure that answers, beside the headline table in its run's figures
 FIGURE = "improvement_along.png"
 #: the typical seed's reading in the leaderboard's words
@@ -167,6 +169,27 @@ def m_check_note(root: Path = Path(".")) -> str:
             f"({shift['verdict']}: too few seeds to show either way).")
 
 
+def confirmation_note(root: Path = Path("."), plan: Path = PLAN_FILE) -> str:
+    """What the fresh-seed confirmation found, once its table is published under `root`, or that it is running (its
+    `plan` is committed and no look is published yet); empty without a plan."""
+    path = root / CONFIRMATION
+    if path.is_file():
+        table = pd.read_csv(path)
+        directional = table[table["status"] != DESCRIPTIVE]
+        done = int((directional["status"] == REPLICATED).sum())
+        return (f" On fresh seeds, {done} of the {len(directional)} exploratory readings the confirmation tested "
+                f"replicated (`{CONFIRMATION}`).")
+    if not plan.is_file():
+        return ""
+    return (" A confirmation of the exploratory readings on fresh seeds is running, its plan committed before its "
+            f"first trial (`{CONFIRMATION_PLAN}`); until it publishes, they stay exploratory.")
+
+
+def checks_note(root: Path = Path(".")) -> str:
+    """The M = 500 check's and the fresh-seed confirmation's clauses, for the scale sentence."""
+    return m_check_note(root) + confirmation_note(root)
+
+
 def stuck_line(table: pd.DataFrame) -> str:
     """The pre-registered stuck-seed reading per problem, with its defect where its threshold lies above every
     regret the problem takes (there it cannot flag a seed)."""
@@ -196,7 +219,7 @@ def basin_line(table: pd.DataFrame) -> str:
     return (
         "Global basin (post hoc: defined from the problem, read after these records were seen): a seed ends in the "
         "global optimum's basin when its final regret is below the regret of the problem's best local maximum that is "
-        f"not global ({thresholds}); pre-registered on fresh seeds in `{CONFIRMATION}`."
+        f"not global ({thresholds}); pre-registered on fresh seeds in `{CONFIRMATION_PLAN}`."
     )
 
 

@@ -331,7 +331,7 @@ def headline_block(table: pd.DataFrame, source: str) -> str:
     its config and the M = 500 check, its figure where drawn beside the table."""
     figure = Path(source).parent.parent / "figures" / headline.FIGURE
     return generated("headline", source, headline.lines(
-        table, headline.inducing(), figure.as_posix() if figure.is_file() else None, headline.m_check_note()))
+        table, headline.inducing(), figure.as_posix() if figure.is_file() else None, headline.checks_note()))
 
 
 def goal_text(table: pd.DataFrame) -> str:

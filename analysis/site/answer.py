@@ -43,7 +43,7 @@ def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str
              if figure.is_file() else f"<p><em>{html.text(figure.as_posix())} is not in this run.</em></p>")
     return (
         "<h2>The answer</h2>"
-        + f"<p>{_plain(headline.intro(table, headline.inducing(config)) + _m_check(run))}</p>"
+        + f"<p>{_plain(headline.intro(table, headline.inducing(config)) + _checks(run))}</p>"
         + html.items(f"<strong>{html.text(title)}</strong>, {_plain(text)}" for title, text in headline.bullets(table))
         + html.table(headline.leaderboard(table))
         + f"<p>{_plain(headline.stuck_line(table))}</p><p>{_plain(headline.basin_line(table))}</p>"
@@ -69,9 +69,10 @@ def _plain(words: str) -> str:
     return html.text(words.replace("`", "").replace("**", ""))
 
 
-def _m_check(run: Path) -> str:
-    """The M = 500 check's outcome, for the run it checked (the README's headline run)."""
-    return headline.m_check_note() if run == Path(published.TABLES["headline"]).parent.parent else ""
+def _checks(run: Path) -> str:
+    """The M = 500 check's outcome and the fresh-seed confirmation's, for the run they check (the README's headline
+    run)."""
+    return headline.checks_note() if run == Path(published.TABLES["headline"]).parent.parent else ""
 
 
 def _href(target: Path, page_dir: Path) -> str:
