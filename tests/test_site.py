@@ -472,3 +472,27 @@ def test_the_provenance_names_the_machines_in_words_with_their_ids_secondary(sit
     said = page_path(run, out).read_text().split("<h2>Provenance</h2>")[1].split("<h2>")[0]
     assert html.text(machines(items)) in said and "They ran on AMD EPYC" in said
     assert "Platform " not in said and "on platform(s)" not in said
+
+
+def test_a_study_s_page_shows_its_declared_comparisons_where_the_claims_would_be(tmp_path: Path) -> None:
+    """A user's study (no claims.csv) gets its declared comparisons, decided, where a paper run's claims would be,
+    and the index counts them (the study's real run end to end, `tests/test_study.py`, is `-m long`)."""
+    from analysis.tables import declared_comparisons
+
+    run = tmp_path / "paper" / "mine"
+    (run / "tables").mkdir(parents=True)
+    shutil.copy(ROOT / "paper" / "tables" / "per_trial.csv", run / "tables" / "per_trial.csv")
+    experiment = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["experiments"]["synthetic_b100"]
+    config = tmp_path / "my.yaml"
+    config.write_text(yaml.safe_dump({"experiments": {"synthetic_b100": {
+        **experiment, "compare": [{"a": "TS", "b": "Random"}]}}}))
+    assert declared_comparisons.main(["--table", str(run / "tables" / "per_trial.csv"), "--config", str(config),
+                                      "--out", str(run / "tables" / "declared")]) == 0
+    declared = pd.read_csv(run / "tables" / "declared.csv")
+    out = tmp_path / "site"
+    build([run], out)
+    page = page_path(run, out).read_text()
+    assert "<h2>Your comparisons</h2>" in page and "Claims and verdicts" not in page
+    assert html.text(declared["comparison"].iloc[0]) in page and html.text(declared["verdict"].iloc[0]) in page
+    index = (out / "index.html").read_text()
+    assert f"your comparisons: 1 {html.text(declared['verdict'].iloc[0])}" in index

@@ -3,7 +3,8 @@
 The package's Snakefile drives it from the user's directory: records and tables land where the config says, relative
 to that directory, and the problem and a method are the user's own modules there (`my_problem:shifted_sphere`,
 `my_method:RandomLCB`), found because the command puts that directory on the jobs' PYTHONPATH. Tiny sizes, the
-model left to its default (exact GPR for so few points), all six trials in one job."""
+model left to its default (exact GPR for so few points), all six trials in one job. The whole run is `-m long` (CI runs
+it after the default suite); the dry runs and refusals below are in the default suite."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 
+@pytest.mark.long  # a whole `b3o study` run, minutes: CI runs it (docs/testing.md: what covers its parts by default)
 def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     user = tmp_path / "my-study"
     user.mkdir()
