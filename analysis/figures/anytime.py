@@ -142,8 +142,7 @@ def draw_ecdf(curves: pd.DataFrame, left_out: list[str] | None = None) -> Figure
         ax.set_ylabel("(target, seed) pairs reached")
     title = f"Runtime ECDF over {TARGETS} fixed targets per problem, at every iteration"
     if left_out:
-        title += (f". Not shown, as no trial there got closer to the optimum than the easy target: "
-                  f"{', '.join(left_out)}")
+        title += f". Not shown, for want of a range of targets (no positive gap below the easy end): {', '.join(left_out)}"
     return titled(fig, title, axes.values())
 
 

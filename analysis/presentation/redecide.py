@@ -13,8 +13,8 @@ rules would:
     python -m analysis.presentation.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
 and with --report the figures' PDFs (which git does not keep), every anytime view (the report shows some, the site
-all), the report's source and, where latexmk is installed, its PDF; `python -m analysis.presentation.readme --published` then rewrites the
-README and docs/ from the committed tables.
+all), the report's source and, where latexmk is installed, its PDF; `python -m analysis.presentation.readme
+--published` then rewrites the README and docs/ from the committed tables.
 """
 
 from __future__ import annotations

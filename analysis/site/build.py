@@ -7,11 +7,11 @@ and anytime views (`analysis.figures.anytime`, from the per-iteration table: the
 where the records carry it, the recommended point's regret), every other PNG of its figures/ folder with its
 caption, each once (not the paper's illustrations, nor a diversity figure its horizon figure repeats), and every other
 table of its tables/ folder a click away (a check's own result, such as the inducing-point check's, lives in one of
-these rather than in the claims). Last, folded: the header comment of
-the config that ran it (what the run is for and, for a pre-registered check, its rule as written before the trials),
-the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as
-Parquet, and its provenance in words (tables/provenance.csv). A file a run lacks is named as missing on its page, not
-an error: older runs lack newer tables. Links are relative, from the page to the run's files.
+these rather than in the claims). Last, folded: the header comment of the config that ran it (what the run is for
+and, for a pre-registered check, its rule as written before the trials), the per-trial table to download as CSV and
+as Parquet (written beside the CSV here) and the per-iteration table as Parquet, and its provenance in words
+(tables/provenance.csv). A file a run lacks is named as missing on its page, not an error: older runs lack newer
+tables. Links are relative, from the page to the run's files.
 """
 
 from __future__ import annotations

@@ -26,11 +26,10 @@ from bench.numerics import cpu_model
 COLUMNS = ("tests", "passed", "skipped", "failed", "minutes", "date", "cpus", "cpu", "collection_s")
 
 
-def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = None,
-             cpu: str | None = None) -> pd.DataFrame:
-    """One row: the suite's tests, passed, skipped, failed (failures and errors), wall minutes, date, the machine's
-    CPU count and CPU model (default: this machine's, where the suite ran) and the seconds of collecting the tests in
-    one process (NaN where not timed)."""
+def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = None) -> pd.DataFrame:
+    """One row: the suite's tests, passed, skipped, failed (failures and errors), wall minutes, date, the CPU count
+    and this machine's CPU model (where the suite ran) and the seconds of collecting the tests in one process (NaN
+    where not timed)."""
     root = ElementTree.parse(junit).getroot()
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     if suite is None:
@@ -46,7 +45,7 @@ def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = 
             "minutes": round(float(suite.get("time", "nan")) / 60, 1),
             "date": suite.get("timestamp", "")[:10],
             "cpus": cpus or os.cpu_count(),
-            "cpu": cpu or cpu_model(),
+            "cpu": cpu_model(),
             "collection_s": float("nan") if collection_s is None else round(collection_s, 1),
         }],
         columns=list(COLUMNS),
