@@ -115,6 +115,12 @@ def _blas() -> list[dict[str, Any]]:
     return [lib for lib in threadpool_info() if lib.get("user_api") == "blas"]
 
 
+def cpu_model() -> str:
+    """This machine's CPU model, named as a record names its own (`fingerprint`): a measurement made outside a trial
+    (the test suite's time) says where it was made in the same words."""
+    return _cpu()["model"]
+
+
 def _cpu() -> dict[str, Any]:
     model, flags = None, []
     try:

@@ -145,3 +145,19 @@ def test_each_committed_table_ends_where_its_run_s_per_trial_table_does(tables: 
     assert (last["num_evals"] == final["final_budget"]).all() and (last["metric"] == final["metric"]).all()
     np.testing.assert_allclose(last["value"], final["value"], rtol=1e-12)
     np.testing.assert_allclose(last["recommended_regret"], final["recommended_regret"], rtol=1e-12)
+
+
+def test_a_problem_without_targets_is_named_in_the_ecdfs_title(table: pd.DataFrame) -> None:
+    """A problem whose trials never get below the easy target has no range of targets and so no panel: the figure says
+    which, instead of leaving it out without a word (as paper/large_batch's once left out Shekel-4)."""
+    budgets = per_iteration.as_budgets(table)
+    flat = (budgets["experiment"] == "synthetic_b100") & (budgets["problem"] == "hartmann6")
+    budgets.loc[flat, "value"] = 1.0  # every trial at Random's median from the start: no target beyond the easy one
+    curves, ranges = runtime_ecdf.ecdf(budgets)
+    left_out = anytime.untargeted(ranges)
+    assert left_out == [f"{problem_title('hartmann6')} in {experiment_title('synthetic_b100')}"]
+    assert not ((curves["experiment"] == "synthetic_b100") & (curves["problem"] == "hartmann6")).any()
+    title = "".join(anytime.draw_ecdf(curves, left_out).get_suptitle().split())  # as wrapped, less its breaks
+    assert "".join(f"Not shown, for want of a range of targets (no positive gap below the easy end): {left_out[0]}"
+                   .split()) in title
+    assert "Not shown" not in anytime.draw_ecdf(curves).get_suptitle()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from analysis.presentation.readme_blocks import markers
 import numpy as np
 import pandas as pd
@@ -166,6 +168,7 @@ def test_a_trial_s_cpu_seconds_are_its_start_up_iterations_and_i_o_and_none_wher
 
 def test_the_test_suite_s_size_and_time_come_from_pytest_s_junit_report(tmp_path) -> None:
     from analysis.tables.test_run import main as test_run
+    from bench.numerics import cpu_model
 
     junit = tmp_path / "junit.xml"
     junit.write_text(
@@ -178,6 +181,11 @@ def test_the_test_suite_s_size_and_time_come_from_pytest_s_junit_report(tmp_path
     code, text = _rewritten(tmp_path, "test_run", table)
     assert code == 0 and "2026-11-27): 574 tests passed, 5 skipped, 1 FAILED, in 15.1 min on" in text
     assert "Collecting" not in text  # not timed
+    # the machine it ran on, as a record names its own: its CPU count and model, in the sentence
+    assert table.loc[0, "cpu"] == cpu_model() and table.loc[0, "cpus"] == os.cpu_count()
+    assert f"min on {os.cpu_count()} cores ({cpu_model()}); on another machine the time differs." in text
+    code, text = _rewritten(tmp_path, "test_run", table.drop(columns="cpu"))  # a table from before the column
+    assert code == 0 and "does not name it" in text
     # the collection's seconds, as bash's `time -p` writes them (.ci/run)
     (tmp_path / "collection_s").write_text("real 10.71\nuser 9.80\nsys 0.90\n")
     assert test_run(["--junit", str(junit), "--collection", str(tmp_path / "collection_s"),

@@ -526,14 +526,18 @@ def test_page_one_names_the_run_and_says_a_run_at_the_papers_scale_is_at_it(monk
     from analysis.report.latex import text
 
     monkeypatch.chdir(ROOT)
-    found = _sections(build("paper/large_batch", None, "config/large_batch.yaml"))
+    tex = build("paper/large_batch", None, "config/large_batch.yaml")
+    found = _sections(tex)
     glance = found["This run at a glance"]
     prose = _prose(glance)
     # the answer first: its sentences and the leaderboard, before the verdicts' table
     assert "end below TS on most seeds" in prose and glance.index("tab:answer") < glance.index("tab:glance")
     title = yaml.safe_load((ROOT / "workflow" / "site.yaml").read_text())["runs"]["paper/large_batch"]["title"]
-    assert prose.startswith(rf"\textbf{{{text(title)}}} (B = 100, T = 50, N₀ = 100, ")
-    assert r"directory \texttt{paper/\allowbreak{}large\_batch}" in prose
+    # the report's title is the run's, its scale and directory under it; page one opens with the answer
+    assert rf"\title{{{text(title)}}}" in tex and "Reproducing B3O" in tex
+    byline = re.search(r"\\author\{([^\n]*)\}", tex).group(1)
+    assert byline.startswith(r"B = 100, T = 50, N₀ = 100, ") and r"\texttt{paper/\allowbreak{}large\_batch}" in byline
+    assert prose.startswith("At the paper's horizon, N₀ = 100 points then T = 50 batches of B = 100")
     table = pd.read_csv(ROOT / "paper/large_batch/tables/per_trial.csv").drop_duplicates("trial_id")
     paper = {s.name: s.paper for s in SETTINGS if s.experiment == "synthetic_b100"}
     assert (table["batch_size"].mode()[0], table["iterations"].mode()[0], table["n_init"].mode()[0]) == (
@@ -591,3 +595,22 @@ def test_a_study_s_report_has_its_own_title_and_no_paper_claims(paper):
     found = _sections(tex)
     assert "Claims in detail" not in found and "Summary" not in found and "tab:claims" not in tex
     assert "made 12 trials" in found["Provenance"]  # where its numbers come from stays
+
+
+def test_the_diversity_figure_a_horizon_figure_repeats_is_shown_once(paper, tmp_path):
+    """A run read along its horizon draws its experiment's batch diversity twice (the diversity figure, and the
+    horizon figure's middle row): the report shows it once, in the horizon figure, and says where."""
+    from dataclasses import replace
+
+    from analysis.report import inputs
+    from analysis.report.experiments import synthetic
+
+    run = inputs.load(paper)
+    body = "\n".join(synthetic(run).parts)
+    assert r"{diversity_b100}" in body and "middle row of the horizon figure" not in body
+    along = tmp_path / "paper"
+    shutil.copytree(paper, along)
+    pd.DataFrame({"experiment": ["synthetic_b100"]}).to_csv(along / "tables" / "horizon_along.csv", index=False)
+    body = "\n".join(synthetic(replace(run, paper=along, figures=run.figures | {"horizon_along"})).parts)
+    assert r"{diversity_b100}" not in body and r"{regret_b100}" in body
+    assert r"the middle row of the horizon figure (Section~\ref{sec:horizon})" in body

@@ -22,7 +22,7 @@ import yaml
 
 from analysis.data import per_iteration, per_trial
 from analysis.site import html
-from analysis.site.build import page_path
+from analysis.site.build import PAPER_ILLUSTRATIONS, page_path
 from analysis.site.index import build, site_configs
 from analysis.statistics import scores
 
@@ -204,6 +204,44 @@ def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, mon
     assert built == committed
     stale = [str(p) for p in built if (tmp_path / "site" / p).read_bytes() != (ROOT / "site" / p).read_bytes()]
     assert not stale, f"site pages out of date (rebuild with tools/republish.sh or python -m analysis.site): {stale}"
+
+
+def _run_page_images(page: Path) -> list[str]:
+    """The file names of a page's images, one per <img> (a name twice: the figure shown twice)."""
+    parsed = _Links()
+    parsed.feed(page.read_text())
+    return [Path(src).name for src in parsed.images]
+
+
+def test_a_run_page_shows_each_figure_once_and_no_paper_illustration(tmp_path: Path) -> None:
+    """The paper's illustrations stay in the report, and the diversity figure of the experiment a run is read along
+    is not shown beside its horizon figure, whose middle row draws the same curves (paper/large_batch once showed
+    them twice); a diversity figure of another experiment stays."""
+    run = tmp_path / "paper" / "along"
+    (run / "tables").mkdir(parents=True)
+    _claims({"large_batch": [1]}).to_csv(run / "claims.csv", index=False)
+    pd.DataFrame({"experiment": ["synthetic_b100"], "problem": ["ackley5"]}).to_csv(
+        run / "tables" / "horizon_along.csv", index=False)
+    for stem in ("illustration_1d", "theorem1", "lambda_effect", "horizon_along", "diversity_b100", "diversity_b5",
+                 "regret_b100"):
+        _tiny_png(run / "figures" / f"{stem}.png")
+    out = tmp_path / "site"
+    build([run], out)
+    images = _run_page_images(page_path(run, out))
+    assert sorted(images) == ["diversity_b5.png", "horizon_along.png", "regret_b100.png"]
+
+    (run / "tables" / "horizon_along.csv").unlink()  # no horizon read: nothing repeats the diversity figure
+    (run / "figures" / "horizon_along.png").unlink()
+    build([run], out)
+    assert sorted(_run_page_images(page_path(run, out))) == ["diversity_b100.png", "diversity_b5.png",
+                                                              "regret_b100.png"]
+
+
+@pytest.mark.parametrize("page", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "site").glob("*/index.html")))
+def test_each_committed_run_page_shows_each_image_once_and_no_paper_illustration(page: str) -> None:
+    images = _run_page_images(ROOT / page)
+    assert len(images) == len(set(images)), f"{page} shows an image twice: {sorted(images)}"
+    assert not {f"{stem}.png" for stem in PAPER_ILLUSTRATIONS} & set(images)
 
 
 def _claims(numbers: dict[str, list[int]]) -> pd.DataFrame:
@@ -458,3 +496,27 @@ def test_a_confirmation_run_opens_with_what_replicated(tmp_path: Path) -> None:
     assert html.text(headline(pd.read_csv(run / "tables" / "confirmation.csv"))) in answer
     assert "replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D)" in answer
     assert answer.count("<tr>") >= len(decided) + 1 and "glossary" in answer
+
+
+def test_a_study_s_page_shows_its_declared_comparisons_where_the_claims_would_be(tmp_path: Path) -> None:
+    """A user's study (no claims.csv) gets its declared comparisons, decided, where a paper run's claims would be,
+    and the index counts them (the study's real run end to end, `tests/test_study.py`, is `-m long`)."""
+    from analysis.tables import declared_comparisons
+
+    run = tmp_path / "paper" / "mine"
+    (run / "tables").mkdir(parents=True)
+    shutil.copy(ROOT / "paper" / "tables" / "per_trial.csv", run / "tables" / "per_trial.csv")
+    experiment = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["experiments"]["synthetic_b100"]
+    config = tmp_path / "my.yaml"
+    config.write_text(yaml.safe_dump({"experiments": {"synthetic_b100": {
+        **experiment, "compare": [{"a": "TS", "b": "Random"}]}}}))
+    assert declared_comparisons.main(["--table", str(run / "tables" / "per_trial.csv"), "--config", str(config),
+                                      "--out", str(run / "tables" / "declared")]) == 0
+    declared = pd.read_csv(run / "tables" / "declared.csv")
+    out = tmp_path / "site"
+    build([run], out)
+    page = page_path(run, out).read_text()
+    assert "<h2>Your comparisons</h2>" in page and "Claims and verdicts" not in page
+    assert html.text(declared["comparison"].iloc[0]) in page and html.text(declared["verdict"].iloc[0]) in page
+    index = (out / "index.html").read_text()
+    assert f"your comparisons: 1 {html.text(declared['verdict'].iloc[0])}" in index

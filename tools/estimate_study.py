@@ -13,39 +13,24 @@ whole study within ±50 %.
 
 from __future__ import annotations
 
-import argparse
-import csv
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
 import pandas as pd
-import yaml
+from example_study import ROOT, command_line, finish, page_from_table, study_config, study_directory
 
-from analysis.presentation.readme_blocks import markers, rewrite
+from analysis.presentation.readme_blocks import markers
 from bench.cost import CostModel, measured_seconds
 from bench.grid import trial_grid
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
 TABLE = ROOT / "docs" / "tables" / "study_estimate.csv"
-PAGE = ROOT / "docs" / "extending.md"
 BLOCK = "tools/estimate_study.py"
 #: the study's size: the example's methods and problem at a few seeds and iterations
 SIZE = {"seeds": 3, "batch_size": 5, "iterations": 6, "n_init": 10}
 #: the target: the whole study's prediction within this fraction of its measured cost
 TARGET = 0.5
-
-
-def study_config() -> dict:
-    config = yaml.safe_load((EXAMPLES / "my.yaml").read_text())
-    (study,) = config["experiments"].values()
-    study.update(SIZE)
-    return config
 
 
 def block(rows: list[dict]) -> str:
@@ -68,26 +53,13 @@ def block(rows: list[dict]) -> str:
     ])
 
 
-def write_page(rows: list[dict]) -> None:
-    PAGE.write_text(rewrite(PAGE.read_text(), block(rows), BLOCK))
-
-
 def main() -> None:
-    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cli.add_argument("--cores", type=int, default=2)
-    cli.add_argument("--keep", help="run the study in this new directory and keep it (default: a temporary one)")
-    cli.add_argument("--page-only", action="store_true", help="rewrite docs/extending.md's block from the table")
-    args = cli.parse_args()
+    args = command_line(__doc__.splitlines()[0])
     if args.page_only:
-        with TABLE.open() as handle:
-            write_page(list(csv.DictReader(handle)))
+        page_from_table(TABLE, block, BLOCK)
         return
-    user = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="b3o-study-estimate-"))
-    user.mkdir(parents=True, exist_ok=bool(not args.keep))
-    for module in ("my_problem.py", "my_method.py"):
-        shutil.copy(EXAMPLES / module, user / module)
-    config = study_config()
-    (user / "my.yaml").write_text(yaml.safe_dump(config))
+    config = study_config(SIZE)
+    user = study_directory(args.keep, "b3o-study-estimate-", config)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(user), str(ROOT)])}
 
     def b3o(*command: str) -> None:
@@ -114,12 +86,9 @@ def main() -> None:
     table["cpu"] = record["provenance"]["numerics"]["cpu"]["model"]
     TABLE.parent.mkdir(parents=True, exist_ok=True)
     table.round({"predicted_s": 1, "measured_s": 1, "error": 3}).to_csv(TABLE, index=False)
-    with TABLE.open() as handle:
-        write_page(list(csv.DictReader(handle)))
+    page_from_table(TABLE, block, BLOCK)
     print(table.to_string(index=False))
-    print(f"study directory: {user}" + ("" if args.keep else " (temporary; removed)"))
-    if not args.keep:
-        shutil.rmtree(user)
+    finish(user, args.keep)
 
 
 if __name__ == "__main__":

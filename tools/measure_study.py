@@ -14,42 +14,27 @@ it in words. The target: 2 minutes on 2 free cores.
 
 from __future__ import annotations
 
-import argparse
-import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
-import yaml
+from example_study import ROOT, command_line, finish, page_from_table, study_config, study_directory, write_page
 
-from analysis.presentation.readme_blocks import markers, rewrite
+from analysis.presentation.readme_blocks import markers
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
 TABLE = ROOT / "docs" / "tables" / "small_study.csv"
-PAGE = ROOT / "docs" / "extending.md"
 #: the generated block's name: its markers are `analysis.presentation.readme_blocks.markers(BLOCK)`
 BLOCK = "tools/measure_study.py"
 #: the study's size (issue: "3 seeds x 3 methods, T = 2, B = 5")
 SIZE = {"seeds": 3, "batch_size": 5, "iterations": 2, "n_init": 8}
 #: a Snakemake log line that dates the lines after it
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
-
-
-def study_config() -> dict:
-    """examples/my.yaml at the benchmark's size."""
-    config = yaml.safe_load((EXAMPLES / "my.yaml").read_text())
-    (study,) = config["experiments"].values()
-    study.update(SIZE)
-    return config
 
 
 def job_times(log: Path) -> tuple[list[datetime], datetime | None]:
@@ -85,25 +70,12 @@ def block(rows: list[dict]) -> str:
     ])
 
 
-def write_page(rows: list[dict]) -> None:
-    PAGE.write_text(rewrite(PAGE.read_text(), block(rows), BLOCK))
-
-
 def main() -> None:
-    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    cli.add_argument("--cores", type=int, default=2)
-    cli.add_argument("--keep", help="run the study in this new directory and keep it (default: a temporary one)")
-    cli.add_argument("--page-only", action="store_true", help="rewrite docs/extending.md's block from the table")
-    args = cli.parse_args()
+    args = command_line(__doc__.splitlines()[0])
     if args.page_only:
-        with TABLE.open() as handle:
-            write_page(list(csv.DictReader(handle)))
+        page_from_table(TABLE, block, BLOCK)
         return
-    user = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="b3o-small-study-"))
-    user.mkdir(parents=True, exist_ok=bool(not args.keep))
-    for module in ("my_problem.py", "my_method.py"):
-        shutil.copy(EXAMPLES / module, user / module)
-    (user / "my.yaml").write_text(yaml.safe_dump(study_config()))
+    user = study_directory(args.keep, "b3o-small-study-", study_config(SIZE))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     started = time.perf_counter()
     began = datetime.now().replace(microsecond=0)
@@ -132,11 +104,9 @@ def main() -> None:
     table = pd.DataFrame([{**row, **machine} for row in rows]).round({"seconds": 1})
     TABLE.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(TABLE, index=False)
-    write_page(table.to_dict("records"))
+    write_page(block(table.to_dict("records")), BLOCK)
     print(table[["phase", "seconds"]].to_string(index=False))
-    print(f"study directory: {user}" + ("" if args.keep else " (temporary; removed)"))
-    if not args.keep:
-        shutil.rmtree(user)
+    finish(user, args.keep)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ from analysis.data.declarations import collect
 #: report (the best evaluated point's regret beside the recommended point's); the results site shows them all.
 ANYTIME_VIEWS = {"metric": "--view metric", "recommended": "--view metric --regret recommended", "ecdf": "--view ecdf"}
 ANYTIME_REPORTED = ("metric", "recommended")
+#: the horizon figure of a run read along its own horizon (`analysis.figures.horizon` on its config's `horizon`
+#: experiment, which the table of the same name records)
+HORIZON_ALONG = "horizon_along"
 
 
 @dataclass(frozen=True)
@@ -58,3 +61,17 @@ def run_figures(experiments: Iterable[str]) -> dict[str, Declared]:
     others = sorted(set(experiments) - drawn)
     figures.update({f"progress_{e}": Declared("regret", e, f"--experiment {e}") for e in others})
     return figures
+
+
+def repeated_by_horizon(run: Path, drawn: Iterable[str]) -> set[str]:
+    """The diversity figures (`analysis.figures.diversity`) that a horizon figure among `drawn` (the run's figure
+    names) repeats whole as its middle row (`analysis.figures.horizon`). A page or report that showed both would show
+    the same curves twice: it keeps the horizon figure, which sets them beside the advantage they are said to explain."""
+    figures, drawn = declared(), set(drawn)
+    experiments = {figure.experiment for name, figure in figures.items() if figure.script == "horizon" and name in drawn}
+    along = run / "tables" / f"{HORIZON_ALONG}.csv"
+    if HORIZON_ALONG in drawn and along.is_file():
+        import pandas as pd  # here only: the workflow imports this module to build its DAG
+
+        experiments |= set(pd.read_csv(along, usecols=["experiment"])["experiment"])
+    return {name for name, figure in figures.items() if figure.script == "diversity" and figure.experiment in experiments}

@@ -118,7 +118,15 @@ def draw_metric(curves: pd.DataFrame, regret: str) -> Figure:
     return within_printed_height(titled(fig, title, [axes[key, x] for key in keys for x in AXES]), len(keys))
 
 
-def draw_ecdf(curves: pd.DataFrame) -> Figure:
+def untargeted(ranges: pd.DataFrame) -> list[str]:
+    """The (experiment, problem) pairs of `ecdf`'s target ranges that have no targets, in words: the ECDF has no panel
+    for them, and its title names them."""
+    empty = ranges[ranges["targets"] == 0]
+    return [f"{problem_title(p)} in {experiment_title(e)}" for e, p in zip(empty["experiment"], empty["problem"])]
+
+
+def draw_ecdf(curves: pd.DataFrame, left_out: list[str] | None = None) -> Figure:
+    """A panel per (experiment, problem) with targets; `left_out` (`untargeted`) named in the title."""
     keys = list(dict.fromkeys(zip(curves["experiment"], curves["problem"])))
     fig, axes = panels(keys)
     for key in keys:
@@ -132,7 +140,10 @@ def draw_ecdf(curves: pd.DataFrame) -> Figure:
         ax.set_title(wrap(f"{problem_title(key[1])}\n{experiment_title(key[0])}", FONTS["normal"], WIDTH / 3))
         ax.set_xlabel(EVALUATIONS)
         ax.set_ylabel("(target, seed) pairs reached")
-    return titled(fig, f"Runtime ECDF over {TARGETS} fixed targets per problem, at every iteration", axes.values())
+    title = f"Runtime ECDF over {TARGETS} fixed targets per problem, at every iteration"
+    if left_out:
+        title += f". Not shown, for want of a range of targets (no positive gap below the easy end): {', '.join(left_out)}"
+    return titled(fig, title, axes.values())
 
 
 def strip_panels(along: pd.DataFrame) -> list[tuple[str, str]]:
@@ -203,10 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         return publish(args.out, lambda: draw_metric(curves, args.regret), missing)
     budgets = per_iteration.as_budgets(table)
     keep = along_panels(budgets, "budget")
-    curves, _ = ecdf(budgets)  # targets from the whole run (its best values), shown where there is an "along"
-    curves = curves[among(curves, keep)]
+    curves, ranges = ecdf(budgets)  # targets from the whole run (its best values), shown where there is an "along"
+    curves, ranges = curves[among(curves, keep)], ranges[among(ranges, keep)]
     missing = None if len(curves) else f"No problem in {args.table} has a range of targets along its iterations."
-    return publish(args.out, lambda: draw_ecdf(curves), missing)
+    return publish(args.out, lambda: draw_ecdf(curves, untargeted(ranges)), missing)
 
 
 if __name__ == "__main__":

@@ -123,7 +123,9 @@ CAPTIONS = {
     ),
     "anytime_ecdf": (
         "Runtime ECDFs: the fraction of (target, seed) pairs reached after each iteration, over 20 targets per problem "
-        "log-evenly spaced from Random's median gap at the initial design to the smallest gap any trial reached."
+        "log-evenly spaced from Random's median gap at the initial design to the smallest gap any trial reached. A "
+        "problem with no such range (no positive gap below that easy end) or a single iteration has no panel; the "
+        "title names one left out for want of targets."
     ),
     "score_profiles": (
         "Performance profiles of the normalised score (0: the optimum or the run's best; 1: Random's median at the "

@@ -188,11 +188,15 @@ def test_run_block(table: pd.DataFrame, source: str) -> str:
     collection = r.get("collection_s", float("nan"))
     collected = "" if pd.isna(collection) else (
         f" Collecting them (`python -m pytest --collect-only -n 0`, one process) takes {number(collection)} s.")
+    cpu = r.get("cpu", float("nan"))
+    machine = (f"{int(r['cpus'])} cores ({cpu})" if isinstance(cpu, str) and cpu else
+               f"{int(r['cpus'])} cores (a table written before `.ci/run` recorded the CPU model does not name it)")
     return generated(
         "test_run", source,
         [f"The default suite's last run on a clean clone in a fresh environment (`tools/ci-clean.sh`, which runs "
          f"`.ci/run`; {r['date']}): {int(r['passed'])} tests "
-         f"passed{skipped}{failed}, in {number(r['minutes'])} min on {int(r['cpus'])} cores.{collected}"],
+         f"passed{skipped}{failed}, in {number(r['minutes'])} min on {machine}; on another machine the time differs."
+         f"{collected}"],
     )
 
 

@@ -9,17 +9,20 @@ from dataclasses import replace
 from pathlib import Path
 
 from analysis.presentation.run_names import STUDY_TITLE
-from analysis.report import inputs, latex, sections
+from analysis.report import inputs, latex, scale, sections
 
 
 def build(paper: str | Path, scaling: str | Path | None = None, config: str = "", study: bool = False) -> str:
-    """The report's LaTeX source for the run in `paper`: only the sections whose parts the run produced. A user's
-    study (`study`) reports its own experiments only: no page of the paper's claims, under a title of its own."""
+    """The report's LaTeX source for the run in `paper`: only the sections whose parts the run produced, under the
+    run's title and scale where the listing names it. A user's study (`study`) reports its own experiments only: no
+    page of the paper's claims, under a title of its own."""
     run = inputs.load(paper, scaling, config)
     if study:
         run = replace(run, claims=None, study=True)
     made = [s for s in (make(run) for make in sections.ALL) if s is not None]
-    return latex.document(made, STUDY_TITLE.format(config=config or Path(paper)) if study else None)
+    if study:
+        return latex.document(made, STUDY_TITLE.format(config=config or Path(paper)))
+    return latex.document(made, *(scale.title_block(run) or (None, None)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.data.aggregate import bootstrap_ci
+from analysis.figures import repeated_by_horizon
 from analysis.formatting import number, with_ci
 from analysis.naming import (
     SAMPLERS,
@@ -67,13 +68,16 @@ def synthetic(run: Run) -> Section | None:
     if not present or run.per_trial is None:
         return None
     parts = []
+    repeated = repeated_by_horizon(run.paper, run.figures)  # shown once, in the horizon figure's middle row
     for experiment in present:
         large = experiment == "synthetic_b100"
         names = ("regret_b100", "paired_b100", "diversity_b100") if large else ("regret_b5", "diversity_b5")
-        figures = [n for n in names if run.has_figure(n)]
+        figures = [n for n in names if run.has_figure(n) and n not in repeated]
         rows = summary_rows(run, experiment)
         values = [say.best_against(rows[rows["problem"] == p]) for p in say.problems_of(rows)] if len(rows) else []
-        shown = say.shows([ref(n) for n in figures], "the run")
+        shown = say.shows([ref(n) for n in figures], "the run") + (
+            "Its batch diversity per iteration is the middle row of the horizon figure (Section~\\ref{sec:horizon}). "
+            if repeated & set(names) else "")
         paragraphs = [
             " ".join([say.setup(run.per_trial, experiment), *values]),
             _normalised(run, experiment),

@@ -129,8 +129,9 @@ def long_table(
     return "\n".join([r"\begingroup", *setup, *table, r"\endgroup"])
 
 
-def document(sections: list[Section], title: str | None = None) -> str:
-    """The whole report: the template's preamble around the sections (under `title` instead of the template's)."""
+def document(sections: list[Section], title: str | None = None, byline: str | None = None) -> str:
+    """The whole report: the template's preamble around the sections (under `title` instead of the template's, with
+    `byline`, LaTeX, above the template's author line)."""
     rendered = []
     for i, s in enumerate(sections):
         starts = s.appendix and not any(earlier.appendix for earlier in sections[:i])
@@ -140,4 +141,6 @@ def document(sections: list[Section], title: str | None = None) -> str:
     page = TEMPLATE.read_text().replace(GEOMETRY, printed.geometry())
     if title is not None:
         page = re.sub(r"\\title\{[^\n]*\}", lambda _: rf"\title{{{text(title)}}}", page, count=1)
+    if byline is not None:
+        page = re.sub(r"\\author\{([^\n]*)\}", lambda m: rf"\author{{{byline}\\ {m.group(1)}}}", page, count=1)
     return page.replace(BODY, body.replace(r"λ\_t", r"\ensuremath{\lambda_t}"))

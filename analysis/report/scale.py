@@ -20,14 +20,28 @@ from analysis.report.inputs import Run
 from analysis.report.latex import path, text
 
 
-def named(run: Run) -> str:
-    """'\\textbf{Its question in words} (its scale; directory paper/x).' (`analysis.presentation.run_names`)."""
+#: what a published run's report is part of, under the run's own title
+REPRODUCING = "Reproducing B3O: Boltzmann Batch Bayesian Optimisation"
+
+
+def title_block(run: Run) -> tuple[str, str] | None:
+    """A run the listing names: (its question in words, the byline under it: its scale, its directory and what it
+    reproduces; LaTeX), so that the report's title says which run at which scale (`analysis.presentation.run_names`).
+    None for a run the listing does not name, which page one names (`named`)."""
     name = run_names.name(run.paper)
-    where = f"directory {path(name.directory)}"
-    said = "; ".join(p for p in (text(name.scale), where) if p)
     if name.title == name.directory:
-        return f"This run ({said})."
-    return rf"\textbf{{{text(name.title)}}} ({said})."
+        return None
+    lines = [text(name.scale), f"directory {path(name.directory)}", text(REPRODUCING)]
+    return name.title, r"\\ ".join(line for line in lines if line)
+
+
+def named(run: Run) -> str:
+    """'This run (its scale; directory paper/x).' for a run the listing does not name; nothing for one it names,
+    whose title says it (`title_block`)."""
+    name = run_names.name(run.paper)
+    if name.title != name.directory:
+        return ""
+    return "This run (" + "; ".join(p for p in (text(name.scale), f"directory {path(name.directory)}") if p) + ")."
 
 
 #: the settings of an experiment's scale: the name `analysis.presentation.deviations` gives it -> (symbol, the

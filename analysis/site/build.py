@@ -4,13 +4,14 @@ A run's page opens with its answer where it is read along the paper's horizon (`
 verdict table (claims.csv: the claims it measures, each with its comparisons from tables/comparisons.csv a click away;
 the rest folded into one list with why they are not measured), the normalised scores (`analysis.statistics.scores`)
 and anytime views (`analysis.figures.anytime`, from the per-iteration table: the best evaluated point's metric and,
-where the records carry it, the recommended point's regret), every other PNG of its figures/ folder with its caption
-(not the paper's illustrations), and every other table of its tables/ folder a click away (a check's own result, such
-as the inducing-point check's, lives in one of these rather than in the claims). Last, folded: the header comment of
-the config that ran it (what the run is for and, for a pre-registered check, its rule as written before the trials),
-the per-trial table to download as CSV and as Parquet (written beside the CSV here) and the per-iteration table as
-Parquet, and its provenance in words (tables/provenance.csv). A file a run lacks is named as missing on its page, not
-an error: older runs lack newer tables. Links are relative, from the page to the run's files.
+where the records carry it, the recommended point's regret), every other PNG of its figures/ folder with its
+caption, each once (not the paper's illustrations, nor a diversity figure its horizon figure repeats), and every other
+table of its tables/ folder a click away (a check's own result, such as the inducing-point check's, lives in one of
+these rather than in the claims). Last, folded: the header comment of the config that ran it (what the run is for
+and, for a pre-registered check, its rule as written before the trials), the per-trial table to download as CSV and
+as Parquet (written beside the CSV here) and the per-iteration table as Parquet, and its provenance in words
+(tables/provenance.csv). A file a run lacks is named as missing on its page, not an error: older runs lack newer
+tables. Links are relative, from the page to the run's files.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.data import per_iteration, per_trial
+from analysis.figures import repeated_by_horizon
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, displayed, experiment_title, problem_title
 from analysis.presentation import fragile_marks, headline, run_names
@@ -352,11 +354,12 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     target = page_path(run, out)
     page_dir = target.parent
     page_dir.mkdir(parents=True, exist_ok=True)
-    shown = {SCORE_FIGURE, *ANYTIME_FIGURES, *PAPER_ILLUSTRATIONS}
+    drawn = [p.stem for p in (run / "figures").glob("*.png")]
+    shown = {SCORE_FIGURE, *ANYTIME_FIGURES, *PAPER_ILLUSTRATIONS, *repeated_by_horizon(run, drawn)}
     answer = answer_section(run, page_dir, config)
     if answer:
         shown.add(Path(headline.FIGURE).stem)
-    others = sorted(p.stem for p in (run / "figures").glob("*.png") if p.stem not in shown)
+    others = sorted(stem for stem in drawn if stem not in shown)
     provenance = read_table(run / "tables" / "provenance.csv")
     body = (
         named(name) + f"<p>{html.link(relative_href(out / 'index.html', page_dir), 'All runs')}</p>"

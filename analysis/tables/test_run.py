@@ -6,7 +6,8 @@ docs/testing.md (`python -m analysis.presentation.readme --test-run`): the numbe
 
 `.ci/run` asks pytest for that XML (through PYTEST_ADDOPTS, so that the README's test command stays verbatim), times
 `pytest --collect-only` in one process (what every worker pays before its first test) and writes this table in its
-clone, on the machine it ran on; commit it from a run on a clean clone.
+clone, on the machine it ran on, with that machine's CPU model and CPU count (a time means little without them);
+commit it from a run on a clean clone.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from pathlib import Path
 
 import pandas as pd
 
-COLUMNS = ("tests", "passed", "skipped", "failed", "minutes", "date", "cpus", "collection_s")
+from bench.numerics import cpu_model
+
+COLUMNS = ("tests", "passed", "skipped", "failed", "minutes", "date", "cpus", "cpu", "collection_s")
 
 
 def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = None) -> pd.DataFrame:
-    """One row: the suite's tests, passed, skipped, failed (failures and errors), wall minutes, date, CPUs and the
-    seconds of collecting the tests in one process (NaN where not timed)."""
+    """One row: the suite's tests, passed, skipped, failed (failures and errors), wall minutes, date, the CPU count
+    and this machine's CPU model (where the suite ran) and the seconds of collecting the tests in one process (NaN
+    where not timed)."""
     root = ElementTree.parse(junit).getroot()
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     if suite is None:
@@ -41,6 +45,7 @@ def test_run(junit: Path, cpus: int | None = None, collection_s: float | None = 
             "minutes": round(float(suite.get("time", "nan")) / 60, 1),
             "date": suite.get("timestamp", "")[:10],
             "cpus": cpus or os.cpu_count(),
+            "cpu": cpu_model(),
             "collection_s": float("nan") if collection_s is None else round(collection_s, 1),
         }],
         columns=list(COLUMNS),
