@@ -511,6 +511,7 @@ def test_theorem1_figure_writes_its_numbers(tmp_path):
     assert len(numbers) == len(theory.EXAMPLES) * len(theory.LAMBDAS) * len(theory.EPSILONS)
 
 
+@pytest.mark.long  # the tiny run draws illustration_1d by its command; tests/test_presentation.py draws both
 def test_illustration_figures_draw_from_the_registry_problems(tmp_path):
     _run_figure("illustration_1d", ["--batch-size", "5", "--trajectories", "3"], tmp_path / "illustration_1d")
     _run_figure("lambda_effect", ["--batch-size", "10", "--points", "8"], tmp_path / "lambda_effect")

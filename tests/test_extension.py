@@ -44,6 +44,7 @@ def test_a_continued_trial_is_the_fresh_longer_trial(tmp_path, method, request):
     assert stable(continued)["trace"][:3] == stable(first)["trace"][:3]
 
 
+@pytest.mark.long  # CI runs it after the default suite (docs/testing.md)
 def test_the_longest_shorter_state_is_used(tmp_path):
     run_trial({**SHORT, "iterations": 1}, tmp_path / "one.json")
     run_trial(SHORT, tmp_path / "two.json")
@@ -52,6 +53,7 @@ def test_the_longest_shorter_state_is_used(tmp_path):
     assert "continued_from" not in run_trial({**LONG, "seed": 4}, tmp_path / "other-seed.json")
 
 
+@pytest.mark.long  # CI runs it after the default suite (docs/testing.md)
 def test_a_state_of_another_platform_is_not_used(tmp_path, monkeypatch):
     run_trial(SHORT, tmp_path / "short.json")
     original = bench.runner.provenance

@@ -187,7 +187,14 @@ def _close_figures():
     plt.close("all")
 
 
-@pytest.mark.parametrize("run", [*map(_run_id, RUNS), ""])
+#: the runs whose figures the default suite checks: the default run, the extended run and the large-batch run draw
+#: every kind of figure the published runs draw but the automatic temperature's own; the other runs' figures (the same
+#: scripts on other tables) and that one are checked in CI's long tests
+DEFAULT_RUNS = {"paper", "paper/extended", "paper/large_batch", ""}
+
+
+@pytest.mark.parametrize("run", [pytest.param(r, marks=() if r in DEFAULT_RUNS else pytest.mark.long)
+                                 for r in [*map(_run_id, RUNS), ""]])
 def test_a_figure_names_no_grid_id_and_prints_its_text_at_7pt_or_more(run, subtests):
     """Each figure a run's tables draw ("": the illustrations) is a subtest: which figures a run draws is known only
     from its data, made here rather than at collection."""

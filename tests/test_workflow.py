@@ -48,7 +48,8 @@ def test_lint_is_clean(workdir):
     assert "Lints for" not in result.stdout, result.stdout
 
 
-@pytest.mark.parametrize("configfile", ["config/smoke.yaml", "config/config.yaml", "config/paper.yaml"])
+@pytest.mark.parametrize("configfile", ["config/smoke.yaml", "config/config.yaml",
+                                        pytest.param("config/paper.yaml", marks=pytest.mark.long)])  # paper scale: 22 s
 def test_every_shipped_config_enumerates(workdir, configfile):
     result = snakemake(workdir, configfile, "-n", "--quiet", timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
