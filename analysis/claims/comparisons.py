@@ -130,9 +130,8 @@ def compare(
         raise ValueError(f"{relation!r} on {unit[0]} [{left_col}] needs an equivalence margin: none is set")
     names = (a, b) if left_col == right_col else (f"{a} [{quantity_title(left_col)}]", f"{b} [{quantity_title(right_col)}]")
     tie = margin.sides(found.a.to_numpy(), found.b.to_numpy(), found.lower_is_better) if margin else None
-    far = margin.far_below(tail.far_factor()) if margin else None
     stat = verdicts.paired(*names, unit[0], found.advantage.to_numpy(), relation, tie, margin.text() if margin else None,
-                           far_below=far if far is not None else float("inf"))
+                           far_below=margin.far_below(tail.far_factor()) if margin else float("inf"))
     if headline and min(
         _iterations(rows[rows["member"] == m], budget) for m, budget in zip((a, b), found.budgets)
     ) < MIN_ITERATIONS:
