@@ -21,7 +21,7 @@ import pandas as pd
 
 def timeline(trial_ids: set[str], root: Path = Path(".")) -> list[tuple[str, str, int]]:
     """(commit, ISO date, trials of `trial_ids` in records/ by then) for each commit whose new archives hold any."""
-    log = subprocess.run(["git", "log", "--reverse", "--diff-filter=A", "--name-only", "--format=@%h %cI", "--",
+    log = subprocess.run(["git", "log", "--reverse", "--diff-filter=A", "--name-only", "--format=@%H %cI", "--",
                           "records/"], cwd=root, capture_output=True, text=True, check=True).stdout
     seen: set[str] = set()
     out = []
@@ -29,7 +29,7 @@ def timeline(trial_ids: set[str], root: Path = Path(".")) -> list[tuple[str, str
     for line in [*log.splitlines(), "@end"]:
         if line.startswith("@"):
             if added:
-                out.append((*commit.split(" ", 1), len(seen)))
+                out.append((commit[:10], commit[41:], len(seen)))  # a fixed-length short hash
             commit, added = line[1:], False
             continue
         if not line.endswith(".tar.xz") or not (root / line).is_file():  # the index and other files aside

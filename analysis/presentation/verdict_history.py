@@ -85,8 +85,9 @@ def _why(commit: str, previous: str | None, per_trial: str) -> tuple[str, str]:
     """("rules" / "data" / "rules and data" / "republished", the rule commits since `previous`, short, with dates)."""
     rule_commits = []
     if previous is not None:
-        log = _git("log", "--no-merges", "--format=%h %cs", f"{previous}..{commit}", "--", *RULE_PATHS)
-        rule_commits = [line for line in log.splitlines() if line]
+        # full hashes cut to a fixed length: git's own short form grows with the clone's object count (CI's is shorter)
+        log = _git("log", "--no-merges", "--format=%H %cs", f"{previous}..{commit}", "--", *RULE_PATHS)
+        rule_commits = [f"{line[:10]}{line[40:]}" for line in log.splitlines() if line]
     changed = set(_git("show", "--name-only", "--format=", commit).split())
     kinds = [k for k, present in (("rules", bool(rule_commits)), ("data", per_trial in changed)) if present]
     return (" and ".join(kinds) or "republished"), "; ".join(rule_commits)
