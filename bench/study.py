@@ -5,17 +5,19 @@ the current directory as its working directory, so the config's relative paths (
 with that directory first on every job's PYTHONPATH, so the config may name the user's own modules there
 (`my_problem:shifted_sphere`, `my_method:RandomLCB`), as well as installed plugins (entry points; `harness.registry`).
 The Snakefile and its `workflow/` rules are not package data: they are found next to the installed packages, which is
-where a source checkout installed in place (`pip install -e .`) has them. Ctrl-C stops Snakemake cleanly, its lock
-released (`run`), so the next `b3o study` resumes where this one stopped.
+where a source checkout installed in place (`pip install -e .`) has them. Ctrl-C stops Snakemake cleanly (harder if it
+hangs), its lock released (`run`), so the next `b3o study` resumes where this one stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -84,26 +86,54 @@ def _study(args: argparse.Namespace) -> int:
     return run(command(args.configfile, args.extra, here), {**os.environ, "PYTHONPATH": path}, here)
 
 
-def run(snakemake: list[str], env: dict[str, str], directory: Path) -> int:
+#: seconds Snakemake gets to stop after Ctrl-C before it is told again, harder: SIGTERM, then SIGKILL. Its clean stop
+#: takes seconds (its jobs get the signal too and stop at once); one that hangs (a lock held where the interrupt
+#: landed, seen once under load) would otherwise keep the terminal forever.
+GRACE = 60.0
+
+
+def run(snakemake: list[str], env: dict[str, str], directory: Path, grace: float = GRACE) -> int:
     """Run Snakemake; on Ctrl-C (SIGINT) or SIGTERM, let it stop cleanly and say so in one line.
 
     Snakemake runs in a process group of its own, so a terminal's Ctrl-C reaches this process alone, which passes it
     on to Snakemake's group once: Snakemake then stops its jobs (each trial keeps its last checkpoint, `bench.runner`)
-    and releases its lock itself. This process waits for that; a lock left all the same (Snakemake killed hard) is
-    released here, so the next `b3o study` resumes without `--unlock`."""
+    and releases its lock itself. This process waits for that, `grace` seconds at a time, then escalates (SIGTERM,
+    then SIGKILL, each said in words; a second Ctrl-C escalates at once); a lock left all the same (Snakemake killed
+    hard) is released here, so the next `b3o study` resumes without `--unlock`."""
     process = subprocess.Popen(snakemake, env=env, process_group=0)
     interrupted: list[int] = []
+    harder = iter((signal.SIGTERM, signal.SIGKILL))
+    deadline = [math.inf]  # when Snakemake is told again, harder
 
-    def forward(signum: int, frame: object) -> None:
-        interrupted.append(signum)
+    def send(signum: int) -> None:
         try:
             os.killpg(process.pid, signum)
         except ProcessLookupError:  # already gone
             pass
 
+    def escalate(why: str) -> None:
+        signum = next(harder, signal.SIGKILL)
+        print(f"b3o study: {why}; sending Snakemake {signal.Signals(signum).name}", file=sys.stderr)
+        send(signum)
+        deadline[0] = time.monotonic() + grace
+
+    def forward(signum: int, frame: object) -> None:
+        interrupted.append(signum)
+        if len(interrupted) > 1:
+            escalate("interrupted again")
+            return
+        send(signum)
+        deadline[0] = time.monotonic() + grace
+
     previous = {signum: signal.signal(signum, forward) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        code = process.wait()
+        while True:  # a wait with a timeout: an untimed one resumes after the handler (PEP 475) and never escalates
+            try:
+                code = process.wait(timeout=1.0)
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() > deadline[0]:
+                    escalate(f"Snakemake has not stopped {grace:g} s after the interrupt")
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -158,6 +158,32 @@ def test_a_record_and_a_checkpoint_of_changed_plugin_code_run_again(tmp_path, mo
     assert "changed since its checkpoint: starting again" in caplog.text and "resuming" not in caplog.text
 
 
+STUBBORN = """
+import pathlib, signal, time
+for s in (signal.SIGINT, signal.SIGTERM):
+    signal.signal(s, signal.SIG_IGN)
+pathlib.Path("ready").touch()
+time.sleep(600)
+"""
+
+
+def test_a_snakemake_that_ignores_ctrl_c_is_told_harder_and_the_study_still_stops(tmp_path):
+    # `run` in a process of its own (the signal is sent to it), its "Snakemake" one that ignores SIGINT and SIGTERM
+    script = (f"import sys; from pathlib import Path; from bench.study import run; "
+              f"sys.exit(run([sys.executable, '-c', {STUBBORN!r}], {{}}, Path('.'), grace=1.0))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT)}
+    runner = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+    while not (tmp_path / "ready").exists():
+        assert runner.poll() is None, runner.communicate()[1]
+        time.sleep(0.1)
+    runner.send_signal(signal.SIGINT)
+    _, err = runner.communicate(timeout=300)  # a bound on a hang, not a speed target: the escalation takes ~2 s
+    assert runner.returncode == 128 + signal.SIGINT, err
+    told = [line for line in err.splitlines() if "has not stopped 1 s after the interrupt" in line]
+    assert [line.rsplit(" ", 1)[1] for line in told] == ["SIGTERM", "SIGKILL"], err
+    assert err.strip().splitlines()[-1].startswith("b3o study: interrupted; finished trials are kept")
+
+
 # --- end to end: `b3o study` from a directory of its own ----------------------------------------------------------
 
 
