@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.statistics import robust
+from analysis.statistics import robust, tail
 from analysis.tables import robust as robust_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +59,7 @@ def test_stuck_seeds_are_counted_against_the_problems_typical_value():
     assert robust.reference([0.01, 0.02, 0.03, 5.0]) == pytest.approx(0.025)
     assert robust.stuck(np.array([0.01, 0.2, 0.26, np.nan]), typical=0.025) == 1  # 0.26 > 10 × 0.025 only
     assert robust.stuck_factor() == 10
+    assert tail.far_factor() == robust.stuck_factor()  # "far" and "stuck" mean one factor across the pages (tail_rule.yaml)
 
 
 def _table(problem: str = "ackley5", seeds: int = 12) -> pd.DataFrame:
