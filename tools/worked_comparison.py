@@ -97,16 +97,18 @@ def optimiser():  # -> trieste AcquisitionOptimizer
     return generate_continuous_optimizer(OPTIMISER["random_points"], OPTIMISER["lbfgs_runs"])
 
 
-def campaign(method: str, seed: int, size: Size) -> list[dict]:
-    """One method's run on one seed: a row for the initial design (batch 0) and one per batch."""
+def campaign(method: str, seed: int, size: Size, function: str = "Levy8") -> list[dict]:
+    """One method's run on one seed of `function` (a test problem of `trieste.objectives`, by name): a row for the
+    initial design (batch 0) and one per batch."""
     import b3o
     import tensorflow as tf
+    import trieste.objectives
     from trieste.ask_tell_optimization import AskTellOptimizer
     from trieste.data import Dataset
     from trieste.models.gpflow import GaussianProcessRegression, build_gpr
-    from trieste.objectives import Levy8
 
-    space, observer = Levy8.search_space, Levy8.objective
+    problem = getattr(trieste.objectives, function)
+    space, observer = problem.search_space, problem.objective
     tf.random.set_seed(seed)  # trieste's optimisers and TS's trajectories draw from TensorFlow's global seed
     x0 = space.sample(size.n_init, seed=seed)  # the same initial design for every method of this seed
     data = Dataset(x0, observer(x0))
