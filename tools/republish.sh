@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Republish a run from its trial records, without running a trial: after one of a long run's looks has finished, or
-# after the verdict rules changed. Re-decides the run (analysis.presentation.redecide), recomputes its site tables and
+# after the verdict rules changed. Re-decides the run (analysis.presentation.redecide) and marks its fragile verdicts
+# (analysis.presentation.fragile_marks), recomputes its site tables and
 # figures (the site's per-run rules, workflow/rules/site.smk: scores, verdict strips, robust readings and, for a run
 # read along its horizon, its headline), rebuilds its report (which shows them), checks the cost
 # model per setting and look where the run keeps that check (tables/cost_check.csv), and rebuilds the site and the
@@ -21,6 +22,8 @@ python -c "import sys, yaml; sys.exit(sys.argv[1] not in yaml.safe_load(open('wo
   || { echo "error: $paper is not a run of workflow/site.yaml" >&2; exit 2; }
 
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work"
+# its fragility table and claims.md block (the re-decision rewrote claims.md without it), read by the site and README
+python -m analysis.presentation.fragile_marks --run "$paper"
 # The site's rules for this run only, from its committed tables. The smoke config's paper directory is not this run's,
 # so the workflow treats the run's tables as sources and never plans its trials; targets go before --configfile,
 # whose list a target would otherwise join.
