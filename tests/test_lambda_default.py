@@ -65,15 +65,22 @@ def test_the_questions_are_decided_by_the_sign_test_under_holm(tool):
 
 def test_a_run_skips_finished_campaigns_and_publishing_waits_for_all(tool, tmp_path, monkeypatch):
     p = tool.plan()
+    stamp = {"platform_id": "p", "git_sha": "c", "git_dirty": False, "finished_utc": "t"}
+    monkeypatch.setattr(tool, "stamp", lambda: stamp)
     table = _table(tool, {})
-    first = table[table["function"] == p["functions"][0]]
+    first = table[table["function"] == p["functions"][0]].assign(**stamp)
     first.to_csv(tmp_path / "rows.csv", index=False)
     ran = []
     monkeypatch.setattr(tool.worked, "campaign", lambda method, seed, size, function: ran.append(
-        (function, seed, method)) or [{"method": method, "seed": seed, "batch": 0, "best": np.nan}])
+        (function, seed, method)) or [{"best": np.nan, "method": method, "seed": seed, "batch": 0}])
     monkeypatch.setattr(tool, "campaigns", lambda plan: [*map(tuple, first[tool.KEY].itertuples(index=False)),
                                                          ("Trid10", 1000, "TS")])
     assert tool.publish(tmp_path) == 2  # one campaign missing: refused
     assert tool.run(tmp_path) == 0
     assert ran == [("Trid10", 1000, "TS")]
-    assert len(pd.read_csv(tmp_path / "rows.csv")) == len(first) + 1
+    rows = pd.read_csv(tmp_path / "rows.csv")
+    assert len(rows) == len(first) + 1 and rows.iloc[-1]["method"] == "TS"  # appended in the file's column order
+    monkeypatch.setattr(tool, "stamp", lambda: {"other": 1})
+    monkeypatch.setattr(tool, "campaigns", lambda plan: [("Trid10", 1001, "TS")])
+    with pytest.raises(ValueError, match="give a new --results directory"):  # other columns: refused, not mixed
+        tool.run(tmp_path)

@@ -6,8 +6,9 @@ was never tuned on, 20 fresh seeds each, in the worked comparison's loop and bud
     PYTHONPATH=. nice -n 10 python tools/lambda_default.py --results /work/runs/lambda_default   # resumable
     PYTHONPATH=. python tools/lambda_default.py --results /work/runs/lambda_default --publish      # the page
 
-The run appends one row per function, seed, method and batch to RESULTS/rows.csv as each campaign finishes and skips
-the campaigns it already holds, so an interrupted run loses at most the campaign under way. `--publish` (once every
+The run appends one row per function, seed, method and batch to RESULTS/rows.csv as each campaign finishes (with the
+commit, platform id and time that made it) and skips the campaigns it already holds, so an interrupted run loses at
+most the campaign under way. `--publish` (once every
 campaign has finished) copies the table to docs/tables/lambda_default.csv, decides the plan's two questions and
 writes docs/lambda-default.md's generated block and figure.
 """
@@ -63,11 +64,26 @@ def run(results: Path) -> int:
     print(f"{len(done)} of {len(campaigns(p))} campaigns in {rows}; running {len(todo)}", flush=True)
     for function, seed, method in todo:
         start = time.process_time()
-        table = pd.DataFrame(worked.campaign(method, seed, size, function)).assign(function=function)
+        table = pd.DataFrame(worked.campaign(method, seed, size, function)).assign(function=function, **stamp())
+        if rows.is_file():  # appended in the file's column order; a file of other columns is refused, not mixed
+            header = list(pd.read_csv(rows, nrows=0).columns)
+            if sorted(header) != sorted(table.columns):
+                raise ValueError(f"{rows} has the columns {header}, this run's rows {list(table.columns)}: "
+                                 "give a new --results directory")
+            table = table[header]
         table.to_csv(rows, mode="a", header=not rows.is_file(), index=False)
         print(f"{function}, seed {seed}, {method}: best {table['best'].iloc[-1]:.4g}, "
               f"{time.process_time() - start:.0f} CPU s", flush=True)
     return 0
+
+
+def stamp() -> dict[str, object]:
+    """Each row's provenance: the code's commit (and whether the checkout differed from it), the numerical platform,
+    when the campaign finished (`bench.provenance`, as a trial record has them)."""
+    from bench.provenance import WRITER_KEYS, provenance
+
+    found = provenance()
+    return {key: found[key] for key in (*WRITER_KEYS, "finished_utc")}
 
 
 def finals(table: pd.DataFrame) -> pd.DataFrame:
