@@ -30,8 +30,12 @@ python -m analysis.presentation.fragile_marks --run "$paper"
 snakemake "$paper/tables/scores.csv" "$paper/figures/score_profiles.png" "$paper/figures/anytime_verdicts.png" \
   "$paper/site_logs/robust.done" \
   --cores 1 --configfile config/smoke.yaml
-# the report shows those tables and figures, so it is rebuilt after them
-python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work" --report
+# the report shows those tables and figures, so it is rebuilt after them, with the run's committed batch-timing table
+# where it has one (the default run's scaling study: its timing figure and cost section)
+scaling=()
+[ -f "$paper/tables/scaling.csv" ] && scaling=(--scaling "$paper/tables/scaling.csv")
+python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work" --report \
+  "${scaling[@]}"
 # the committed cost model against the published looks' trials, per setting and look, where the run keeps that check
 if [ -f "$paper/tables/cost_check.csv" ]; then
   b3o cost-model --results "$work" --model paper/tables/cost_model.csv --per-setting --looks "$config" \
