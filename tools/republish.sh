@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Republish a run from its trial records, without running a trial: after one of a long run's looks has finished, or
-# after the verdict rules changed. Re-decides the run (analysis.presentation.redecide) and marks its fragile verdicts
+# after the verdict rules changed. Re-decides the run (analysis.presentation.redecide), marks its fragile verdicts
 # (analysis.presentation.fragile_marks), recomputes its site tables and
 # figures (the site's per-run rules, workflow/rules/site.smk: scores, verdict strips, robust readings and, for a run
 # read along its horizon, its headline), rebuilds its report (which shows them), checks the cost
@@ -22,8 +22,6 @@ python -c "import sys, yaml; sys.exit(sys.argv[1] not in yaml.safe_load(open('wo
   || { echo "error: $paper is not a run of workflow/site.yaml" >&2; exit 2; }
 
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work"
-# its fragility table and claims.md block (the re-decision rewrote claims.md without it), read by the site and README
-python -m analysis.presentation.fragile_marks --run "$paper"
 # The site's rules for this run only, from its committed tables. The smoke config's paper directory is not this run's,
 # so the workflow treats the run's tables as sources and never plans its trials; targets go before --configfile,
 # whose list a target would otherwise join.
@@ -36,6 +34,8 @@ scaling=()
 [ -f "$paper/tables/scaling.csv" ] && scaling=(--scaling "$paper/tables/scaling.csv")
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work" --report \
   "${scaling[@]}"
+# its fragility table and claims.md block, after the last re-decision (each rewrites claims.md without it)
+python -m analysis.presentation.fragile_marks --run "$paper"
 # the committed cost model against the published looks' trials, per setting and look, where the run keeps that check
 if [ -f "$paper/tables/cost_check.csv" ]; then
   b3o cost-model --results "$work" --model paper/tables/cost_model.csv --per-setting --looks "$config" \
