@@ -368,7 +368,6 @@ def test_each_section_has_text_and_only_what_was_run_has_one(paper):
     assert list(sections) == [
         "This run at a glance",
         "Method as implemented",
-        "Illustrations",
         "Synthetic benchmarks",
         "Ablations",
         "A temperature that needs no tuning (beyond the paper)",
@@ -377,6 +376,7 @@ def test_each_section_has_text_and_only_what_was_run_has_one(paper):
         "Claims in detail",
         "Cost",
         "B3O density diagnostics",
+        "Illustrations",
         "Provenance",
     ]  # no Applications (battery not run), no figure-less Cost text about timing; the last four are appendices
     for title, body in sections.items():

@@ -122,7 +122,9 @@ def illustrations(run: Run) -> Section | None:
         parts += [figure(n) for n in pictures]
     if "theorem1" in names:
         parts += [_theorem(run), figure("theorem1")]
-    return Section("Illustrations", parts, "illustrations")
+    # an appendix: the method's pictures, not this run's results, and a full-page figure after the method's text left
+    # most of a page empty
+    return Section("Illustrations", parts, "illustrations", appendix=True)
 
 
 def _theorem(run: Run) -> str:
@@ -299,8 +301,10 @@ def claims(run: Run) -> Section | None:
         return None
     rows = []
     for r in table.itertuples():
-        # one table row per measured block (a problem, or what was missing), so the table can break between them
-        blocks = _one_per_line(r.measured if isinstance(r.measured, str) else "").split("\n\n") or [""]
+        # one table row per comparison (or what was missing), so the table can break between them: a claim's
+        # comparisons of one problem, each with its tail, can be taller than the rest of a page
+        blocks = [line for line in _one_per_line(r.measured if isinstance(r.measured, str) else "").split("\n")
+                  if line] or [""]
         seeds = "" if pd.isna(r.seeds_needed) else str(int(r.seeds_needed))
         rows.append(
             [
@@ -382,6 +386,6 @@ def _tally(claims: pd.DataFrame) -> str:
 
 
 ALL = (
-    overview, method, illustrations, synthetic, horizon, ablations, applications, automatic, other, recommended,
-    across, summary, claims, cost, density, provenance,
+    overview, method, synthetic, horizon, ablations, applications, automatic, other, recommended,
+    across, summary, claims, cost, density, illustrations, provenance,
 )
