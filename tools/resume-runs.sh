@@ -31,7 +31,16 @@ RUN_LIST=(  # Shekel-4's paper-horizon trials (f37a79f, results large_batch) fin
   # reachable): the looks ask for seeds by its readings, the trials keep the method code of the plan's commit
   "large_batch_confirm|9ad1141cfb178e129380a54ace35287254f102fb|config/large_batch_confirm.yaml|yes|2"
 )
-[ ${#RUN_LIST[@]} -gt 0 ] || { echo "resume-runs: no run in the campaign's list (tools/resume-runs.sh)"; exit 0; }
+# Runs of a committed script rather than of the workflow, one core each at a lower priority beside the list above:
+# name | frozen commit | the script (a path in the frozen tree, given `--results RUNS/NAME`). Their results are one
+# file, RUNS/NAME/rows.csv, kept in records/NAME/rows.csv by --archive and put back from there on resume (a sitting's
+# machine may be new: the λ-default run lost 142 finished campaigns to one on 2026-12-06).
+SCRIPT_RUNS=(
+  # the pre-registered λ-default check (tools/lambda_default.yaml, plan commit 47967a8)
+  "lambda_default|7d3a74890dc7fa21f5129a157c3d869fd0e8b363|tools/lambda_default.py"
+)
+[ ${#RUN_LIST[@]} -gt 0 ] || [ ${#SCRIPT_RUNS[@]} -gt 0 ] ||
+  { echo "resume-runs: no run in the campaign's list (tools/resume-runs.sh)"; exit 0; }
 
 b3o() {  # this checkout's own command, whatever `pip install -e` last wrote into the `b3o` script (its module moved:
   python -m bench.cli "$@"  # baselines.cli -> bench.cli, issue 70)
@@ -82,6 +91,35 @@ start() {  # start ENTRY: the run's snakemake in the background, in a process gr
   b3o estimate --configfile "$what" --results "$results" 2> /dev/null | grep -E "finished records|finished trial|^all|look [0-9]" || true
 }
 
+start_script() {  # start_script ENTRY: a script run from its frozen tree, its rows put back from records/ first
+  local name commit script code results
+  IFS='|' read -r name commit script <<< "$1"
+  code="$RUNS/code-$commit" results="$RUNS/$name"
+  running "$name" && return 0
+  [ -d "$code" ] || git worktree add --detach "$code" "$commit" > /dev/null
+  mkdir -p "$results"
+  if [ ! -f "$results/rows.csv" ] && [ -f "records/$name/rows.csv" ]; then
+    cp "records/$name/rows.csv" "$results/rows.csv"
+    echo "restored records/$name/rows.csv into $results"
+  fi
+  (
+    cd "$code"
+    PYTHONPATH="$code" TF_CPP_MIN_LOG_LEVEL=3 setsid nice -n 10 python "$script" --results "$results" \
+      >> "$RUNS/$name.log" 2>&1 < /dev/null &
+    echo $! > "$RUNS/$name.pgid"
+  )
+  echo "$(date -u +%FT%TZ) $name: running $script from $commit (pgid $(cat "$RUNS/$name.pgid")), log $RUNS/$name.log"
+}
+
+archive_script() {  # archive_script ENTRY: the run's rows into records/NAME/rows.csv (commit it)
+  local name
+  IFS='|' read -r name _ _ <<< "$1"
+  [ -f "$RUNS/$name/rows.csv" ] || return 0
+  mkdir -p "records/$name"
+  cp "$RUNS/$name/rows.csv" "records/$name/rows.csv"
+  echo "archived $RUNS/$name/rows.csv ($(($(wc -l < "records/$name/rows.csv") - 1)) rows) into records/$name/rows.csv"
+}
+
 STARTED=" "
 schedule() {  # one pass down the list: start every run not yet started whose cores are free; 1 while some wait
   local left=$CORES busy=" " entry name waiting=0
@@ -106,6 +144,7 @@ schedule() {  # one pass down the list: start every run not yet started whose co
 
 case $MODE in
   archive)
+    for entry in "${SCRIPT_RUNS[@]}"; do archive_script "$entry"; done
     done_dirs=" "
     for entry in "${RUN_LIST[@]}"; do
       results="$RUNS/$(field 5 "$entry")"
@@ -120,6 +159,7 @@ case $MODE in
     until schedule; do sleep 60; done
     ;;
   resume)
+    for entry in "${SCRIPT_RUNS[@]}"; do start_script "$entry"; done
     if ! schedule; then
       [ -f "$RUNS/queue.pgid" ] && kill -- "-$(cat "$RUNS/queue.pgid")" 2> /dev/null || true
       setsid "$0" --queue "$RUNS" >> "$RUNS/queue.log" 2>&1 < /dev/null &
