@@ -209,7 +209,8 @@ def name_errors(config: dict) -> list[str]:
                 continue
             if method not in methods:
                 refused = _refused("", baselines.REGISTRY.check_source, method)
-                methods[method] = (refused, None if refused else baselines.source_parameters(method))
+                with _study_on_path():  # a reference method's source is found where its refusal was
+                    methods[method] = (refused, None if refused else baselines.source_parameters(method))
             refused, known = methods[method]
             out += [f"{where}.method{line}" for line in refused]
             given = [key for part in ("params", "grid") if isinstance(entry.get(part), dict) for key in entry[part]]
@@ -220,19 +221,28 @@ def name_errors(config: dict) -> list[str]:
     return out
 
 
-def _refused(where: str, check: Any, name: str) -> list[str]:
-    """`check(name)`'s refusal as one line at `where`, or none."""
+@contextmanager
+def _study_on_path() -> Iterator[None]:
+    """The current directory on sys.path while a reference is looked up: a module of the study's directory (its jobs'
+    PYTHONPATH), which `b3o`'s console script, unlike `python -c`, does not put on the path."""
     here = str(Path.cwd())
     added = here not in sys.path
-    if added:  # a reference to a module of the study's directory (its jobs' PYTHONPATH)
+    if added:
         sys.path.insert(0, here)
     try:
-        check(name)
-    except ValueError as error:
-        return [f"{where}: {error}"]
+        yield
     finally:
         if added:
             sys.path.remove(here)
+
+
+def _refused(where: str, check: Any, name: str) -> list[str]:
+    """`check(name)`'s refusal as one line at `where`, or none."""
+    try:
+        with _study_on_path():
+            check(name)
+    except ValueError as error:
+        return [f"{where}: {error}"]
     return []
 
 

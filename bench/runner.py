@@ -180,7 +180,7 @@ class _Runner:
             extra.update({f"recommended_{k}": v for k, v in self._recommend(model, data).items()})
             start, acquire_cpu = time.perf_counter(), time.process_time()
             seed_tensorflow(self.spec.seed, t, Purpose.TENSORFLOW)  # the ask does not depend on whether a fit ran
-            points = method.ask({OBJECTIVE: model} if model is not None else None, data, t)
+            points = self._proposed(t, method.ask({OBJECTIVE: model} if model is not None else None, data, t))
             acquire_s = time.perf_counter() - start
             extra["acquire_cpu_s"] = time.process_time() - acquire_cpu
             extra["diagnostics"] = _jsonable(method.diagnostics)
@@ -266,6 +266,17 @@ class _Runner:
         return self._recommend(model, data)
 
     # --- evaluation and bookkeeping -------------------------------------------------------------------------
+
+    def _proposed(self, t: int, points: Any) -> np.ndarray:
+        """The method's batch as float64 [B, d], refused with the method and iteration named where its shape is wrong
+        or a point has a NaN or inf (`Problem.check_points`): a bug in a method of one's own then points at the
+        method, not at the problem whose check would catch it."""
+        try:
+            return self.problem.check_points(points)
+        except ValueError as error:
+            raise ValueError(
+                f"method {self.spec.method!r} proposed at iteration {t} a batch the problem refuses: {error}"
+            ) from error
 
     def _evaluate(self, t: int, points: np.ndarray, fit_s: float, acquire_s: float, extra: dict[str, Any]) -> dict:
         points = np.asarray(points, dtype=np.float64)

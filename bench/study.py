@@ -83,7 +83,20 @@ def _study(args: argparse.Namespace) -> int:
             args.extra = ["--profile", str(profile_directory(args.profile)), *args.extra]
     here = Path.cwd()
     path = os.pathsep.join([str(here), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return run(command(args.configfile, args.extra, here), {**os.environ, "PYTHONPATH": path}, here)
+    began = time.time()
+    code = run(command(args.configfile, args.extra, here), {**os.environ, "PYTHONPATH": path}, here)
+    if code == 0 and (made := outputs(config, began)):
+        print(f"b3o study: done; read {', '.join(made)}", file=sys.stderr)
+    return code
+
+
+def outputs(config: dict, since: float) -> list[str]:
+    """What a reader opens first, of those this run wrote (none after a dry run or a run with nothing to do): the
+    declared comparisons' verdicts, the report, the site's page."""
+    paper, results = Path(str(config.get("paper", ""))), Path(str(config.get("results", "")))
+    report = paper / "report.pdf" if (paper / "report.pdf").is_file() else paper / "report.tex"
+    firsts = [paper / "tables" / "declared.md", report, results / "site" / "index.html"]
+    return [str(f) for f in firsts if f.is_file() and f.stat().st_mtime >= since]
 
 
 #: seconds Snakemake gets to stop after Ctrl-C before it is told again, harder: SIGTERM, then SIGKILL. Its clean stop
@@ -100,14 +113,16 @@ def run(snakemake: list[str], env: dict[str, str], directory: Path, grace: float
     and releases its lock itself. This process waits for that, `grace` seconds at a time, then escalates (SIGTERM,
     then SIGKILL, each said in words; a second Ctrl-C escalates at once); a lock left all the same (Snakemake killed
     hard) is released here, so the next `b3o study` resumes without `--unlock`."""
-    process = subprocess.Popen(snakemake, env=env, process_group=0)
+    started: list[subprocess.Popen] = []
     interrupted: list[int] = []
     harder = iter((signal.SIGTERM, signal.SIGKILL))
     deadline = [math.inf]  # when Snakemake is told again, harder
 
     def send(signum: int) -> None:
+        if not started:  # before Snakemake started: sent once it has
+            return
         try:
-            os.killpg(process.pid, signum)
+            os.killpg(started[0].pid, signum)
         except ProcessLookupError:  # already gone
             pass
 
@@ -125,8 +140,13 @@ def run(snakemake: list[str], env: dict[str, str], directory: Path, grace: float
         send(signum)
         deadline[0] = time.monotonic() + grace
 
+    # the handlers before Snakemake starts: a handler, unlike an ignored signal, is not inherited, so Snakemake gets
+    # the default SIGINT even where this process was started with it ignored (`b3o study ... &` from a script)
     previous = {signum: signal.signal(signum, forward) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
+        started.append(process := subprocess.Popen(snakemake, env=env, process_group=0))
+        if interrupted:
+            send(interrupted[0])
         while True:  # a wait with a timeout: an untimed one resumes after the handler (PEP 475) and never escalates
             try:
                 code = process.wait(timeout=1.0)

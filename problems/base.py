@@ -10,7 +10,7 @@ units).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 
@@ -64,13 +64,23 @@ class Problem:
         inside = np.all(front < reference, axis=1)
         return float(HV(ref_point=reference)(front[inside])) if inside.any() else 0.0
 
-    def check_inputs(self, x: np.ndarray) -> np.ndarray:
-        """Return `x` as float64 [N, d]; raise ValueError if any point lies outside the space or its constraints."""
+    def check_points(self, x: Any) -> np.ndarray:
+        """Return `x` as float64 [N, d]; raise ValueError if its shape is not that or a point has a NaN or inf (what
+        the trial runner checks of a method's batch before the problem sees it)."""
         x = np.asarray(x, dtype=np.float64)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise ValueError(f"{self.name}: expected points of shape [N, {self.dim}], got {x.shape}")
-        if not np.all(np.isfinite(x)):
-            raise ValueError(f"{self.name}: points contain NaN or inf")
+        finite = np.isfinite(x).all(axis=1)
+        if not finite.all():
+            row = int(np.flatnonzero(~finite)[0])
+            raise ValueError(f"{self.name}: {int((~finite).sum())} of {len(x)} point(s) contain NaN or inf (first at "
+                             f"row {row}: {x[row].tolist()})")
+        return x
+
+    def check_inputs(self, x: np.ndarray) -> np.ndarray:
+        """Return `x` as float64 [N, d]; raise ValueError if any point is malformed (`check_points`) or lies outside the
+        space or its constraints."""
+        x = self.check_points(x)
         inside = np.array(self.search_space.contains(x))  # a writable copy: `&=` below
         if self.search_space.has_constraints:
             inside &= np.asarray(self.search_space.is_feasible(x))

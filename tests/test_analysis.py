@@ -548,6 +548,23 @@ def test_summary_table_reports_each_problems_headline_metric(built, tmp_path, ta
     assert (tmp_path / "summary.tex").read_text().count(r"\\") > len(stats)
 
 
+def test_the_summary_table_names_a_user_s_problem_by_its_object_s_name(built, tmp_path, monkeypatch):
+    """A study's summary.tex showed `tilted_bowl:rippled_bowl`, the config's reference, where the docs promise the
+    problem object's own name (the tidy table's `problem_name`); the CSV keeps the config's key."""
+    from analysis import naming
+    from analysis.tables import summary as summary_table
+
+    monkeypatch.setattr(naming, "_OWN_PROBLEMS", {})
+    tidy = pd.read_parquet(built["tidy"])
+    mine = tidy["problem"] == "hartmann6"
+    tidy.loc[mine, "problem"], tidy.loc[mine, "problem_name"] = "my_bowl:rippled_bowl", "rippled-bowl-3d"
+    tidy.to_parquet(tmp_path / "tidy.parquet")
+    assert summary_table.main(["--table", str(tmp_path / "tidy.parquet"), "--out", str(tmp_path / "summary")]) == 0
+    tex = (tmp_path / "summary.tex").read_text()
+    assert "rippled-bowl-3d" in tex and "my\\_bowl" not in tex and "rippled\\_bowl" not in tex
+    assert "my_bowl:rippled_bowl" in set(pd.read_csv(tmp_path / "summary.csv")["problem"])
+
+
 @pytest.fixture(scope="module")
 def twelve_seeds(tmp_path_factory) -> Path:
     """The fixture with twelve seeds, enough for the exact sign-flip test to decide a claim of up to 16 comparisons

@@ -82,3 +82,18 @@ def test_a_config_error_is_one_line_on_stderr_and_exit_2(tmp_path, change, line)
     assert status == 2 and out == "" and len(ours) == 1, err
     assert ours[0].startswith(f"b3o workflow: bad.yaml: error: {line}"), err
     assert "Traceback" not in err and "Failed validating" not in err and not (tmp_path / "results").exists()
+
+
+def test_a_study_whose_seeds_cannot_decide_its_declared_comparisons_is_warned_before_any_trial(tmp_path):
+    """A researcher's study at 3 seeds declaring TS against random search: its p cannot go below 2^(1−3) = 0.25,
+    so every verdict would read "too few seeds"; the run says so in one sentence first, and goes on (a smoke run may
+    mean it)."""
+    experiment = {"problems": ["forrester1"], "seeds": 3, "batch_size": 2, "iterations": 1, "n_init": 2,
+                  "methods": [{"label": "TS", "method": "ts"}, {"label": "Random", "method": "random"}],
+                  "compare": [{"a": "TS", "b": "Random"}]}
+    status, _, err = _workflow_in(tmp_path, experiment)
+    warned = [row for row in err.splitlines() if row.startswith("b3o workflow: warning: ")]
+    assert status == 0 and warned == [
+        "b3o workflow: warning: experiment 'mine' runs 3 seed(s), too few to decide any of its comparisons whatever "
+        "the results (at best p = 0.25, not below α = 0.05): every verdict will read 'too few seeds'; 6 seeds are "
+        "the fewest at which one could be decided"], err

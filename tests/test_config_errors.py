@@ -24,24 +24,29 @@ def _study(tmp_path: Path) -> dict:
     return yaml.safe_load((EXAMPLES / "my.yaml").read_text())
 
 
-def test_three_typos_are_three_lines_with_the_closest_name_before_any_tensorflow(tmp_path):
+def test_four_typos_are_four_lines_with_the_closest_name_before_any_tensorflow(tmp_path):
+    """As the `b3o study` console script runs (`-P`: the current directory is not put on the path, as `python -m`
+    would): the study's own method's parameter is checked from its source too (it once passed here and was refused
+    by the workflow seconds later)."""
     config = _study(tmp_path)
     study = config["experiments"]["my_sphere_study"]
     study["itertions"] = study.pop("iterations")  # a field
     study["methods"][0]["params"]["acquisiton"] = study["methods"][0]["params"].pop("acquisition")  # a parameter
+    study["methods"][1]["params"] = {"betta": 2.0}  # a parameter of the study's own method
     study["methods"][2]["method"] = "randm"  # a method
     (tmp_path / "my.yaml").write_text(yaml.safe_dump(config))
     done = subprocess.run(
-        [sys.executable, "-m", "bench.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
+        [sys.executable, "-P", "-m", "bench.cli", "study", "--configfile", "my.yaml", "--cores", "1", "-n"],
         cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
-    assert len(lines) == 3, done.stderr
+    assert len(lines) == 4, done.stderr
     assert all(line.startswith("b3o study: my.yaml: error: experiments.my_sphere_study") for line in lines)
     assert "unknown field(s) itertions (did you mean 'iterations'?)" in lines[0]
     assert "methods[0]: unknown parameter 'acquisiton' for method 'b3o' (did you mean 'acquisition'?)" in lines[1]
-    assert "methods[2].method: unknown method 'randm' (did you mean 'random'?)" in lines[2]
+    assert "methods[1]: unknown parameter 'betta' for method 'my_method:RandomLCB' (did you mean 'beta'?)" in lines[2]
+    assert "methods[2].method: unknown method 'randm' (did you mean 'random'?)" in lines[3]
 
 
 def test_the_names_of_the_user_s_own_modules_are_checked_from_their_source_without_tensorflow(tmp_path):

@@ -117,3 +117,24 @@ def test_the_levels_command_adds_the_bound_for_a_family(capsys):
     assert first == ("look 1: 8 seeds, nominal level 0.0310; Holm over 4 comparison(s): adjusted p ≥ 0.03125, "
                      "cannot decide anything")
     assert second.endswith("adjusted p ≥ 0.001953, can decide")
+
+
+def test_a_study_s_declared_comparisons_are_judged_and_too_few_seeds_said_in_one_sentence(monkeypatch):
+    """The example study at 5 seeds (once the docs' own): its two declared families of one comparison each can reach
+    p = 2^(1−5) = 0.0625 at best, so every verdict would read "too few seeds"; at 6 seeds each can decide."""
+    monkeypatch.chdir(ROOT / "examples")  # the study's directory: its problem's module is there
+    config = yaml.safe_load((ROOT / "examples/my.yaml").read_text())
+    study = config["experiments"]["my_sphere_study"]
+    assert plans.families(config) == {"my_sphere_study": {"declared_my_sphere_study_better": 1,
+                                                          "declared_my_sphere_study_matches_or_beats": 1}}
+    study["seeds"] = 5
+    assert plans.undecidable(config) == [
+        "experiment 'my_sphere_study' runs 5 seed(s), too few to decide any of its comparisons whatever the results "
+        "(at best p = 0.0625, not below α = 0.05): every verdict will read 'too few seeds'; 6 seeds are the fewest at "
+        "which one could be decided"]
+    study["seeds"] = 6
+    assert plans.undecidable(config) == [] and plans.check(config) == []
+    # a planned look that can decide none of them is refused, as for the paper's claims
+    study["seeds"] = {"start": 4, "step": 4, "max": 12}
+    with pytest.raises(ValueError, match="'my_sphere_study', look 1 \\(4 seeds\\) cannot decide any claim"):
+        plans.check(config)

@@ -326,6 +326,27 @@ def test_a_user_s_own_methods_draw_apart_from_each_other_and_from_the_package_s(
     assert common.colour("Random") == "tab:gray"
 
 
+def _dashes(style) -> tuple[float, ...]:
+    """A line style's on-off sequence in points at line width 1 (matplotlib's named patterns from its rcParams)."""
+    import matplotlib as mpl
+
+    named = {"--": "lines.dashed_pattern", ":": "lines.dotted_pattern", "-.": "lines.dashdot_pattern"}
+    return tuple(mpl.rcParams[named[style]]) if isinstance(style, str) else tuple(style[1])
+
+
+def test_a_user_s_dash_patterns_are_far_from_every_package_method_s_and_from_each_other():
+    """A user's first method drew (4, 1.5), which the eye does not tell from Random's "--" (3.7, 1.6): every pattern
+    differs from every other by more than a point in some dash or gap, or in its number of them."""
+    known = [_dashes(style) for _, style in common.METHOD_STYLES.values() if style != "-"]
+    own = [_dashes(style) for style in common.OWN_DASHES]
+
+    def near(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return len(a) == len(b) and max(abs(x - y) for x, y in zip(a, b)) <= 1.0
+
+    for i, pattern in enumerate(own):
+        assert not any(near(pattern, other) for other in known + own[:i]), pattern
+
+
 def test_a_user_s_problem_is_titled_by_its_own_name_from_the_tidy_table(tmp_path, monkeypatch):
     """Issue 69: figures named the problem `camel_problem:camel`; the tidy table carries the object's own name."""
     monkeypatch.setattr(naming, "_OWN_PROBLEMS", {})

@@ -364,3 +364,25 @@ def test_outputs_in_natural_units_reach_the_model_standardised(tmp_path):
             assert scale["source"] == "data"
             assert scale["mean"] == pytest.approx([y.mean()]) and scale["std"] == pytest.approx([y.std()])
         observations.append(np.array(row["observations"]))
+
+
+def test_a_method_s_nan_batch_is_refused_naming_the_method_and_iteration(tmp_path, monkeypatch):
+    """A bug in a method (a NaN in its batch at t = 2) is one error naming the method, the iteration and the first bad
+    point, before the problem evaluates anything; no record is written."""
+    from baselines.random_search import RandomSearch
+
+    honest = RandomSearch.ask
+
+    def buggy(self, models, dataset, t):
+        points = honest(self, models, dataset, t)
+        if t == 2:
+            points[1, 0] = np.nan
+        return points
+
+    monkeypatch.setattr(RandomSearch, "ask", buggy)
+    with pytest.raises(ValueError) as refused:
+        run_trial({**TINY, "method": "random", "params": {}}, tmp_path / "nan.json")
+    assert str(refused.value).startswith(
+        "method 'random' proposed at iteration 2 a batch the problem refuses: forrester1: 1 of 4 point(s) contain "
+        "NaN or inf (first at row 1: [nan])"), refused.value
+    assert not (tmp_path / "nan.json").exists()

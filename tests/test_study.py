@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -60,6 +61,11 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
     # the problem by its object's own name (the per-trial table carries it), never by its module reference
     assert "shifted-sphere: B3O-UCB-c vs Random" in declared_md and "my_problem:" not in declared_md
     assert not (ROOT / "results/mine").exists()  # nothing written into the checkout
+    # it ends by naming what to read, and says first that 2 seeds cannot decide its comparisons
+    assert done.stderr.strip().splitlines()[-1] == (
+        "b3o study: done; read results/mine/paper/tables/declared.md, results/mine/paper/report.tex, "
+        "results/mine/site/index.html"), done.stderr[-2000:]
+    assert "b3o workflow: warning: experiment 'my_sphere_study' runs 2 seed(s), too few to decide" in done.stderr
     # the model a spec that names none gets at this size, written into every record
     assert {json.dumps(r["spec"]["model"]) for r in records(user)} == {'{"kind": "gpr"}'}
     # the study's own report: its comparisons first, its model said, no paper claims
@@ -88,6 +94,21 @@ def test_a_user_study_runs_from_a_directory_outside_the_checkout(tmp_path):
 
 def records(user: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in (user / "results/mine/trials").glob("*.json")]
+
+
+def test_a_study_names_what_it_wrote_and_nothing_older(tmp_path, monkeypatch):
+    from bench.study import outputs
+
+    monkeypatch.chdir(tmp_path)
+    config = {"results": "r", "paper": "r/paper"}
+    for name in ("r/paper/tables/declared.md", "r/paper/report.tex", "r/site/index.html"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    os.utime(tmp_path / "r/site/index.html", (0, 0))  # left by an earlier run
+    assert outputs(config, since=1.0) == ["r/paper/tables/declared.md", "r/paper/report.tex"]
+    (tmp_path / "r/paper/report.pdf").write_text("")  # LaTeX made the PDF: that is what to read
+    assert outputs(config, since=1.0) == ["r/paper/tables/declared.md", "r/paper/report.pdf"]
+    assert outputs(config, since=time.time() + 60) == []  # a dry run writes nothing
 
 
 def test_b3o_study_refuses_a_missing_config_in_one_line(tmp_path):

@@ -184,6 +184,32 @@ def test_a_snakemake_that_ignores_ctrl_c_is_told_harder_and_the_study_still_stop
     assert err.strip().splitlines()[-1].startswith("b3o study: interrupted; finished trials are kept")
 
 
+POLITE = """
+import pathlib, time
+pathlib.Path("ready").touch()
+time.sleep(600)
+"""
+
+
+def test_ctrl_c_reaches_snakemake_where_the_study_was_started_with_it_ignored(tmp_path):
+    """`b3o study ... &` from a script starts it with SIGINT ignored, which a child inherits: its Snakemake then
+    ignored the forwarded Ctrl-C until told harder 60 s on. Snakemake (here one with Python's default SIGINT) now
+    stops at the first Ctrl-C: nothing is escalated."""
+    script = (f"import sys; from pathlib import Path; from bench.study import run; "
+              f"sys.exit(run([sys.executable, '-c', {POLITE!r}], {{}}, Path('.'), grace=30.0))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(ROOT)}
+    runner = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    while not (tmp_path / "ready").exists():
+        assert runner.poll() is None, runner.communicate()[1]
+        time.sleep(0.1)
+    runner.send_signal(signal.SIGINT)
+    _, err = runner.communicate(timeout=300)  # a bound on a hang, not a speed target
+    assert runner.returncode == 128 + signal.SIGINT, err
+    assert "has not stopped" not in err and "sending Snakemake" not in err, err
+    assert err.strip().splitlines()[-1].startswith("b3o study: interrupted; finished trials are kept")
+
+
 # --- end to end: `b3o study` from a directory of its own ----------------------------------------------------------
 
 

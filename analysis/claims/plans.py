@@ -16,9 +16,11 @@ the workflow raises it while parsing the config): its seeds would be spent on a 
 A look at which some claims can decide and others cannot is allowed, as planned looks exist for comparisons that
 need more seeds; each claim that cannot is named in a note. A fixed seed count is one look at α and never refused
 (toy configs run 1-2 seeds, and a too-small design reports "too few seeds" per comparison); its undecidable claims
-are notes too. An experiment none of whose claims has a comparison in the config (a user's own, or problems no claim
-covers) has nothing for its looks to decide and is not judged, and neither is Table 2 (`table_2_reproduced`), which
-is decided once, at the last look.
+are notes too, and an experiment at which nothing can be decided is said in one sentence first (`undecidable`; the
+workflow warns so before any job). A study's declared comparisons (`compare:`) are claims here like the paper's. An
+experiment none of whose claims has a comparison in the config (problems no claim covers, nothing declared) has
+nothing for its looks to decide and is not judged, and neither is Table 2 (`table_2_reproduced`), which is decided
+once, at the last look.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from analysis.claims import checking
+from analysis.claims import checking, declared
 from analysis.claims.catalogue import CATALOGUE
 from analysis.claims.selection import member_names
 from analysis.data.tidy import grid_frame
@@ -75,15 +77,17 @@ class Look:
 
 def families(config: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Experiment -> claim -> its comparisons in this config (claims with none left out), for the enabled
-    experiments, paired as the claims are checked."""
+    experiments, paired as the claims are checked: the paper's claims and the comparisons a study declares
+    (`compare:`, one claim per Holm family, `analysis.claims.declared`)."""
     rows = [{**row.as_row(), "record": ""} for row in trial_grid(dict(config))]
     if not rows:
         return {}
     grid = grid_frame(pd.DataFrame(rows)).drop(columns=["trial_id", "seed", "record"]).drop_duplicates()
+    claims = [*CATALOGUE, *declared.families(declared.declared(config["experiments"])).values()]
     out: dict[str, dict[str, int]] = {}
     for experiment, data in grid.groupby("experiment", sort=False):
         data = data.assign(member=member_names(data))
-        sizes = {c.name: len(checking.pairing(c, data)[1]) for c in CATALOGUE if c.experiment == experiment}
+        sizes = {c.name: len(checking.pairing(c, data)[1]) for c in claims if c.experiment == experiment}
         out[experiment] = {name: size for name, size in sizes.items() if size}
     return out
 
@@ -123,6 +127,23 @@ def check(config: Mapping[str, Any]) -> list[str]:
     return [f"note: {look.where()}: {look.bound()}, cannot decide" for look in every if not look.decides]
 
 
+def undecidable(config: Mapping[str, Any]) -> list[str]:
+    """A plain sentence for each experiment of a fixed seed count at which none of its claims or declared comparisons
+    can be decided whatever the data: all its verdicts will read "too few seeds", which a run should say before it
+    spends anything (a smoke run may mean it)."""
+    fixed: dict[str, list[Look]] = {}
+    for look in looks(config):
+        if look.look is None:
+            fixed.setdefault(look.experiment, []).append(look)
+    return [
+        f"experiment {experiment!r} runs {found[0].seeds} seed(s), too few to decide any of its comparisons whatever "
+        f"the results (at best p = {min(1.0, *(look.attainable for look in found)):.3g}, not below α = "
+        f"{verdicts.ALPHA:g}): every verdict will read 'too few seeds'; "
+        f"{min(verdicts.fewest_seeds(look.family) for look in found)} seeds are the fewest at which one could be decided"
+        for experiment, found in fixed.items() if not any(look.decides for look in found)
+    ]
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     command = subparsers.add_parser(
         "check-plans",
@@ -141,6 +162,6 @@ def _check_plans(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, yaml.YAMLError) as error:
         print(f"b3o check-plans: error: {error}", file=sys.stderr)
         return 2
-    for note in notes:
-        print(note)
+    for line in [*undecidable(config), *notes]:
+        print(line)
     return 0

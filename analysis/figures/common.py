@@ -63,7 +63,9 @@ LABEL_ORDER = tuple(METHOD_STYLES)
 OWN_COLOURS = tuple(sns.color_palette("tab10")) + tuple(sns.color_palette("Dark2")) + tuple(sns.color_palette("husl", 24))
 #: how far apart (RGB distance, 0 to √3) two methods' colours must be to be told apart at a glance
 APART = 0.25
-OWN_DASHES: tuple[tuple, ...] = ((0, (4, 1.5)), (0, (1, 1)), (0, (6, 1.5, 1, 1.5)), (0, (3, 1, 1, 1, 1, 1)))
+#: their dash patterns: long dashes, sparse dots, long-short, sparse dashes, none of them near "--" (3.7, 1.6),
+#: ":" (1, 1.65), "-." (6.4, 1.6, 1, 1.6) or LP's (a user's first method once drew (4, 1.5), Random's "--" to the eye)
+OWN_DASHES: tuple[tuple, ...] = ((0, (10, 3)), (0, (1, 4)), (0, (12, 2, 2, 2)), (0, (3, 5)))
 _OWN: dict[str, tuple[tuple[float, ...], tuple]] = {}
 EVALUATIONS = "Function evaluations"
 REGRET = "Simple regret (objective units)"

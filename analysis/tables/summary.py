@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.data.aggregate import final_values, summarise
-from analysis.naming import experiment_title, ordered_problems, problem_title, sampler_name
+from analysis.naming import experiment_title, name_problems_in, ordered_problems, problem_title, sampler_name
 from analysis.tables import common
 
 #: the tables the workflow writes with this script: name -> the experiment it needs (None: any; read unimported)
@@ -58,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     cli = common.parser("summary", __doc__.splitlines()[0])
     cli.add_argument("--experiment", nargs="+", help="only these experiments (default: all in the table)")
     args = cli.parse_args(argv)
-    stats = final_summary(pd.read_parquet(args.table), args.experiment)
+    table = pd.read_parquet(args.table)
+    name_problems_in(table)  # a user's problem shown by its object's name, not by its reference
+    stats = final_summary(table, args.experiment)
     if stats.empty:
         common.write_empty(args.out, f"No trials of {args.experiment or 'any experiment'} in {args.table}.")
         return 0

@@ -116,9 +116,11 @@ def _check_plans():
     """Refuse a planned look at which no claim can decide anything (`analysis.claims.plans`), before any job; the claims
     that cannot decide at some look are counted in one line (`b3o check-plans` names them). The claims engine imports
     pandas and SciPy, so only the main process checks."""
-    from analysis.claims.plans import check
+    from analysis.claims.plans import check, undecidable
 
     notes = check(config)
+    for line in undecidable(config):
+        print(f"b3o workflow: warning: {line}", file=sys.stderr)
     if notes:
         print(f"b3o workflow: {len(notes)} note(s) on claims too few seeds leave undecidable at a look; "
               f"`b3o check-plans --configfile {CONFIGFILE}` lists them", file=sys.stderr)
