@@ -236,8 +236,9 @@ def trial_costs(grid: list, model: CostModel, fit: str | None = None,
 
 
 def _summary(minutes: pd.api.typing.SeriesGroupBy) -> pd.DataFrame:
-    """Per group of predicted minutes: trials, core-hours, the longest trial and how many are not predicted."""
-    return minutes.agg(trials="size", core_hours=lambda m: m.sum() / 60, longest_min="max",
+    """Per group of predicted minutes: trials, core-hours of those predicted (NaN where none is), the longest trial
+    and how many are not predicted."""
+    return minutes.agg(trials="size", core_hours=lambda m: m.sum(min_count=1) / 60, longest_min="max",
                        not_predicted=lambda m: int(m.isna().sum()))
 
 
@@ -246,7 +247,7 @@ def estimate_table(costs: pd.DataFrame, limit_min: float) -> tuple[pd.DataFrame,
     limit) of `trial_costs`' rows. A trial listed by several experiments counts in each, and once in the total."""
     per = _summary(costs.groupby("experiment", sort=False)["minutes"])
     unique = costs.drop_duplicates("trial_id")["minutes"]
-    per.loc["all (each trial once)"] = [len(unique), unique.sum() / 60, unique.max(), int(unique.isna().sum())]
+    per.loc["all (each trial once)"] = [len(unique), unique.sum(min_count=1) / 60, unique.max(), int(unique.isna().sum())]
     over = costs[SAFETY * costs["minutes"] > limit_min].groupby(["experiment", "label", "problem"], sort=False)
     flagged = pd.DataFrame(
         [{"experiment": e, "label": label, "problem": p, "trials": len(m), "predicted_min": m.max(),
@@ -329,9 +330,14 @@ def estimate_text(per: pd.DataFrame, flagged: pd.DataFrame, model: CostModel, li
     lines = [f"predicted from {clock}{refit}", per.to_string(index=False, float_format=lambda v: f"{v:,.2f}")]
     if model.wall_fitted:
         lines.append("fitted to wall seconds for want of CPU seconds (upper bounds): " + ", ".join(model.wall_fitted))
+    unpriced, trials = int(per["not_predicted"].iloc[-1]), int(per["trials"].iloc[-1])
     if per.attrs["missing"]:
-        lines.append("not predicted (the cost model has no measurements of): " + ", ".join(per.attrs["missing"]))
-    if len(flagged):
+        lines.append(f"{unpriced} of {trials} trials not predicted: the cost model has no measurements of "
+                     + ", ".join(per.attrs["missing"])
+                     + " (`--pilot` measures each in one short trial, then prices every trial)")
+    if unpriced == trials:
+        lines.append("no trial priced, so none is known to fit a slot")
+    elif len(flagged):
         lines.append(f"longer than one slot of {limit_min:g} min with the safety factor {SAFETY:g} (each job is "
                      "resubmitted and its trials resume from their checkpoints, one slot at a time):")
         lines.append(flagged.to_string(index=False, float_format=lambda v: f"{v:,.1f}"))

@@ -60,9 +60,28 @@ def test_the_package_s_model_prices_every_trial_of_a_small_study_from_its_own_di
     done = subprocess.run([sys.executable, "-m", "bench.cli", "estimate", "--configfile", "my.yaml"], cwd=tmp_path,
                           env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "not predicted (" not in done.stdout
+    assert "trials not predicted" not in done.stdout
     predicted = [CostModel.read(COST_MODEL).predict(row.spec.to_dict()) for row in trial_grid(SMALL)]
     assert all(cost is not None and cost.total > 0 for cost in predicted)
+
+
+def test_a_study_the_model_cannot_price_says_so_and_how_to_not_zero_hours(tmp_path):
+    """A study of a user's own problem: no trial priced. The table once read 0.00 core-hours and the text "every
+    predicted trial fits one slot"; it reads NaN, names what the model lacks and the `--pilot` that measures it."""
+    (tmp_path / "my_problem.py").write_text((ROOT / "examples/my_problem.py").read_text())
+    config = {**SMALL, "experiments": {"small": {**SMALL["experiments"]["small"],
+                                                 "problems": ["my_problem:shifted_sphere"]}}}
+    (tmp_path / "my.yaml").write_text(yaml.safe_dump(config))
+    done = subprocess.run([sys.executable, "-m", "bench.cli", "estimate", "--configfile", "my.yaml"], cwd=tmp_path,
+                          env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    trials = len(trial_grid(config))
+    last = done.stdout.strip().splitlines()
+    assert last[-1] == "no trial priced, so none is known to fit a slot", done.stdout
+    assert last[-2].startswith(f"{trials} of {trials} trials not predicted: the cost model has no measurements of "), last
+    assert "evaluate my_problem:shifted_sphere" in last[-2] and last[-2].endswith(
+        "(`--pilot` measures each in one short trial, then prices every trial)")
+    assert "0.00" not in done.stdout and "fits one slot" not in done.stdout
 
 
 def test_cost_model_writes_where_it_is_run(tmp_path):
