@@ -216,9 +216,12 @@ def set_aside(out: Path, code: dict[str, str] | None) -> Path:
     tag = "-".join(sorted(str(h)[:12] for h in (code or {}).values())) or "unstamped"
     aside = out.parent / ".stale" / f"{out.stem}.{tag}.json"
     aside.parent.mkdir(exist_ok=True)
+    kept = finished_copy(out)
     if out.exists():
         out.replace(aside)
-    finished_copy(out).unlink(missing_ok=True)
+        kept.unlink(missing_ok=True)
+    elif kept.exists():  # a failed job's finished record, which Snakemake deleted: its copy is the one kept
+        kept.replace(aside)
     return aside
 
 

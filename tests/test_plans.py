@@ -128,12 +128,18 @@ def test_a_study_s_declared_comparisons_are_judged_and_too_few_seeds_said_in_one
     assert plans.families(config) == {"my_sphere_study": {"declared_my_sphere_study_better": 1,
                                                           "declared_my_sphere_study_matches_or_beats": 1}}
     study["seeds"] = 5
-    assert plans.undecidable(config) == [
+    assert [u.sentence() for u in plans.undecidable(config)] == [
         "experiment 'my_sphere_study' runs 5 seed(s), too few to decide any of its comparisons whatever the results "
         "(at best p = 0.0625, not below α = 0.05): every verdict will read 'too few seeds'; 6 seeds are the fewest at "
         "which one could be decided"]
     study["seeds"] = 6
     assert plans.undecidable(config) == [] and plans.check(config) == []
+    # several such experiments (a smoke run's) are one line of the workflow's
+    smoke = plans.undecidable(_config("smoke.yaml"))
+    assert len(smoke) == 6 and plans.undecidable_warning(smoke).startswith(
+        "6 experiments run too few seeds to decide any of their comparisons whatever the results, so every verdict "
+        "of theirs will read 'too few seeds' (experiment (seeds; the fewest that could decide)): 'synthetic_b100' "
+        "(2; 6), 'synthetic_b5' (1; 7),")
     # a planned look that can decide none of them is refused, as for the paper's claims
     study["seeds"] = {"start": 4, "step": 4, "max": 12}
     with pytest.raises(ValueError, match="'my_sphere_study', look 1 \\(4 seeds\\) cannot decide any claim"):

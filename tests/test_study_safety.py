@@ -184,6 +184,19 @@ def test_a_snakemake_that_ignores_ctrl_c_is_told_harder_and_the_study_still_stop
     assert err.strip().splitlines()[-1].startswith("b3o study: interrupted; finished trials are kept")
 
 
+def test_a_stale_record_snakemake_deleted_is_kept_aside_from_its_copy(tmp_path):
+    """A failed job's finished records are deleted by Snakemake and live on in their copies (`finished_copy`); when
+    their plugin changed, the copy (once dropped, its result lost) is what goes to .stale/."""
+    from bench.records import set_aside
+
+    out = tmp_path / "trials" / "t.json"
+    finished_copy(out).parent.mkdir(parents=True)
+    finished_copy(out).write_text('{"old": true}')
+    aside = set_aside(out, {"mine:Method": "0123456789abcdef"})
+    assert aside == tmp_path / "trials" / ".stale" / "t.0123456789ab.json"
+    assert aside.read_text() == '{"old": true}' and not finished_copy(out).exists() and not out.exists()
+
+
 POLITE = """
 import pathlib, time
 pathlib.Path("ready").touch()

@@ -127,21 +127,44 @@ def check(config: Mapping[str, Any]) -> list[str]:
     return [f"note: {look.where()}: {look.bound()}, cannot decide" for look in every if not look.decides]
 
 
-def undecidable(config: Mapping[str, Any]) -> list[str]:
-    """A plain sentence for each experiment of a fixed seed count at which none of its claims or declared comparisons
-    can be decided whatever the data: all its verdicts will read "too few seeds", which a run should say before it
-    spends anything (a smoke run may mean it)."""
+@dataclass(frozen=True)
+class Undecidable:
+    """An experiment of a fixed seed count at which none of its claims or declared comparisons can be decided
+    whatever the data: its smallest attainable p (at most 1) and the fewest seeds at which one could be."""
+
+    experiment: str
+    seeds: int
+    best_p: float
+    fewest: int
+
+    def sentence(self) -> str:
+        return (f"experiment {self.experiment!r} runs {self.seeds} seed(s), too few to decide any of its comparisons "
+                f"whatever the results (at best p = {self.best_p:.3g}, not below α = {verdicts.ALPHA:g}): every "
+                f"verdict will read 'too few seeds'; {self.fewest} seeds are the fewest at which one could be decided")
+
+
+def undecidable(config: Mapping[str, Any]) -> list[Undecidable]:
+    """The experiments whose verdicts will all read "too few seeds", which a run should say before it spends anything
+    (a smoke run may mean it)."""
     fixed: dict[str, list[Look]] = {}
     for look in looks(config):
         if look.look is None:
             fixed.setdefault(look.experiment, []).append(look)
     return [
-        f"experiment {experiment!r} runs {found[0].seeds} seed(s), too few to decide any of its comparisons whatever "
-        f"the results (at best p = {min(1.0, *(look.attainable for look in found)):.3g}, not below α = "
-        f"{verdicts.ALPHA:g}): every verdict will read 'too few seeds'; "
-        f"{min(verdicts.fewest_seeds(look.family) for look in found)} seeds are the fewest at which one could be decided"
+        Undecidable(experiment, found[0].seeds, min(1.0, *(look.attainable for look in found)),
+                    min(verdicts.fewest_seeds(look.family) for look in found))
         for experiment, found in fixed.items() if not any(look.decides for look in found)
     ]
+
+
+def undecidable_warning(found: list[Undecidable]) -> str | None:
+    """The workflow's one line on them: the sentence for one experiment, a list for several (a smoke run's six)."""
+    if len(found) <= 1:
+        return found[0].sentence() if found else None
+    listed = ", ".join(f"{u.experiment!r} ({u.seeds}; {u.fewest})" for u in found)
+    return (f"{len(found)} experiments run too few seeds to decide any of their comparisons whatever the results, so "
+            f"every verdict of theirs will read 'too few seeds' (experiment (seeds; the fewest that could decide)): "
+            f"{listed}")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -162,6 +185,6 @@ def _check_plans(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, yaml.YAMLError) as error:
         print(f"b3o check-plans: error: {error}", file=sys.stderr)
         return 2
-    for line in [*undecidable(config), *notes]:
+    for line in [*(u.sentence() for u in undecidable(config)), *notes]:
         print(line)
     return 0

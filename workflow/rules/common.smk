@@ -25,7 +25,7 @@ from bench.grid import horizon_arguments, look_blocks, look_plan as grid_look_pl
 from bench.cost import CostModel  # TensorFlow-free too
 from bench.estimate import DEFAULT_LIMIT_MIN, cost_model_path, memory_mb, slots
 from bench.scaling import ScalingSpec  # TensorFlow-free too
-from bench.records import FAILED, set_aside
+from bench.records import FAILED, finished_copy, set_aside
 from harness.plugin_code import code_hash, references
 from analysis.site.build import (  # the results site's names (workflow/rules/site.smk)
     PER_ITERATION,
@@ -72,6 +72,8 @@ def _drop_stale_plugin_records():
     for trial_id, spec in SPECS.items():
         plugins = references({"problem": spec.problem, "method": spec.method})  # cheap: no asdict per spec
         path = Path(record_path(trial_id))
+        if plugins and not path.exists():  # a failed job's finished record lives on in its copy (`finished_copy`)
+            path = finished_copy(path) if finished_copy(path).exists() else path
         if not plugins or not path.exists():
             continue
         try:
@@ -82,7 +84,7 @@ def _drop_stale_plugin_records():
         for reference in old:
             changed.setdefault(reference, []).append(trial_id)
         if old and not dry:
-            set_aside(path, recorded)
+            set_aside(Path(record_path(trial_id)), recorded)
     for reference, trial_ids in changed.items():
         print(f"b3o workflow: {reference} changed since {len(trial_ids)} of its finished trial(s) ran: they "
               + ("would run again (a dry run keeps them)" if dry else
@@ -116,11 +118,11 @@ def _check_plans():
     """Refuse a planned look at which no claim can decide anything (`analysis.claims.plans`), before any job; the claims
     that cannot decide at some look are counted in one line (`b3o check-plans` names them). The claims engine imports
     pandas and SciPy, so only the main process checks."""
-    from analysis.claims.plans import check, undecidable
+    from analysis.claims.plans import check, undecidable, undecidable_warning
 
     notes = check(config)
-    for line in undecidable(config):
-        print(f"b3o workflow: warning: {line}", file=sys.stderr)
+    if warning := undecidable_warning(undecidable(config)):
+        print(f"b3o workflow: warning: {warning}", file=sys.stderr)
     if notes:
         print(f"b3o workflow: {len(notes)} note(s) on claims too few seeds leave undecidable at a look; "
               f"`b3o check-plans --configfile {CONFIGFILE}` lists them", file=sys.stderr)
