@@ -5,7 +5,9 @@ A batch is B i.i.d. draws from p_t(x) ∝ exp(lambda_t * alpha_t(x)), where alph
 
 - `BoltzmannBatch(acquisition, sampler, temperature, batch_size, *, seed, initial_size, ...)`: the trieste
   `AcquisitionRule`. `BoltzmannBatch(batch_size=20)` alone is LogEI, the `defer-is` sampler and lambda = 1. It warns
-  with `DegenerateDensityWarning` when its density collapses to a point or is uniform.
+  with `DegenerateDensityWarning` when its density collapses to a point or is uniform, and with `CampaignWarning`
+  when a campaign's batch repeats an earlier one or a schedule starts again (a rule built afresh without
+  `initial_size`).
 - Temperatures (lambda_t): `Constant(lam)`, `Scheduled(lam0)`, `Normalised(lam)`, `EffectiveSampleSize()`,
   `UpperTail()`; by name with `b3o.temperature.get`.
 - Acquisitions and samplers by name: `b3o.acquisitions.get("logei")` ("ucb", "ehvi"),
@@ -26,6 +28,7 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "BoltzmannBatch": "b3o.rule",
+    "CampaignWarning": "b3o.campaign",
     "Constant": "b3o.temperature",
     "DegenerateDensityWarning": "b3o.degeneracy",
     "EffectiveSampleSize": "b3o.temperature",
@@ -45,6 +48,7 @@ __all__ = sorted(_LAZY)
 
 if TYPE_CHECKING:
     from b3o import acquisitions, samplers, temperature
+    from b3o.campaign import CampaignWarning
     from b3o.degeneracy import DegenerateDensityWarning
     from b3o.diversity import mean_pairwise_distance, median_nearest_neighbour
     from b3o.models import StandardisedModel

@@ -33,7 +33,7 @@ from trieste.observer import OBJECTIVE
 from trieste.space import SearchSpace
 from trieste.types import Tag, TensorType
 
-from b3o import acquisitions, degeneracy, inputs, quiet, samplers
+from b3o import acquisitions, campaign, degeneracy, inputs, quiet, samplers
 from b3o import temperature as temperature_module
 from b3o.density import LogDensity, boltzmann_diagnostics
 from b3o.diversity import mean_pairwise_distance, median_nearest_neighbour
@@ -73,7 +73,8 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         only where the models are already fitted to standardised data (the trial runner's).
 
     When the density collapses to a point mass or is uniform (`b3o.degeneracy`), the rule warns once with a
-    `b3o.DegenerateDensityWarning`. After each call `diagnostics` holds lambda_t, ESS/N, the sampler's statistics and
+    `b3o.DegenerateDensityWarning`; when a campaign's batch repeats an earlier one, or a rule without `initial_size`
+    draws a first, uniform batch, with a `b3o.CampaignWarning`. After each call `diagnostics` holds lambda_t, ESS/N, the sampler's statistics and
     the batch's diversity: mean pairwise and median nearest-neighbour distances, each against a uniform batch's.
 
     Example (a whole loop: README's "Use B3O in a trieste loop")::
@@ -176,6 +177,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         with quiet.while_compiling(self._acquisition_function is None):
             batch = self._acquire(search_space, models, datasets, t, seed)
         self._warn_if_degenerate()
+        self._warn_on_campaign(batch.numpy(), datasets)
         return batch
 
     def _acquire(
@@ -241,18 +243,33 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             return
         self._warned.add(kind)
         what = {
-            "collapsed": f"{degeneracy.describe(d)}: every point of the batch comes from one small region; lower "
-            "lambda, or choose it per iteration with b3o.UpperTail()",
-            "uniform": f"{degeneracy.describe(d)}: the batch is random search; raise lambda",
+            "collapsed": f"{degeneracy.describe(d)}: every point of the batch comes from one small region; "
+            + self.temperature.steer(lower=True),
+            "uniform": f"{degeneracy.describe(d)}: the batch is random search; " + self.temperature.steer(lower=False),
             "clustered": f"puts the batch in tight clusters (median nearest-neighbour distance "
-            f"{d['relative_nearest_neighbour']:.2g} of B uniform points', ESS/N = {d['ess_fraction']:.2g}): lower "
-            "lambda, or choose it per iteration with b3o.UpperTail()",
+            f"{d['relative_nearest_neighbour']:.2g} of B uniform points', ESS/N = {d['ess_fraction']:.2g}): "
+            + self.temperature.steer(lower=True),
         }[kind]
         warnings.warn(
             f"BoltzmannBatch at t = {d['t']} with {self.temperature!r}: the density {what}",
             degeneracy.DegenerateDensityWarning,
-            stacklevel=3,
+            stacklevel=campaign.user_stacklevel(),
         )
+
+    def _warn_on_campaign(self, batch: np.ndarray, datasets: Optional[Mapping[Tag, Dataset]]) -> None:
+        """A `CampaignWarning` the first time this rule repeats a batch already in the data, and at a first, uniform
+        batch (lambda_1 = 0) on data it cannot tell t from (no `initial_size`): both what a campaign that builds the
+        rule afresh for each batch meets when it forgets `initial_size`."""
+        t, found = self.diagnostics["t"], campaign.repeated(batch, datasets)
+        if found == len(batch):
+            kind, text = "repeated", campaign.repeat_text(t, found, self.batch_size, self.seed_from_data)
+        elif t == 1 and self.diagnostics["lambda_t"] == 0 and self.initial_size is None and datasets:
+            kind, text = "restarted", campaign.restart_text(self.temperature)
+        else:
+            return
+        if kind not in self._warned:
+            self._warned.add(kind)
+            warnings.warn(f"BoltzmannBatch {text}", campaign.CampaignWarning, stacklevel=campaign.user_stacklevel())
 
     def _standardised(
         self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]]
@@ -287,7 +304,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
 
             @tf.function
             def alpha(x: tf.Tensor) -> tf.Tensor:
-                return function(x[:, None, :])[:, 0]
+                return function(x[:, None, :])  # [N, 1]: `_alpha` refuses any other shape before anything is drawn
 
             @tf.function
             def log_density(x: tf.Tensor) -> tf.Tensor:
@@ -301,7 +318,13 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         assert self._alpha_fn is not None
         compiled = self._alpha_fn.get_concrete_function(tf.TensorSpec([None, x.shape[-1]], tf.float64))
         values = compiled(tf.constant(x, tf.float64)).numpy()
-        return np.where(np.isnan(values), -np.inf, values)
+        if values.shape != (len(x), 1):  # e.g. LogEI on a model of two outputs gives [N, 2]: the density would read
+            raise ValueError(  # its first column alone, a batch for one objective of two, and say nothing
+                f"the acquisition {self._builder!r} gives values of shape {list(values.shape)} at {len(x)} points; "
+                "BoltzmannBatch needs one value per point, [N, 1]: a point-wise acquisition of one objective on a "
+                "model of one output (for several objectives, 'ehvi' on a model per objective)"
+            )
+        return np.where(np.isnan(values[:, 0]), -np.inf, values[:, 0])
 
     def _uniform_diversity(self, space: SearchSpace) -> float:
         """Mean pairwise distance of (the first 512 of) the uniform reference points: what a uniform batch reaches."""

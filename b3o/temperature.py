@@ -48,6 +48,11 @@ class Temperature(ABC):
         over the rule's fixed reference set and the batch size."""
         return (self(t), *self.standardisation(reference_values))
 
+    def steer(self, lower: bool) -> str:
+        """What to change for a lower (or higher) lambda_t, in this temperature's own terms: a degenerate density's
+        warning says it (`BoltzmannBatch`)."""
+        return "lower lambda, or choose it per iteration with b3o.UpperTail()" if lower else "raise lambda"
+
 
 class Constant(Temperature):
     """lambda_t = lam.
@@ -174,6 +179,10 @@ class EffectiveSampleSize(_Automatic):
     def __repr__(self) -> str:
         return f"EffectiveSampleSize({self.per_sample})"
 
+    def steer(self, lower: bool) -> str:
+        """A larger ESS per sample asks for a flatter density: lambda_t falls as per_sample rises."""
+        return f"{'raise' if lower else 'lower'} per_sample (now {self.per_sample}): the lambda_t it chooses follows"
+
 
 class UpperTail(_Automatic):
     """lambda_t = ratio / (max alpha - its 90th percentile) over the reference set: the best reference point is e^ratio
@@ -194,6 +203,10 @@ class UpperTail(_Automatic):
 
     def __repr__(self) -> str:
         return f"UpperTail({self.ratio})"
+
+    def steer(self, lower: bool) -> str:
+        """lambda_t is proportional to ratio."""
+        return f"{'lower' if lower else 'raise'} its ratio (now {self.ratio}): the lambda_t it chooses follows"
 
 
 _KINDS = {"constant": Constant, "scheduled": Scheduled, "normalised": Normalised}

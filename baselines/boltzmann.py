@@ -10,7 +10,7 @@ from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.observer import OBJECTIVE
 
-from b3o import BoltzmannBatch, DegenerateDensityWarning, acquisitions, samplers
+from b3o import BoltzmannBatch, CampaignWarning, DegenerateDensityWarning, acquisitions, samplers
 from b3o import temperature as temperature_module
 from baselines.base import Method, NotApplicable, TrialContext
 
@@ -68,8 +68,9 @@ class B3O(Method):
         assert self.rule is not None and models is not None
         if t != self.rule.step + 1:
             raise RuntimeError(f"asked for iteration {t} after {self.rule.step} acquisitions; resume with `restore`")
-        with warnings.catch_warnings():  # the runner warns of a degenerate density itself, once per trial
-            warnings.simplefilter("ignore", DegenerateDensityWarning)
+        with warnings.catch_warnings():  # the runner warns of a degenerate density itself, once per trial, and gives
+            warnings.simplefilter("ignore", DegenerateDensityWarning)  # t itself (checked above): no campaign to warn of
+            warnings.simplefilter("ignore", CampaignWarning)
             batch = self.rule.acquire(self.space, models, {OBJECTIVE: dataset}).numpy()
         self.diagnostics = dict(self.rule.diagnostics)
         return batch

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+
+from b3o import CampaignWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 INITIAL = 6
@@ -84,7 +88,9 @@ def _shared(a: np.ndarray, b: np.ndarray) -> int:
 
 def test_a_fresh_rule_in_a_new_process_continues_the_schedule_and_draws_a_new_batch(tmp_path):
     path = _start(tmp_path)
-    first = _here(path, initial_size=INITIAL)
+    with warnings.catch_warnings():  # its first, uniform batch is the schedule's start, read from the data: no warning
+        warnings.simplefilter("error", CampaignWarning)
+        first = _here(path, initial_size=INITIAL)
     second = _in_a_new_process(path, initial_size=INITIAL)  # the saved data, reloaded by a new process
     assert (first["t"], second["t"]) == (1, 2)
     assert first["lambda_t"] == 0.0 and second["lambda_t"] == pytest.approx(np.sqrt(2) * np.log(2))
@@ -96,9 +102,18 @@ def test_without_initial_size_the_data_still_keep_batches_new(tmp_path):
     """A rule that cannot tell t (no `initial_size`) starts at t = 1 each week, but its seed is keyed by the data: the
     second week's uniform batch is not the first week's, as it was when the seed came from (seed, t) alone."""
     path = _start(tmp_path)
-    assert [_here(path)["t"] for _ in range(2)] == [1, 1]
+    restarted = "BoltzmannBatch at t = 1 with Scheduled(1.0): lambda_1 = 0, so this batch is uniform"
+    for _ in range(2):  # each week's rule says that its batch is a first, uniform one, and what it lacks
+        with pytest.warns(CampaignWarning, match=re.escape(restarted)) as said:
+            assert _here(path)["t"] == 1
+        assert "initial_size=<the initial design's size>" in str(said[0].message)
     week_1, week_2 = _batches(path)
     assert _shared(week_2, week_1) == 0
-    _here(path, seed_from_data=False), _here(path, seed_from_data=False)
+    with pytest.warns(CampaignWarning):
+        _here(path, seed_from_data=False)
+    with pytest.warns(CampaignWarning, match="at t = 1 all 4 of the batch's 4 points are already in the data: it "
+                                             "repeats an earlier batch") as said:
+        _here(path, seed_from_data=False)
+    assert str(said[0].message).endswith("and with seed_from_data=False its seed is (seed, t) alone")
     week_3, week_4 = _batches(path)[2:]
     assert _shared(week_4, week_3) == BATCH  # the repeat the data-keyed seed prevents: seeds from (seed, t) alone

@@ -116,6 +116,29 @@ def test_a_clustered_batch_warns_though_its_ess_reads_flat(monkeypatch):
         rule._warn_if_degenerate()  # a spread batch: no warning
 
 
+@pytest.mark.parametrize(("temperature", "collapsed", "uniform"), [
+    (b3o.Constant(1.0), "lower lambda, or choose it per iteration with b3o.UpperTail()", "raise lambda"),
+    (b3o.UpperTail(), "lower its ratio (now 9.2): the lambda_t it chooses follows",
+     "raise its ratio (now 9.2): the lambda_t it chooses follows"),
+    (b3o.EffectiveSampleSize(), "raise per_sample (now 1.0): the lambda_t it chooses follows",
+     "lower per_sample (now 1.0): the lambda_t it chooses follows"),
+], ids=["constant", "upper-tail", "ess"])
+def test_a_degenerate_density_s_advice_is_in_its_temperature_s_own_terms(temperature, collapsed, uniform):
+    """`UpperTail` has no lambda to lower: its warning once said "lower lambda, or choose it per iteration with
+    b3o.UpperTail()" to a rule already using it. The warning points at the line that asked for the batch."""
+    from b3o.rule import BoltzmannBatch
+
+    rule = BoltzmannBatch(temperature=temperature, batch_size=10)
+    for ess, diversity, advice in ((1e-4, 0.01, collapsed), (0.97, 0.9, uniform)):
+        rule._warned.clear()
+        rule.diagnostics = {"t": 2, "lambda_t": 0.01 if ess > 0.5 else 1e4, "alpha_scale": 1.0, "ess_fraction": ess,
+                            "alpha_range": 0.1, "relative_diversity": diversity, "relative_nearest_neighbour": 0.9}
+        with pytest.warns(b3o.DegenerateDensityWarning) as caught:
+            rule._warn_if_degenerate()
+        assert str(caught[0].message).endswith(advice), caught[0].message
+        assert caught[0].filename == __file__
+
+
 def test_nearest_neighbour_diversity_sees_clusters_the_mean_hides():
     """Two tight clusters at opposite corners: a mean pairwise distance near a uniform batch's, a tiny nearest
     neighbour."""

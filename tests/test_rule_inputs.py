@@ -163,3 +163,20 @@ def test_an_empty_reference_set_is_named():
     rule = BoltzmannBatch(batch_size=2, sampler=samplers.get("defer-is", budget=100), reference_size=64)
     with pytest.raises(ValueError, match=r"the reference set is empty: none of its 64 points satisfies"):
         rule.acquire_single(space, _model(2), _data(2))
+
+
+def test_an_acquisition_of_two_values_per_point_is_refused_before_sampling():
+    """LogEI on a model of two outputs gives [N, 2]: the density read its first column alone and returned a batch
+    for one objective of two without a word (trieste's own rule refuses it)."""
+    from b3o import StandardisedModel
+
+    space = Box([0.0, 0.0], [1.0, 1.0])
+    x = tf.constant(np.random.default_rng(0).random((10, 2)))
+    f = tf.reduce_sum((x - 0.3) ** 2, axis=1, keepdims=True)
+    data = Dataset(x, tf.concat([f, -f], axis=1))
+    model = StandardisedModel(lambda d: GaussianProcessRegression(build_gpr(d, space)), data)
+    rule = _rule()
+    with pytest.raises(ValueError, match=r"gives values of shape \[4096, 2\] at 4096 points; BoltzmannBatch needs one "
+                                         r"value per point, \[N, 1\]") as err:
+        rule.acquire_single(space, model, data)
+    assert rule.step == 0 and "\n" not in str(err.value)

@@ -1,0 +1,73 @@
+"""What a campaign of several batches needs of the rule, checked as it runs: a rule built afresh for each batch (a new
+process a week, trieste's ask-tell) continues only if it can read its iteration from the data (`initial_size`), and a
+batch whose every point is already in the data is a repeat, never a new draw."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import trieste
+from trieste.data import Dataset
+from trieste.types import Tag
+
+
+class CampaignWarning(UserWarning):
+    """`BoltzmannBatch` warns with this, once per rule and kind, when a campaign's batch is not what it should be: an
+    earlier batch proposed again (every point already in the data), or a first, uniform batch (lambda_1 = 0 of
+    `Scheduled`) from a rule without `initial_size`, which in a campaign that builds the rule afresh for each batch
+    makes every batch a first one.
+
+    Example::
+
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", b3o.CampaignWarning)  # a week that would repeat itself stops
+    """
+
+
+#: what a rule built afresh for each batch is told to give
+REMEDY = (
+    "a rule built afresh for each batch counts t from 1 unless given initial_size=<the initial design's size> "
+    "(t then comes from the data)"
+)
+
+
+def repeated(batch: np.ndarray, datasets: Mapping[Tag, Dataset] | None) -> int:
+    """How many of the batch's points are already among the data's query points (the same row, bit for bit): with a
+    continuous dimension, draws from a density never land there again, a seed stream started again does."""
+    if not datasets:
+        return 0
+    seen = {
+        row.tobytes()
+        for dataset in datasets.values()
+        for row in np.ascontiguousarray(np.asarray(dataset.query_points, dtype=np.float64))
+    }
+    return sum(row.tobytes() in seen for row in np.ascontiguousarray(np.asarray(batch, dtype=np.float64)))
+
+
+def repeat_text(t: int, found: int, batch_size: int, seed_from_data: bool) -> str:
+    why = "" if seed_from_data else ", and with seed_from_data=False its seed is (seed, t) alone"
+    return (f"at t = {t} all {found} of the batch's {batch_size} points are already in the data: it repeats an "
+            f"earlier batch; {REMEDY}{why}")
+
+
+def restart_text(temperature: object) -> str:
+    return (f"at t = 1 with {temperature!r}: lambda_1 = 0, so this batch is uniform, as the schedule begins; "
+            f"{REMEDY}, or every batch of the campaign is a first, uniform one")
+
+
+#: the packages between a user's line and a warning of the rule: b3o's and trieste's (its optimizers call the rule)
+_INSIDE = tuple(str(Path(module.__file__).parent) for module in (sys.modules["b3o"], trieste))
+
+
+def user_stacklevel() -> int:
+    """The `stacklevel` that points a warning raised in the caller at the first frame outside b3o and trieste: the
+    user's line that asked for the batch, not trieste's `ask_tell_optimization.py:612`."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_INSIDE):
+        frame, level = frame.f_back, level + 1
+    return level
