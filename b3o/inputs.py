@@ -54,9 +54,13 @@ def chosen(name: str, value: Any, kind: type, registry: Any, example: str) -> An
 
 
 def check_dataset(label: str, dataset: Dataset, dim: int | None = None, space: SearchSpace | None = None) -> None:
-    """`dataset` (named `label` in the error) is non-empty with finite query points (of dimension `dim`, if given)
-    and finite observations."""
+    """`dataset` (named `label` in the error) is float64 (trieste's and gpflow's; float32 fails deep in TensorFlow),
+    non-empty, with finite query points (of dimension `dim`, if given) and finite observations."""
     points, values = np.asarray(dataset.query_points), np.asarray(dataset.observations)
+    for what, array in (("query points", points), ("observations", values)):
+        if array.dtype != np.float64:
+            raise ValueError(f"{label}: expected float64 {what} (trieste's and gpflow's), got {array.dtype}: "
+                             "tf.cast them to tf.float64")
     if points.shape[0] == 0:
         raise ValueError(f"{label}: expected at least one observation, got an empty dataset")
     if dim is not None and points.shape[-1] != dim:

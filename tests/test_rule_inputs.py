@@ -180,3 +180,17 @@ def test_an_acquisition_of_two_values_per_point_is_refused_before_sampling():
                                          r"value per point, \[N, 1\]") as err:
         rule.acquire_single(space, model, data)
     assert rule.step == 0 and "\n" not in str(err.value)
+
+
+def test_float32_data_are_named_as_such():
+    """float32 data failed deep in TensorFlow ("cannot compute Sub as input #1 ... double tensor")."""
+    from b3o import StandardisedModel
+
+    space = Box([0.0, 0.0], [1.0, 1.0])
+    data = _data(2)
+    single = Dataset(tf.cast(data.query_points, tf.float32), tf.cast(data.observations, tf.float32))
+    with pytest.raises(ValueError, match=r"StandardisedModel's dataset: expected float64 query points \(trieste's and "
+                                         r"gpflow's\), got float32: tf.cast them to tf.float64"):
+        StandardisedModel(lambda d: GaussianProcessRegression(build_gpr(d, space)), single)
+    _refused(space, _model(2), Dataset(data.query_points, tf.cast(data.observations, tf.float32)),
+             r"dataset 'OBJECTIVE': expected float64 observations")
