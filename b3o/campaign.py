@@ -4,12 +4,9 @@ batch whose every point is already in the data is a repeat, never a new draw."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
-import trieste
 from trieste.data import Dataset
 from trieste.types import Tag
 
@@ -58,16 +55,3 @@ def repeat_text(t: int, found: int, batch_size: int, seed_from_data: bool) -> st
 def restart_text(temperature: object) -> str:
     return (f"at t = 1 with {temperature!r}: lambda_1 = 0, so this batch is uniform, as the schedule begins; "
             f"{REMEDY}, or every batch of the campaign is a first, uniform one")
-
-
-#: the packages between a user's line and a warning of the rule: b3o's and trieste's (its optimizers call the rule)
-_INSIDE = tuple(str(Path(module.__file__).parent) for module in (sys.modules["b3o"], trieste))
-
-
-def user_stacklevel() -> int:
-    """The `stacklevel` that points a warning raised in the caller at the first frame outside b3o and trieste: the
-    user's line that asked for the batch, not trieste's `ask_tell_optimization.py:612`."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_INSIDE):
-        frame, level = frame.f_back, level + 1
-    return level

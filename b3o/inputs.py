@@ -12,6 +12,17 @@ import numbers
 from typing import Any, Mapping, Optional
 
 import numpy as np
+from trieste.acquisition.function import (
+    BatchExpectedImprovement,
+    BatchMonteCarloExpectedHypervolumeImprovement,
+    BatchMonteCarloExpectedImprovement,
+)
+from trieste.acquisition.interface import (
+    GreedyAcquisitionFunctionBuilder,
+    SingleModelGreedyAcquisitionBuilder,
+    SingleModelVectorizedAcquisitionBuilder,
+    VectorizedAcquisitionFunctionBuilder,
+)
 from trieste.data import Dataset
 from trieste.models import ProbabilisticModel
 from trieste.models.interfaces import SupportsGetInternalData
@@ -38,6 +49,33 @@ def flag(name: str, value: Any) -> bool:
 def batch_size(value: Any) -> int:
     """`value` as the batch size B: a positive integer."""
     return integer("batch_size", value, 1, " (the batch size B)")
+
+
+#: trieste's batch builders, whose functions value a batch of points rather than one point: the greedy and vectorized
+#: ones by trieste's own types; its joint ones (q-EI, q-EHVI) have no type of their own in trieste 4.6.1 (they are
+#: single-model builders like LogEI), so they are named
+_BATCH_BUILDERS = (
+    GreedyAcquisitionFunctionBuilder,
+    SingleModelGreedyAcquisitionBuilder,
+    VectorizedAcquisitionFunctionBuilder,
+    SingleModelVectorizedAcquisitionBuilder,
+    BatchExpectedImprovement,
+    BatchMonteCarloExpectedHypervolumeImprovement,
+    BatchMonteCarloExpectedImprovement,
+)
+
+
+def pointwise(acquisition: Any) -> Any:
+    """`acquisition` unless it is one of trieste's batch builders: B3O evaluates alpha one point at a time, [N, 1, d],
+    and a batch builder accepted here failed only at acquire, with trieste's error about the model."""
+    if isinstance(acquisition, _BATCH_BUILDERS):
+        raise ValueError(
+            f"acquisition {type(acquisition).__name__} is a batch acquisition of trieste's (greedy, vectorized or "
+            "joint over a batch): BoltzmannBatch draws its batch from exp(lambda * alpha) of a point-wise acquisition "
+            "alpha(x), one value per point; pass a point-wise one, e.g. LogExpectedImprovement or UCB "
+            "(b3o.acquisitions.get('logei'), 'ucb')"
+        )
+    return acquisition
 
 
 def chosen(name: str, value: Any, kind: type, registry: Any, example: str) -> Any:

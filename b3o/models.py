@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+import numpy as np
 import tensorflow as tf
 from trieste.data import Dataset
 from trieste.models import TrainableProbabilisticModel
@@ -26,7 +27,7 @@ from trieste.models.interfaces import ReparametrizationSampler, TrajectorySample
 from trieste.types import TensorType
 
 from b3o.inputs import check_dataset
-from b3o.outputs import moments
+from b3o.outputs import moments, spreadless
 
 #: what the wrapper offers when the wrapped model has it (`StandardisedModel.__getattr__`), in the data's units
 _OFFERED = ("reparam_sampler", "trajectory_sampler", "predict_joint", "get_internal_data", "get_observation_noise")
@@ -59,7 +60,19 @@ class StandardisedModel(TrainableProbabilisticModel):
         # variables, so acquisition functions compiled on the predictions follow the moments without retracing
         self._mean = tf.Variable(tf.zeros([num_outputs], tf.float64), trainable=False)
         self._std = tf.Variable(tf.ones([num_outputs], tf.float64), trainable=False)
-        self.model = build(self._standardised(dataset))
+        standardised = self._standardised(dataset)
+        try:
+            self.model = build(standardised)
+        except tf.errors.InvalidArgumentError:  # gpflow's "the value to be assigned ... has NaN or Inf"
+            flat = _spreadless_text(dataset.observations.numpy())
+            if flat is None:
+                raise
+            raise ValueError(
+                f"StandardisedModel's build failed on data without spread: {flat}, so the standardised observations "
+                "are all 0 and a model that takes its scale from the data's variance (trieste's build_gpr: kernel "
+                "variance and noise) gets 0; add points with different values, or build the model with a scale of "
+                "its own (on standardised data, a kernel variance of 1)"
+            ) from None
         self.__class__ = _offering(self.model)
 
     def __repr__(self) -> str:
@@ -188,6 +201,19 @@ class _DestandardisedTrajectory:
 
     def __call__(self, x: TensorType) -> TensorType:
         return self.trajectory(x) * self.model._std + self.model._mean
+
+
+def _spreadless_text(observations: np.ndarray) -> str | None:
+    """What leaves `observations` [N, K] without spread, in words ("the observations are all equal (y = 3 at all 5
+    points)", "the data hold one point (y = 3)"), or None when every column has spread."""
+    flat = spreadless(observations)
+    if not flat.any():
+        return None
+    values = ", ".join(f"{value:g}" for value in observations[0, flat])
+    y = "y" if len(flat) == 1 else f"y[{', '.join(str(k) for k in np.flatnonzero(flat))}]"
+    if len(observations) == 1:
+        return f"the data hold one point ({y} = {values})"
+    return f"the observations are all equal ({y} = {values} at all {len(observations)} points)"
 
 
 @functools.cache

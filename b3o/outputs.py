@@ -17,12 +17,21 @@ from trieste.models import ProbabilisticModel
 from trieste.types import TensorType
 
 
-def moments(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-column mean and standard deviation of `observations` [N, K]; a column with zero or non-finite spread (one
-    point, or all values equal) keeps std 1, so the map y -> (y - mean) / std is always defined."""
+def spreadless(observations: np.ndarray) -> np.ndarray:
+    """Per column of `observations` [N, K], whether it has no spread: one point, or all values equal."""
     observations = np.asarray(observations, dtype=np.float64)
-    std = observations.std(axis=0)
-    return observations.mean(axis=0), np.where(np.isfinite(std) & (std > 0), std, 1.0)
+    return np.all(observations == observations[:1], axis=0)
+
+
+def moments(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column mean and standard deviation of `observations` [N, K], so the map y -> (y - mean) / std is always
+    defined: a column without spread (`spreadless`) has its value as mean and std 1, which takes it to 0 exactly (the
+    computed moments of equal values are off by rounding: 0.1 at 3 points went to -1); one of non-finite spread has
+    std 1."""
+    observations = np.asarray(observations, dtype=np.float64)
+    flat, std = spreadless(observations), observations.std(axis=0)
+    mean = np.where(flat, observations[0], observations.mean(axis=0))
+    return mean, np.where(~flat & np.isfinite(std) & (std > 0), std, 1.0)
 
 
 class StandardisedView(ProbabilisticModel):

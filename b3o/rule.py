@@ -42,6 +42,7 @@ from b3o.samplers.base import Sampler
 from b3o.seeding import data_seed, derived_seed
 from b3o.space import layout
 from b3o.temperature import DEFAULT_LAMBDA, Constant, Temperature
+from b3o.warn_at import user_stacklevel
 
 
 #: the defaults of `BoltzmannBatch`: B3O-LogEI-c at lambda = 1 with `defer-is` (docs/method.md says why)
@@ -68,6 +69,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         trial runner does (its records pin its batches, and its `resume` gives t).
     :param reference_size: size of the fixed space-filling set on which the density's diagnostics (ESS/N of the
         Boltzmann weights, spread of alpha) are measured each iteration, and `Normalised` temperatures standardise.
+        Any positive integer: a scrambled Sobol set, of the next power of 2 cut to the first reference_size points.
     :param standardise: build alpha on each objective standardised by the current data's mean and s.d.
         (`b3o.outputs.StandardisedView`), so lambda means what Table 2's does whatever the objective's units; False
         only where the models are already fitted to standardised data (the trial runner's).
@@ -102,7 +104,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         self.batch_size = inputs.batch_size(batch_size)
         builder = inputs.chosen(
             "acquisition",
-            DEFAULT_ACQUISITION if acquisition is None else acquisition,
+            inputs.pointwise(DEFAULT_ACQUISITION if acquisition is None else acquisition),
             (AcquisitionFunctionBuilder, SingleModelAcquisitionBuilder),
             acquisitions,
             "a trieste acquisition builder (e.g. b3o.acquisitions.get('logei'))",
@@ -253,7 +255,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         warnings.warn(
             f"BoltzmannBatch at t = {d['t']} with {self.temperature!r}: the density {what}",
             degeneracy.DegenerateDensityWarning,
-            stacklevel=campaign.user_stacklevel(),
+            stacklevel=user_stacklevel(),
         )
 
     def _warn_on_campaign(self, batch: np.ndarray, datasets: Optional[Mapping[Tag, Dataset]]) -> None:
@@ -269,7 +271,7 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             return
         if kind not in self._warned:
             self._warned.add(kind)
-            warnings.warn(f"BoltzmannBatch {text}", campaign.CampaignWarning, stacklevel=campaign.user_stacklevel())
+            warnings.warn(f"BoltzmannBatch {text}", campaign.CampaignWarning, stacklevel=user_stacklevel())
 
     def _standardised(
         self, models: Mapping[Tag, ProbabilisticModel], datasets: Optional[Mapping[Tag, Dataset]]
@@ -344,7 +346,10 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         """A scrambled Sobol set over the space, fixed for the rule's lifetime (categories by floor of Sobol)."""
         if self._reference is None:
             lay = layout(space)
-            x = lay.from_unit(qmc.Sobol(lay.dim, scramble=True, seed=self.seed).random(self.reference_size))
+            # the first reference_size points of the next power of 2: the points `random(reference_size)` gives, without
+            # its UserWarning to the user that a size other than a power of 2 loses Sobol's balance properties
+            sobol = qmc.Sobol(lay.dim, scramble=True, seed=self.seed)
+            x = lay.from_unit(sobol.random_base2((self.reference_size - 1).bit_length())[: self.reference_size])
             self._reference = x[lay.feasible(x)]
             if len(self._reference) == 0:
                 raise ValueError(

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import tensorflow as tf
+from trieste.acquisition import (
+    BatchExpectedImprovement,
+    BatchMonteCarloExpectedImprovement,
+    LocalPenalization,
+    ParallelContinuousThompsonSampling,
+)
 from trieste.data import Dataset
 from trieste.models.gpflow import GaussianProcessRegression, build_gpr
 from trieste.space import Box
@@ -194,3 +202,35 @@ def test_float32_data_are_named_as_such():
         StandardisedModel(lambda d: GaussianProcessRegression(build_gpr(d, space)), single)
     _refused(space, _model(2), Dataset(data.query_points, tf.cast(data.observations, tf.float32)),
              r"dataset 'OBJECTIVE': expected float64 observations")
+
+
+@pytest.mark.parametrize(
+    "builder",
+    [
+        lambda: BatchMonteCarloExpectedImprovement(sample_size=64),
+        lambda: BatchExpectedImprovement(sample_size=64),
+        lambda: ParallelContinuousThompsonSampling(),
+        lambda: LocalPenalization(Box([0.0, 0.0], [1.0, 1.0])),
+    ],
+    ids=["batch-mc-ei", "batch-ei", "vectorized-ts", "greedy-penalisation"],
+)
+def test_a_batch_acquisition_is_refused_at_construction(builder):
+    """trieste's q-EI was accepted and failed at acquire with "only supports models that implement a reparam_sampler
+    method; received <b3o.outputs.StandardisedView ...>", blaming the model for a builder B3O cannot use."""
+    builder = builder()
+    with pytest.raises(ValueError, match=rf"^acquisition {type(builder).__name__} is a batch acquisition of trieste's .*: "
+                                         r"BoltzmannBatch draws its batch from exp\(lambda \* alpha\) of a point-wise "
+                                         r"acquisition alpha\(x\), one value per point; pass a point-wise one, e.g. "
+                                         r"LogExpectedImprovement or UCB") as err:
+        BoltzmannBatch(builder, batch_size=4)
+    assert "\n" not in str(err.value)
+
+
+def test_a_reference_size_other_than_a_power_of_two_gives_no_warning():
+    """`reference_size=1000` let scipy's "The balance properties of Sobol' points require n to be a power of 2"
+    through to the user at every rule's first batch."""
+    rule = BoltzmannBatch(batch_size=2, reference_size=1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reference = rule._reference_points(Box([0.0, 0.0], [1.0, 1.0]))
+    assert reference.shape == (1000, 2) and len(np.unique(reference, axis=0)) == 1000
