@@ -92,3 +92,35 @@ def test_claim_rows_read_the_comparisons_the_engine_formed_with_their_status():
     assert shekel[0]["status"] == "pre-registered"
 
 
+
+
+def test_the_engines_stuck_reference_is_the_rules_over_all_seeds_even_when_an_early_look_decides():
+    """robust_readings.yaml: stuck seeds are counted against the typical value over all of the run's seeds. A
+    comparison decided at look 1 is read on that look's seeds, but against the same reference as the stuck table."""
+    from analysis.claims.catalogue import claim
+    from analysis.claims.checking import compared
+
+    table = _table(seeds=20)
+    b3o, later = table["label"] == "B3O-UCB-c", table["seed"] >= 310
+    spread = 1.0 + 0.01 * (table["seed"] - 300)
+    table["value"] = np.where(b3o, 0.001, 0.02) * spread  # B3O ends far below TS on every seed: decided at look 1
+    table.loc[later, "value"] *= 100.0  # the later seeds move the typical value by ×100
+    found = compared(claim("constant_beats_ts"), table, {"synthetic_b100": (10, 20)})
+    c = found.compared[0]
+    typical = robust_table.typical_values(table)["synthetic_b100", "ackley5"]
+    assert c.look == 1 and c.stat.n == 10
+    assert c.stuck_above == pytest.approx(robust.stuck_factor() * typical)
+    first = table[~later & table["budget"].eq(5100)].groupby("label")["value"].median()
+    assert c.stuck_above != pytest.approx(robust.stuck_factor() * robust.reference(first.to_numpy()))
+    row = robust_table.claim_rows(claim("constant_beats_ts"), table, {"synthetic_b100": (10, 20)})[0]
+    assert (row["left_stuck"], row["right_stuck"]) == c.stuck
+
+
+def test_the_stuck_table_has_a_row_per_setting_not_per_label():
+    """An ablation's label runs at several λ: each λ is its own setting, counted once in the typical value."""
+    table = pd.concat([_table(), _table().query("label == 'B3O-UCB-c'").assign(lam=10.0, value=lambda d: d["value"] * 50)])
+    stuck = robust_table.stuck_table(table)
+    assert sorted(stuck["setting"]) == ["B3O-UCB-c λ=1", "B3O-UCB-c λ=10", "TS"]
+    assert set(stuck["n"]) == {12}
+    medians = table.assign(lam=table["lam"].fillna(-1)).groupby(["label", "lam"])["value"].median()
+    assert stuck["typical"].iloc[0] == pytest.approx(np.median(medians))

@@ -93,9 +93,10 @@ def _through_looks(
     levels = sequential.nominal(looks, spending=spending)
     rank = data["seed"].rank(method="dense")  # seeds may start anywhere (`seeds: {first: …}`)
     final: list[Compared | None] = [None] * len(plan)
-    current = [replace(c, look=None) for c in _decided(_compare_all(plan, data, claim), levels[0])]
+    typical = _typical(plan, data)  # the stuck-seed reference is the rule's, on all the run's seeds, at every look
+    current = [replace(c, look=None) for c in _decided(_compare_all(plan, data, claim, typical), levels[0])]
     for k, (n, level) in enumerate(zip(looks, levels), start=1):
-        at = _compare_all(plan, data[rank <= n], claim)
+        at = _compare_all(plan, data[rank <= n], claim, typical)
         open_ = [i for i in range(len(plan)) if final[i] is None and at[i].stat.n == n]
         for i, stat in zip(open_, verdicts.decide([at[i].stat for i in open_], alpha=level)):
             current[i] = replace(at[i], stat=stat, look=k)
@@ -104,9 +105,13 @@ def _through_looks(
     return [f if f is not None else c for f, c in zip(final, current)]
 
 
-def _compare_all(plan: list[tuple], data: pd.DataFrame, claim: Claim) -> list[Compared]:
-    on = {problem: data[data["problem"] == problem] for problem in dict.fromkeys(p for p, *_ in plan)}
-    typical = {problem: typical_value(rows) for problem, rows in on.items()}
+def _typical(plan: list[tuple], data: pd.DataFrame) -> dict[str, float]:
+    """Per problem of the plan, its typical final value over all of `data`'s seeds (`typical_value`)."""
+    return {problem: typical_value(data[data["problem"] == problem]) for problem in dict.fromkeys(p for p, *_ in plan)}
+
+
+def _compare_all(plan: list[tuple], data: pd.DataFrame, claim: Claim, typical: dict[str, float]) -> list[Compared]:
+    on = {problem: data[data["problem"] == problem] for problem in typical}
     return [
         compare(on[problem], a, b, (problem, index), claim.quantity, claim.relation, claim.basis, typical[problem])
         for problem, index, a, b in plan
@@ -142,7 +147,7 @@ def compared(
     if planned:
         decided = _through_looks(claim, data, plan, tuple(planned), spending)
     else:
-        decided = _decided(_compare_all(plan, data, claim))
+        decided = _decided(_compare_all(plan, data, claim, _typical(plan, data)))
     return Checked(data, decided, missing, involved, problems)
 
 

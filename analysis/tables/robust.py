@@ -27,8 +27,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.claims.catalogue import CATALOGUE, Claim
+from analysis.claims.selection import member_names
 from analysis.claims.checking import compared as checked
-from analysis.claims.comparisons import sides
+from analysis.claims.comparisons import sides, typical_value
 from analysis.data import per_iteration, per_trial
 from analysis.statistics import robust
 from analysis.statistics.verdicts import NOT_COMPARABLE
@@ -67,10 +68,17 @@ def _finals(table: pd.DataFrame) -> pd.DataFrame:
     return table[(table["budget"] == table["final_budget"]) & table["metric"].isin(robust.rule()["metrics"])]
 
 
+def _settings(rows: pd.DataFrame) -> pd.Series:
+    """Each row's setting as the claims engine names it within its experiment (`member_names`)."""
+    named = [member_names(group) for _, group in rows.groupby("experiment")]
+    return pd.concat(named).reindex(rows.index) if named else pd.Series(index=rows.index, dtype=str)
+
+
 def typical_values(table: pd.DataFrame) -> dict[tuple[str, str], float]:
-    """(experiment, problem) -> the problem's typical final value: the median of its settings' medians."""
-    medians = _finals(table).groupby(["experiment", "problem", "label"])["value"].median()
-    return {key: robust.reference(group.to_numpy()) for key, group in medians.groupby(["experiment", "problem"])}
+    """(experiment, problem) -> the problem's typical final value over all its seeds, as the claims engine reads it
+    (`analysis.claims.comparisons.typical_value`, a setting's median counting once)."""
+    finals = _finals(table)
+    return {key: typical_value(rows) for key, rows in finals.assign(member=_settings(finals)).groupby(["experiment", "problem"])}
 
 
 def _holm(rows: list[dict]) -> list[dict]:
@@ -137,18 +145,22 @@ def horizon_rows(along: pd.DataFrame, iterations: pd.DataFrame) -> list[dict]:
     return out
 
 
-STUCK_COLUMNS = ["experiment", "problem", "label", "n", "median", "typical", "k", "stuck", "worst", "status"]
+STUCK_COLUMNS = ["experiment", "problem", "label", "setting", "n", "median", "typical", "k", "stuck", "worst", "status"]
 
 
 def stuck_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Per setting (experiment, problem, label) of a metric the rule reads, at its final budget over all its seeds:
-    n, its median, the problem's typical value, the stuck seeds and the worst value."""
+    """Per setting of a metric the rule reads (experiment, problem, label and `setting`, its name as the claims give
+    it: the label with the λ, sampler or temperature that tell its settings apart), at its final budget over all its
+    seeds: n, its median, the problem's typical value, the stuck seeds and the worst value."""
     typical = typical_values(table)
+    finals = _finals(table)
     rows = [
-        {"experiment": e, "problem": p, "label": label, "n": len(g), "median": float(g["value"].median()),
-         "typical": typical[e, p], "k": robust.stuck_factor(), "stuck": robust.stuck(g["value"].to_numpy(), typical[e, p]),
-         "worst": float(g["value"].max()), "status": status(e, p)}
-        for (e, p, label), g in _finals(table).groupby(["experiment", "problem", "label"], sort=True)
+        {"experiment": e, "problem": p, "label": label, "setting": setting, "n": len(g),
+         "median": float(g["value"].median()), "typical": typical[e, p], "k": robust.stuck_factor(),
+         "stuck": robust.stuck(g["value"].to_numpy(), typical[e, p]), "worst": float(g["value"].max()),
+         "status": status(e, p)}
+        for (e, p, label, setting), g in finals.assign(setting=_settings(finals)).groupby(
+            ["experiment", "problem", "label", "setting"])
     ]
     return pd.DataFrame(rows, columns=STUCK_COLUMNS)
 
