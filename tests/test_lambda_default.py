@@ -33,8 +33,10 @@ def _table(tool, lower: dict[str, int]) -> pd.DataFrame:
         index = seed - p["seeds"]["first"]
         value = 2.0 if method == p["default"] else (1.0 if index < lower.get(method, 0) else 3.0)
         minimum = float(__import__("trieste.objectives", fromlist=[function]).__dict__[function].minimum.numpy().min())
+        warned = "BoltzmannBatch at t = 6 with Constant(5.0): the density has collapsed" if index == 0 else None
         rows.append({"function": function, "seed": seed, "method": method, "batch": p["size"]["batches"],
-                     "best": minimum + value})
+                     "best": minimum + value, "b3o_ess_fraction": 0.01, "b3o_relative_diversity": 0.5,
+                     "warnings": warned if method == "B3O λ = 5" else None})
     return pd.DataFrame(rows)
 
 
@@ -61,6 +63,8 @@ def test_the_questions_are_decided_by_the_sign_test_under_holm(tool):
     text = tool.block(_table(tool, {"B3O λ = 5": 15, "B3O UpperTail": 11}), p)
     assert "H1: **B3O λ = 5 ends below the default** on most pairs (B3O λ = 5 lower on 45 of 60" in text
     assert "H2: **not decided** between B3O UpperTail and the default" in text
+    assert "B3O λ = 5 ESS/N 0.01, spread 0.5 of a uniform batch's, a warning on 3 of 60 batches" in text
+    assert "B3O UpperTail ESS/N 0.01, spread 0.5 of a uniform batch's, a warning on 0 of 60 batches" in text
 
 
 def test_a_run_skips_finished_campaigns_and_publishing_waits_for_all(tool, tmp_path, monkeypatch):
@@ -68,7 +72,8 @@ def test_a_run_skips_finished_campaigns_and_publishing_waits_for_all(tool, tmp_p
     stamp = {"platform_id": "p", "git_sha": "c", "git_dirty": False, "finished_utc": "t"}
     monkeypatch.setattr(tool, "stamp", lambda: stamp)
     table = _table(tool, {})
-    first = table[table["function"] == p["functions"][0]].assign(**stamp)
+    first = table.loc[table["function"] == p["functions"][0], ["function", "seed", "method", "batch", "best"]].assign(
+        **stamp)
     first.to_csv(tmp_path / "rows.csv", index=False)
     ran = []
     monkeypatch.setattr(tool.worked, "campaign", lambda method, seed, size, function: ran.append(

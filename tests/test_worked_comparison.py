@@ -96,3 +96,20 @@ def test_the_block_counts_the_seeds_where_b3o_ends_below_each_rival_and_says_how
     assert "| B3O-LogEI-c | 0.3 (0.2–0.4) | 4 of 5 (-0.1) | 1 of 5 (+0.1) |" in text
     assert "| 1 | 0.3; 0.3–0.3 | 0.8 | none |" in text
     assert "other temperatures" not in text  # none in this table
+
+
+def test_a_batchs_nearest_neighbour_spread_is_read_in_widths_of_the_box(comparison):
+    """On a box of width 200 (Trid-10's) a batch reads as spread as the same batch on [0, 1]: the uniform distance it
+    is set against is in box widths."""
+    import tensorflow as tf
+    from trieste.data import Dataset
+    from trieste.space import Box
+
+    unit = np.random.default_rng(0).random((20, 3))
+    data = Dataset(tf.constant(unit), tf.constant(unit[:, :1]))
+    found = [
+        comparison._row("m", 0, 1, data, (unit[:0], unit * width - width / 2), 0.0, 0.0, {},
+                        Box([-width / 2] * 3, [width / 2] * 3))["relative_nearest_neighbour"]
+        for width in (1.0, 200.0)
+    ]
+    assert found[1] == pytest.approx(found[0]) and 0.3 < found[0] < 3

@@ -117,6 +117,24 @@ def decide(table: pd.DataFrame, p: dict) -> pd.DataFrame:
     return out
 
 
+def diagnostics(table: pd.DataFrame, p: dict) -> str:
+    """Per B3O temperature, over its batches: the rule's median ESS/N and batch spread (mean pairwise distance in box
+    widths against a uniform batch's) and the batches it warned on. The rows' nearest-neighbour column is not read:
+    the plan's run measured it in raw units (`tools/worked_comparison.py` before its fix), 200 times too spread on
+    Trid-10's box."""
+    from analysis.formatting import number
+
+    batches = table[table["batch"] > 0]
+    out = []
+    for m in [p["default"], *p["questions"].values()]:
+        rows = batches[batches["method"] == m]
+        warned = int(rows["warnings"].fillna("").astype(str).str.len().gt(0).sum())
+        out.append(f"{m} ESS/N {number(rows['b3o_ess_fraction'].median())}, spread "
+                   f"{number(rows['b3o_relative_diversity'].median())} of a uniform batch's, a warning on {warned} of "
+                   f"{len(rows)} batches")
+    return "; ".join(out) + " (medians over batches; the warnings are the rule's `DegenerateDensityWarning`s)"
+
+
 def block(table: pd.DataFrame, p: dict) -> str:
     """docs/lambda-default.md's generated block: the answer in words, then the counts per function."""
     from analysis.formatting import number
@@ -155,6 +173,8 @@ def block(table: pd.DataFrame, p: dict) -> str:
         "",
         f"**Against TS** (a reading, not decided): {rival}.",
         "",
+        f"**The densities** (a reading): {diagnostics(table, p)}.",
+        "",
         f"Final regret (best value after {p['size']['n_init']} initial points and {p['size']['batches']} batches of "
         f"{p['size']['batch_size']}, less the function's minimum), {p['seeds']['count']} seeds per function:",
         "",
@@ -172,7 +192,7 @@ def draw(table: pd.DataFrame, p: dict, out: Path = FIGURE) -> None:
     wide = finals(table)
     order = methods(p)
     functions = list(dict.fromkeys(wide.index.get_level_values("function")))
-    fig, axes = plt.subplots(1, len(functions), figsize=(WIDTH, 2.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(functions), figsize=(WIDTH, 3.0), squeeze=False, layout="constrained")
     for ax, function in zip(axes[0], functions):
         rows = wide.loc[function, order]
         floor = np.nanmin(rows.to_numpy()[rows.to_numpy() > 0]) / 2

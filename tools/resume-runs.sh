@@ -35,10 +35,8 @@ RUN_LIST=(  # Shekel-4's paper-horizon trials (f37a79f, results large_batch) fin
 # name | frozen commit | the script (a path in the frozen tree, given `--results RUNS/NAME`). Their results are one
 # file, RUNS/NAME/rows.csv, kept in records/NAME/rows.csv by --archive and put back from there on resume (a sitting's
 # machine may be new: the λ-default run lost 142 finished campaigns to one on 2026-12-06).
-SCRIPT_RUNS=(
-  # the pre-registered λ-default check (tools/lambda_default.yaml, plan commit 47967a8)
-  "lambda_default|7d3a74890dc7fa21f5129a157c3d869fd0e8b363|tools/lambda_default.py"
-)
+# (the λ-default check, 7d3a748, finished its 240 campaigns on 2026-12-06 and is published: docs/lambda-default.md)
+SCRIPT_RUNS=()
 [ ${#RUN_LIST[@]} -gt 0 ] || [ ${#SCRIPT_RUNS[@]} -gt 0 ] ||
   { echo "resume-runs: no run in the campaign's list (tools/resume-runs.sh)"; exit 0; }
 
