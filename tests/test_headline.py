@@ -124,6 +124,8 @@ def test_headline_rows_join_the_readings_the_stuck_counts_and_the_final_regrets(
     trials = pd.DataFrame([
         {"experiment": "synthetic_b100", "trial_id": f"{label}{seed}", "label": label, "problem": "ackley5",
          "method": method, "seed": seed, "batch_size": 100, "iterations": 50, "n_init": 100,
+         "lam": 1.0 if method == "b3o" else np.nan, "sampler": "defer" if method == "b3o" else "",
+         "temperature": "constant" if method == "b3o" else "",
          "metric": "simple_regret", "lower_is_better": True, "final_budget": 5100, "budget": 5100,
          "value": (2.0 if seed == 300 and label == "TS" else scale * rng.uniform(0.5, 1.5))}
         for seed in range(300, 312) for label, method, scale in (("B3O-UCB-c", "b3o", 0.01), ("TS", "ts", 0.02))
