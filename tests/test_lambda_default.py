@@ -36,6 +36,7 @@ def _table(tool, lower: dict[str, int]) -> pd.DataFrame:
         warned = "BoltzmannBatch at t = 6 with Constant(5.0): the density has collapsed" if index == 0 else None
         rows.append({"function": function, "seed": seed, "method": method, "batch": p["size"]["batches"],
                      "best": minimum + value, "b3o_ess_fraction": 0.01, "b3o_relative_diversity": 0.5,
+                     "relative_nearest_neighbour": 0.25,
                      "warnings": warned if method == "B3O λ = 5" else None})
     return pd.DataFrame(rows)
 
@@ -63,8 +64,9 @@ def test_the_questions_are_decided_by_the_sign_test_under_holm(tool):
     text = tool.block(_table(tool, {"B3O λ = 5": 15, "B3O UpperTail": 11}), p)
     assert "H1: **B3O λ = 5 ends below the default** on most pairs (B3O λ = 5 lower on 45 of 60" in text
     assert "H2: **not decided** between B3O UpperTail and the default" in text
-    assert "B3O λ = 5 ESS/N 0.01, spread 0.5 of a uniform batch's, a warning on 3 of 60 batches" in text
-    assert "B3O UpperTail ESS/N 0.01, spread 0.5 of a uniform batch's, a warning on 0 of 60 batches" in text
+    assert ("B3O λ = 5 ESS/N 0.01, spread 0.5 and nearest-neighbour distance 0.25 of a uniform batch's, a warning on "
+            "3 of 60 batches") in text
+    assert "B3O UpperTail ESS/N 0.01, spread 0.5 and nearest-neighbour distance 0.25" in text
 
 
 def test_a_run_skips_finished_campaigns_and_publishing_waits_for_all(tool, tmp_path, monkeypatch):
@@ -89,3 +91,12 @@ def test_a_run_skips_finished_campaigns_and_publishing_waits_for_all(tool, tmp_p
     monkeypatch.setattr(tool, "campaigns", lambda plan: [("Trid10", 1001, "TS")])
     with pytest.raises(ValueError, match="give a new --results directory"):  # other columns: refused, not mixed
         tool.run(tmp_path)
+
+
+def test_the_plans_raw_unit_distances_are_published_in_box_widths(tool):
+    """The plan's run measured nearest-neighbour distances in raw units; on a cube they rescale exactly by its width
+    (Trid-10: 200, Michalewicz-5: pi), and rows of any other commit are left as they are."""
+    raw = next(iter(tool.RAW_UNITS))
+    table = pd.DataFrame({"function": ["Trid10", "Michalewicz5", "Rosenbrock4", "Trid10"],
+                          "relative_nearest_neighbour": [200.0, np.pi, 0.5, 0.7], "git_sha": [raw, raw, raw, "later"]})
+    assert tool.in_box_widths(table)["relative_nearest_neighbour"].tolist() == pytest.approx([1.0, 1.0, 0.5, 0.7])

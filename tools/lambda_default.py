@@ -118,10 +118,9 @@ def decide(table: pd.DataFrame, p: dict) -> pd.DataFrame:
 
 
 def diagnostics(table: pd.DataFrame, p: dict) -> str:
-    """Per B3O temperature, over its batches: the rule's median ESS/N and batch spread (mean pairwise distance in box
-    widths against a uniform batch's) and the batches it warned on. The rows' nearest-neighbour column is not read:
-    the plan's run measured it in raw units (`tools/worked_comparison.py` before its fix), 200 times too spread on
-    Trid-10's box."""
+    """Per B3O temperature, over its batches: the rule's median ESS/N, the batch's spread (mean pairwise distance) and
+    median nearest-neighbour distance, each in box widths against a uniform batch's (`in_box_widths`), and the
+    batches it warned on."""
     from analysis.formatting import number
 
     batches = table[table["batch"] > 0]
@@ -130,8 +129,9 @@ def diagnostics(table: pd.DataFrame, p: dict) -> str:
         rows = batches[batches["method"] == m]
         warned = int(rows["warnings"].fillna("").astype(str).str.len().gt(0).sum())
         out.append(f"{m} ESS/N {number(rows['b3o_ess_fraction'].median())}, spread "
-                   f"{number(rows['b3o_relative_diversity'].median())} of a uniform batch's, a warning on {warned} of "
-                   f"{len(rows)} batches")
+                   f"{number(rows['b3o_relative_diversity'].median())} and nearest-neighbour distance "
+                   f"{number(rows['relative_nearest_neighbour'].median())} of a uniform batch's, a warning on {warned} "
+                   f"of {len(rows)} batches")
     return "; ".join(out) + " (medians over batches; the warnings are the rule's `DegenerateDensityWarning`s)"
 
 
@@ -213,6 +213,27 @@ def draw(table: pd.DataFrame, p: dict, out: Path = FIGURE) -> None:
     print(f"wrote {out}")
 
 
+#: the commits whose runner measured a batch's nearest-neighbour distance in the function's raw units, not in widths
+#: of its box as the uniform distance it is divided by (`tools/worked_comparison.py` before its fix): the plan's run
+RAW_UNITS = {"7d3a74890dc7fa21f5129a157c3d869fd0e8b363"}
+
+
+def in_box_widths(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows with `relative_nearest_neighbour` in box widths: a raw-units row (`RAW_UNITS`) divided by its
+    function's box width, exact because every box of the plan is a cube (a distance scales by the one width)."""
+    import trieste.objectives
+
+    out = table.copy()
+    for function in out["function"].unique():
+        space = getattr(trieste.objectives, function).search_space
+        widths = (space.upper - space.lower).numpy()
+        if not np.allclose(widths, widths[0]):
+            raise ValueError(f"{function}'s box is not a cube (widths {widths}): its raw distances cannot be rescaled")
+        raw = (out["function"] == function) & out["git_sha"].isin(RAW_UNITS)
+        out.loc[raw, "relative_nearest_neighbour"] /= float(widths[0])
+    return out
+
+
 def publish(results: Path) -> int:
     p = plan()
     table = pd.read_csv(results / "rows.csv")
@@ -222,6 +243,7 @@ def publish(results: Path) -> int:
               "end before publishing (the plan decides on all its pairs)", file=sys.stderr)
         return 2
     TABLE.parent.mkdir(parents=True, exist_ok=True)
+    table = in_box_widths(table)
     table.to_csv(TABLE, index=False)
     draw(table, p)
     PAGE.write_text(rewrite(PAGE.read_text(), block(table, p), BLOCK))
