@@ -54,7 +54,8 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
     """Batch of i.i.d. draws from p_t(x) ∝ exp(lambda_t * alpha_t(x)).
 
     :param acquisition: any point-wise trieste acquisition builder (a single-model builder is applied to OBJECTIVE),
-        or a name of `b3o.acquisitions`; default LogEI.
+        or a name of `b3o.acquisitions`; default LogEI. trieste's batch builders are refused; a joint builder of one's
+        own is evaluated one point at a time, [N, 1, d], so it acts as its q = 1 form (q-EI as EI).
     :param sampler: a `b3o.samplers` sampler able to handle the search space, or its name; default `defer-is`.
     :param temperature: a `b3o.temperature.Temperature`, or its name; default `Constant(1.0)`.
     :param batch_size: the batch size B, a positive integer (required).

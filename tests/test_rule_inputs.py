@@ -13,6 +13,7 @@ from trieste.acquisition import (
     LocalPenalization,
     ParallelContinuousThompsonSampling,
 )
+from trieste.acquisition.interface import SingleModelAcquisitionBuilder
 from trieste.data import Dataset
 from trieste.models.gpflow import GaussianProcessRegression, build_gpr
 from trieste.space import Box
@@ -224,6 +225,29 @@ def test_a_batch_acquisition_is_refused_at_construction(builder):
                                          r"LogExpectedImprovement or UCB") as err:
         BoltzmannBatch(builder, batch_size=4)
     assert "\n" not in str(err.value)
+
+
+class _JointBuilder(SingleModelAcquisitionBuilder):
+    """A joint batch acquisition of a user's own (minus the distance to 0.3, summed over the batch's points), which
+    records every input shape it is evaluated at."""
+
+    def __init__(self) -> None:
+        self.shapes: set[tuple[int, ...]] = set()
+
+    def prepare_acquisition_function(self, model, dataset=None):
+        def joint(x):
+            self.shapes.add(tuple(x.shape[1:]))
+            return -tf.reduce_sum((x - 0.3) ** 2, axis=[-2, -1])[:, None]
+        return joint
+
+
+def test_a_joint_builder_of_ones_own_is_evaluated_one_point_at_a_time():
+    """The docstring's promise: a joint builder that is none of trieste's batch types is accepted and valued at
+    [N, 1, d], its q = 1 form, whatever the batch size."""
+    builder, space = _JointBuilder(), Box([0.0, 0.0], [1.0, 1.0])
+    batch = BoltzmannBatch(builder, samplers.get("defer", budget=200), Constant(20.0), 5).acquire_single(
+        space, _model(2), dataset=_data(2))
+    assert batch.shape == (5, 2) and builder.shapes == {(1, 2)}
 
 
 def test_a_reference_size_other_than_a_power_of_two_gives_no_warning():

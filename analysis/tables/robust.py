@@ -63,22 +63,25 @@ def _row(a: np.ndarray, b: np.ndarray, typical: float = np.nan, **where) -> dict
     }
 
 
-def _finals(table: pd.DataFrame) -> pd.DataFrame:
-    """The final-budget rows of the metrics the rule reads."""
-    return table[(table["budget"] == table["final_budget"]) & table["metric"].isin(robust.rule()["metrics"])]
+def _named_finals(table: pd.DataFrame) -> pd.DataFrame:
+    """The final-budget rows of the metrics the rule reads, each with its `setting` as the claims engine names it
+    within its experiment (`member_names`)."""
+    finals = table[(table["budget"] == table["final_budget"]) & table["metric"].isin(robust.rule()["metrics"])]
+    named = [member_names(group) for _, group in finals.groupby("experiment")]
+    empty = pd.Series(index=finals.index, dtype=str)
+    return finals.assign(setting=pd.concat(named).reindex(finals.index) if named else empty)
 
 
-def _settings(rows: pd.DataFrame) -> pd.Series:
-    """Each row's setting as the claims engine names it within its experiment (`member_names`)."""
-    named = [member_names(group) for _, group in rows.groupby("experiment")]
-    return pd.concat(named).reindex(rows.index) if named else pd.Series(index=rows.index, dtype=str)
+def _typical(finals: pd.DataFrame) -> dict[tuple[str, str], float]:
+    """(experiment, problem) -> the typical value of named final rows (`typical_value`, a setting counting once)."""
+    return {key: typical_value(rows.assign(member=rows["setting"]))
+            for key, rows in finals.groupby(["experiment", "problem"])}
 
 
 def typical_values(table: pd.DataFrame) -> dict[tuple[str, str], float]:
     """(experiment, problem) -> the problem's typical final value over all its seeds, as the claims engine reads it
     (`analysis.claims.comparisons.typical_value`, a setting's median counting once)."""
-    finals = _finals(table)
-    return {key: typical_value(rows) for key, rows in finals.assign(member=_settings(finals)).groupby(["experiment", "problem"])}
+    return _typical(_named_finals(table))
 
 
 def _holm(rows: list[dict]) -> list[dict]:
@@ -152,15 +155,14 @@ def stuck_table(table: pd.DataFrame) -> pd.DataFrame:
     """Per setting of a metric the rule reads (experiment, problem, label and `setting`, its name as the claims give
     it: the label with the λ, sampler or temperature that tell its settings apart), at its final budget over all its
     seeds: n, its median, the problem's typical value, the stuck seeds and the worst value."""
-    typical = typical_values(table)
-    finals = _finals(table)
+    finals = _named_finals(table)
+    typical = _typical(finals)
     rows = [
         {"experiment": e, "problem": p, "label": label, "setting": setting, "n": len(g),
          "median": float(g["value"].median()), "typical": typical[e, p], "k": robust.stuck_factor(),
          "stuck": robust.stuck(g["value"].to_numpy(), typical[e, p]), "worst": float(g["value"].max()),
          "status": status(e, p)}
-        for (e, p, label, setting), g in finals.assign(setting=_settings(finals)).groupby(
-            ["experiment", "problem", "label", "setting"])
+        for (e, p, label, setting), g in finals.groupby(["experiment", "problem", "label", "setting"])
     ]
     return pd.DataFrame(rows, columns=STUCK_COLUMNS)
 
