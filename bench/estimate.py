@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Mapping
 from itertools import pairwise
@@ -140,6 +141,8 @@ def _estimate(args: argparse.Namespace) -> int:
                   f"each setting scaled by what its finished trials took: {scaled_left(costs, done) / 60:,.2f} "
                   "core-hours")
     per, flagged = estimate_table(costs, limit)
+    if note := busy_note(os.getloadavg()[0], _cores()):
+        print(note)
     print(estimate_text(per, flagged, model, limit, args.fit))
     if costs["look"].notna().any():
         print("per planned look (in full after a look not yet made):" if decided else "per planned look (each in full):")
@@ -172,7 +175,6 @@ def pilot(config: Mapping[str, Any], grid: list, model: CostModel) -> CostModel:
     RESULTS/pilot/; the result is written to RESULTS/cost_model.csv (`cost_model_path`). A method's start-up is mostly
     the imports every method shares, and a study's job shares it among its trials, so a new method takes the package
     methods' median start-up rather than its one pilot trial's whole one."""
-    import os
     import subprocess
 
     from bench.cost import extended, fit, observations
@@ -295,6 +297,22 @@ def finished_trials(results: Path, trial_ids: set[str]) -> dict[str, dict]:
     paths = {t: results / "trials" / f"{t}.json" for t in trial_ids}
     records = {t: load_record(path)[0] for t, path in paths.items() if path.is_file()}
     return {t: record for t, record in records.items() if record is not None}
+
+
+def busy_note(load: float, cores: int) -> str | None:
+    """A word when this machine is busier than its cores (`load`, the 1-minute load average): the prices are for a
+    core of its own, and trials (a pilot's among them) run here while it stays so take more CPU seconds than that, as
+    TensorFlow's threads contend for the cores."""
+    if load <= cores:
+        return None
+    return (f"note: this machine is busy (load {load:.1f} on {cores} core(s)): the prices are CPU seconds on a core of "
+            "its own, and trials run here while it stays this busy take more (TensorFlow's threads contend for the "
+            "cores); a --pilot run now is measured under that load, so run it again on a quiet machine")
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def realised(costs: pd.DataFrame, finished: Mapping[str, dict], clock: str) -> pd.DataFrame:

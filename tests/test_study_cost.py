@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from bench.cost import CostModel, fit, observations
-from bench.estimate import COST_MODEL, PILOT_ITERATIONS, memory_mb, pilot_specs
+from bench.estimate import COST_MODEL, PILOT_ITERATIONS, busy_note, memory_mb, pilot_specs
 from bench.grid import trial_grid
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +63,15 @@ def test_the_package_s_model_prices_every_trial_of_a_small_study_from_its_own_di
     assert "trials not predicted" not in done.stdout
     predicted = [CostModel.read(COST_MODEL).predict(row.spec.to_dict()) for row in trial_grid(SMALL)]
     assert all(cost is not None and cost.total > 0 for cost in predicted)
+
+
+def test_a_busy_machine_is_named_beside_the_prices_and_a_quiet_one_is_not():
+    """A pilot on a machine at load 7 on 2 cores priced a study at about a third of the CPU seconds its trials took
+    there; the estimate now says the machine is busy, what its prices assume and to pilot again when it is quiet."""
+    assert busy_note(2.0, 2) is None and busy_note(0.3, 8) is None
+    note = busy_note(7.04, 2)
+    assert note.startswith("note: this machine is busy (load 7.0 on 2 core(s)): the prices are CPU seconds on a core "
+                           "of its own") and "run it again on a quiet machine" in note
 
 
 def test_a_study_the_model_cannot_price_says_so_and_how_to_not_zero_hours(tmp_path):
