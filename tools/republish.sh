@@ -20,6 +20,12 @@ config=$1 records=$2 work=$3
 paper=$(python -c "import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))['paper'])" "$config")
 python -c "import sys, yaml; sys.exit(sys.argv[1] not in yaml.safe_load(open('workflow/site.yaml'))['runs'])" "$paper" \
   || { echo "error: $paper is not a run of workflow/site.yaml" >&2; exit 2; }
+# claims.md dates the verdict rules and the margins by their commits: from a tree where they have uncommitted changes
+# it could only say that nothing can be dated, and that sentence would stay on the page once they are committed
+python -c "import sys; from analysis.tables import dating; from problems import margins
+sys.exit(dating.history(dating.RULES) is None or margins.margins_commit() is None)" \
+  || { echo "error: the verdict rules or problems/margins.yaml have uncommitted changes (or no git history): commit" \
+       "them first, so that $paper/claims.md can say when they were set" >&2; exit 2; }
 
 python -m analysis.presentation.redecide --configfile "$config" --records "$records" --work "$work"
 # The site's rules for this run only, from its committed tables. The smoke config's paper directory is not this run's,
