@@ -264,3 +264,19 @@ def test_the_scale_sentence_says_the_confirmation_is_running_then_what_replicate
         tmp_path / CONFIRMATION, index=False)
     assert "On fresh seeds, 2 of the 3 exploratory readings the confirmation tested replicated" in confirmation_note(
         tmp_path, plan)
+
+
+def test_the_readme_opens_with_the_answer_in_one_line_before_the_commands():
+    """A reader with one minute found the answer only under 47 lines of commands and costs: the README's first
+    paragraph after the title now says for how many pairs B3O ends below TS, above it or neither, per problem, and
+    how sure, with the counts the headline table gives."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"<!-- answer:begin -->\n.*?\n(.*?)\n<!-- answer:end -->", readme, re.DOTALL).group(1)
+    assert readme.index("<!-- answer:begin -->") < readme.index("## Quick start")
+    table = pd.read_csv(RUN / "tables" / "headline.csv")
+    counts = table["reading"].value_counts()
+    assert f"on most seeds for {counts.get('ahead', 0)} of its {len(table)} problem–variant pairs" in block
+    assert f"neither shown for {counts.get('open', 0)}" in block
+    for problem, rows in table.groupby("problem"):
+        assert f"{problem_title(problem)} {(rows['reading'] == 'ahead').sum()} of {len(rows)}" in block
+    assert "pre-registered" in block and "(#results-at-a-glance)" in block

@@ -474,3 +474,36 @@ def test_the_readme_glance_names_each_run_by_its_title_with_its_scale_and_direct
     assert f"- {title} (`paper/large_batch`): {scale}, " in block
     default = run_names.titles()["paper"]
     assert f"- {default} (`paper`): B = " in block  # every run of the table, the default run too
+
+
+def test_the_readme_glance_says_which_claim_numbers_only_a_check_asks(monkeypatch):
+    """The README's table went from claim 27 to 31 without a word while the site's index listed 28-30 (the checks'
+    own questions): the block now names the numbers it skips and where they are decided."""
+    from analysis.data import published
+    from analysis.presentation import glance, run_names
+
+    monkeypatch.chdir(ROOT)
+    tables = {run: pd.read_csv(path) for run, path in published.CLAIMS.items()}
+    names = {run: run_names.name(Path(path).parent) for run, path in published.CLAIMS.items()}
+    shown = set(glance.chosen(tables))
+    skipped = sorted(set(range(min(shown), max(shown) + 1)) - shown)
+    block = glance.glance_block(tables, "x", names)
+    assert skipped and f"Claims {', '.join(map(str, skipped))}: asked only by a check of ours" in block
+    assert glance.asked_elsewhere({n: ("run", None) for n in (1, 2, 3)}) == []
+
+
+def test_a_binding_mean_the_seeds_contradict_shows_the_typical_seed_beside_it():
+    """Claim 7's binding comparison read "+0.0419" (B3O-UCB-c ahead of TS on Ackley) from one far TS seed, while
+    B3O-UCB-c ends above TS on 24 of 30 seeds (decided): the glance shows the typical seed beside such a mean."""
+    from analysis.presentation import glance
+
+    run = ROOT / "paper" / "large_batch"
+    claims = pd.read_csv(run / "claims.csv").set_index("number", drop=False)
+    robust = pd.read_csv(run / "tables" / "robust.csv")
+    seven = robust[(robust["number"] == 7) & (robust["left"] == "B3O-UCB-c λ=10") & robust["iteration"].isna()].iloc[0]
+    assert claims.loc[7, "binding_mean"] > 0 and seven.reading == "behind"
+    assert glance.typical_against_mean(run, claims.loc[7]) == (
+        f" (typical seed: behind on {seven.losses} of {seven.n} seeds, decided)")
+    agreeing = claims.loc[7].copy()
+    agreeing["binding_mean"] = -0.01  # the mean's sign as the seeds': nothing to add
+    assert glance.typical_against_mean(run, agreeing) == ""

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from analysis.presentation import verdict_history as vh
+from analysis.tables.claims_table import number
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = pd.read_csv(ROOT / vh.TABLE, dtype=str, keep_default_na=False)
@@ -46,7 +47,7 @@ def test_a_block_names_each_rule_driven_move_and_nothing_else():
          "commit": "bbbb", "date": "2026-01-02 00:00", "why": "data", "rule_commits": "", "subject": ""},
     ])
     text = vh.block(table, "paper/x", Path("paper/x/claims.md"))
-    assert "rule changes moved 1 published verdict(s)" in text and "c1 holds → inconclusive" in text
+    assert "rule changes moved 1 published verdict(s)" in text and "claim `c1` holds → inconclusive" in text
     assert "c2" not in text and "(../../docs/verdict-history.md#paperx)" in text
     inserted = vh.with_block("# T\n\nVerdicts: 1 holds.\n\n| table |\n", text)
     assert inserted.index("Verdicts:") < inserted.index("History:") < inserted.index("| table |")
@@ -65,3 +66,24 @@ def test_the_committed_history_is_what_git_says(abbrev, monkeypatch):
         pytest.skip("not a git checkout with history")
     now = vh.history(RUNS).astype(str).replace({"nan": ""})
     assert now.to_dict("records") == COMMITTED.to_dict("records"), f"rerun python -m {vh.__name__}"
+
+
+def test_the_page_reads_in_date_order_with_claim_numbers_and_whole_words_and_a_block_names_new_data():
+    """A reader found the large-batch rows out of date order (claims of 2026-12-05 above comparisons of 2026-11-29),
+    claims by internal id only, commit messages cut mid-word, and a claims.md saying "rule changes moved" verdicts of
+    a commit that also added seeds."""
+    common = {"run": "paper/x", "before": "holds", "after": "inconclusive", "rule_commits": "r1 2026-01-01"}
+    table = pd.DataFrame([
+        {**common, "claim": "logei_c_best_batch", "comparison": "", "commit": "late", "date": "2026-01-05 00:00",
+         "why": "rules", "subject": "short"},
+        {**common, "claim": "logei_c_best_batch", "comparison": "ackley5: A vs B", "commit": "early",
+         "date": "2026-01-01 00:00", "why": "rules and data", "subject": "word " * 40},
+    ])
+    page = vh.page(table)
+    assert page.index("| early (2026-01-01 00:00)") < page.index("| late (2026-01-05 00:00)")
+    assert f"| {number('logei_c_best_batch')} (`logei_c_best_batch`) |" in page
+    assert "word word …" in page and "| word " * 1 in page and "wor |" not in page
+    text = vh.block(table, "paper/x", Path("paper/x/claims.md"))
+    assert text.count("; its data changed in the same commit") == 1
+    assert "History: rule changes (some with new data) moved 2 published verdict(s)" in text
+    assert text.index("early (") < text.index("late (")

@@ -41,6 +41,7 @@ TABLES = {
     "cost": "paper/tables/run_times.csv",
     "horizon": "paper/horizon/tables/horizon.csv",
     "headline": "paper/large_batch/tables/headline.csv",
+    "answer": "paper/large_batch/tables/headline.csv",
     "large_batch": "paper/large_batch/tables/horizon_along.csv",
     "scores": "paper/extended/tables/score_aggregate.csv",
     "test_run": "paper/tables/test_run.csv",

@@ -16,6 +16,7 @@ import yaml
 from analysis.claims.fragility import NEAR, fragility
 from analysis.data import per_trial
 from analysis.presentation.readme_blocks import markers
+from analysis.tables.claims_table import numbered
 from bench.grid import sequential_experiments
 
 SITE = Path("workflow/site.yaml")
@@ -64,7 +65,7 @@ def block(frame: pd.DataFrame) -> str:
     for r in shown.itertuples():
         how = [f"without seed {r.without_one_seed.replace('; ', ', without seed ')}"] if r.without_one_seed else []
         how += [f"by Wilcoxon: {r.wilcoxon}"] if r.wilcoxon != r.verdict else []
-        parts.append(f"**{r.name}** ({r.verdict}; {'; '.join(how)})")
+        parts.append(f"**claim {numbered(r.name)}** ({r.verdict}; {'; '.join(how)})")
     return "\n".join([begin, note, f"Fragility: {checked}. Fragile: " + ", ".join(parts) + ".", end])
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import pandas as pd
 
 from analysis.data import published
 from analysis.formatting import number, signed
+from analysis.naming import problem_title
 from analysis.presentation.run_names import RunName
 from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
@@ -61,6 +63,34 @@ def verdict_at_scale(claim: str, verdict: str) -> str:
             "not an answer to the paper's claim")
 
 
+def typical_against_mean(run: str | Path, row: pd.Series) -> str:
+    """' (typical seed: behind on 24 of 30 seeds, decided)' where the binding comparison's sign test (the run's
+    tables/robust.csv) is decided against its mean's sign: one far seed can carry a mean the seeds contradict, and a
+    reader of "+0.04" would take the first method to be ahead. Empty otherwise."""
+    path, mean = Path(run) / "tables" / "robust.csv", row.get("binding_mean", math.nan)
+    if not path.is_file() or not isinstance(row.get("binding"), str) or not mean or math.isnan(mean):
+        return ""
+    robust = pd.read_csv(path)
+    robust = robust[(robust["kind"] == "claim") & (robust["number"] == row["number"]) & robust["iteration"].isna()]
+    for r in robust.itertuples():
+        against = (r.reading == "behind" and mean > 0) or (r.reading == "ahead" and mean < 0)
+        if against and f"{problem_title(r.problem)}: {r.left} vs {r.right}" == row["binding"]:
+            seeds = r.losses if r.reading == "behind" else r.wins
+            return f" (typical seed: {r.reading} on {int(seeds)} of {int(r.n)} seeds, decided)"
+    return ""
+
+
+def asked_elsewhere(picked: dict[int, tuple[str, pd.Series]]) -> list[str]:
+    """A line naming the claim numbers these runs skip (the questions only a check of ours asks, each decided on its
+    check's page of the site), so that a gap in the table's numbers is not read as a claim left out."""
+    numbers = sorted(int(n) for n in picked)
+    gaps = [n for n in range(numbers[0], numbers[-1] + 1) if n not in picked] if numbers else []
+    if not gaps:
+        return []
+    return ["", f"Claim{'s' if len(gaps) > 1 else ''} {', '.join(map(str, gaps))}: asked only by a check of ours, "
+            "decided on that check's page ([site/index.html](site/index.html) lists each at a glance)."]
+
+
 def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, RunName],
                  fragile: dict[str, set[str]] | None = None) -> str:
     """One line per claim: verdict (marked *fragile* where leaving out one seed or the Wilcoxon reading moves it,
@@ -71,13 +101,15 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
         return f"`{name.directory}`" if name.title == name.directory else f"{cell(name.title)} (`{name.directory}`)"
 
     rows = []
-    for number_, (run, r) in chosen(tables).items():
+    picked = chosen(tables)
+    for number_, (run, r) in picked.items():
         binding = r.get("binding")
         delta = (
             f"{cell(binding)}: {signed(r['binding_mean'])} [{number(r['binding_lo'])}, {number(r['binding_hi'])}]"
             if isinstance(binding, str) and binding and not math.isnan(r.get("binding_mean", math.nan))
             else ""
         )
+        delta += typical_against_mean(names[run].directory, r) if delta else ""
         shown_run = run_cell(run) if r["verdict"] != verdicts.NOT_MEASURED else "–"
         mark = " (*fragile*)" if r.get("name") in (fragile or {}).get(run, set()) else ""
         rows.append(f"| {number_} | {cell(r['claim'])} | **{cell(verdict_at_scale(r['claim'], r['verdict']))}**{mark} "
@@ -97,5 +129,6 @@ def glance_block(tables: dict[str, pd.DataFrame], source: str, names: dict[str, 
             "The runs, each at its scale (from its per-trial table):",
             "",
             *(f"- {run_cell(run)}: {names[run].scale or 'no per-trial table'}" for run in tables),
+            *asked_elsewhere(picked),
         ],
     )

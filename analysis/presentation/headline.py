@@ -86,7 +86,9 @@ def sentence(rows: pd.DataFrame) -> str:
                      f"(P(below) {_spread(behind['share'].min(), behind['share'].max(), _p)}, decided)")
     if len(open_):
         parts.append(f"{_names(open_)} not decided (P {_spread(open_['share'].min(), open_['share'].max(), _p)})")
-    tally = ", ".join(f"{MEAN_SAYS.get(v, v)} for {k} of {len(rows)}" for v, k in rows["verdict"].value_counts().items())
+    split = rows["verdict"].nunique() > 1  # then each verdict names its variants, so a reader knows which
+    tally = ", ".join(f"{MEAN_SAYS.get(v, v)} for " + (_names(group) if split else f"{len(group)} of {len(rows)}")
+                      for v, group in sorted(rows.groupby("verdict"), key=lambda item: -len(item[1])))
     return (
         f"{'; '.join(parts)}. Median final regret: {rival} {number(first.rival_final_median)}, B3O "
         f"{_spread(rows['final_median'].min(), rows['final_median'].max())}. By the mean at t = {t} (the paper's "
@@ -169,15 +171,22 @@ def m_check_note(root: Path = Path(".")) -> str:
             f"({shift['verdict']}: too few seeds to show either way).")
 
 
+def replicated(root: Path = Path(".")) -> tuple[int, int] | None:
+    """(readings replicated, directional readings tested) by the published confirmation; None before it publishes."""
+    path = root / CONFIRMATION
+    if not path.is_file():
+        return None
+    table = pd.read_csv(path)
+    directional = table[table["status"] != DESCRIPTIVE]
+    return int((directional["status"] == REPLICATED).sum()), len(directional)
+
+
 def confirmation_note(root: Path = Path("."), plan: Path = PLAN_FILE) -> str:
     """What the fresh-seed confirmation found, once its table is published under `root`, or that it is running (its
     `plan` is committed and no look is published yet); empty without a plan."""
-    path = root / CONFIRMATION
-    if path.is_file():
-        table = pd.read_csv(path)
-        directional = table[table["status"] != DESCRIPTIVE]
-        done = int((directional["status"] == REPLICATED).sum())
-        return (f" On fresh seeds, {done} of the {len(directional)} exploratory readings the confirmation tested "
+    found = replicated(root)
+    if found is not None:
+        return (f" On fresh seeds, {found[0]} of the {found[1]} exploratory readings the confirmation tested "
                 f"replicated (`{CONFIRMATION}`).")
     if not plan.is_file():
         return ""
@@ -188,6 +197,33 @@ def confirmation_note(root: Path = Path("."), plan: Path = PLAN_FILE) -> str:
 def checks_note(root: Path = Path(".")) -> str:
     """The M = 500 check's and the fresh-seed confirmation's clauses, for the scale sentence."""
     return m_check_note(root) + confirmation_note(root)
+
+
+def answer_line(table: pd.DataFrame, root: Path = Path(".")) -> str:
+    """The whole answer in one sentence, for the top of the README: for how many problem-variant pairs B3O ends below
+    the rival on most paired seeds (decided), above it, or neither, per problem; and how sure (which readings were
+    pre-registered, and what the fresh-seed confirmation found, or that it is running)."""
+    if table.empty:
+        return EMPTY
+    first = table.iloc[0]
+    scale = (int(first.n_init), int(first.iterations), int(first.batch_size), int(table["stuck_n"].max()))
+    where = "at the paper's horizon" if scale == PAPER_SCALE else "at N₀ = {}, T = {}, B = {}, {} seeds".format(*scale)
+    ahead, behind, open_ = (table[table["reading"] == r] for r in ("ahead", "behind", "open"))
+    per = ", ".join(f"{problem_title(p)} {int((rows['reading'] == 'ahead').sum())} of {len(rows)}"
+                    for p, rows in table.groupby("problem", sort=False))
+    planned = series([problem_title(p) for p in table.loc[table["status"] == "pre-registered", "problem"].unique()])
+    sure = f"only {planned}'s readings were pre-registered" if planned else "no reading was pre-registered"
+    found = replicated(root)
+    sure += (f"; on fresh seeds, {found[0]} of the {found[1]} exploratory readings replicated" if found is not None
+             else "; the rest are being confirmed on fresh seeds")
+    against = "; ".join(f"{r.label} on {problem_title(r.problem)}" for r in behind.itertuples())
+    return (
+        f"**The answer, in one line:** {where} (B = {int(first.batch_size)}, T = {int(first.iterations)}, "
+        f"{scale[3]} paired seeds), B3O ends below {first.rival} on most seeds for {len(ahead)} of its {len(table)} "
+        f"problem–variant pairs (decided; {per})"
+        + (f", above {first.rival} for {len(behind)} ({against})" if len(behind) else "")
+        + f", neither shown for {len(open_)}; {sure} ([results at a glance](#results-at-a-glance))."
+    )
 
 
 def stuck_line(table: pd.DataFrame) -> str:

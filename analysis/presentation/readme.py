@@ -57,6 +57,7 @@ from analysis.presentation.glance import RUNS, glance_block
 from analysis.presentation.readme_blocks import (
     has,
     rewrite_all,
+    answer_block,
     automatic_block,
     automatic_goal_block,
     cost_block,
@@ -118,6 +119,9 @@ def claims_block(table: pd.DataFrame, source: str) -> str:
 CHECK_COLUMNS = {"number", "name", "problem", "left", "right", "budget", "n", "mean", "lo", "hi", "margin", "verdict",
                  "seeds_needed"}
 COST_COLUMNS = {"sample", "experiment", "trials", "measured_s", "predicted_s", "error"}  # `b3o cost-model --validation`
+HEADLINE_COLUMNS = {"problem", "label", "rival", "n_init", "batch_size", "iterations", "checkpoints", "ahead_at", "t",
+                    "verdict", "n", "wins", "share", "share_lo", "share_hi", "reading", "stuck", "stuck_n", "rival_stuck",
+                    "rival_n", "k", "status"}
 #: section -> (builder, columns its table must have, the command that writes the table)
 SECTIONS = {
     "claims": (claims_block, {"number", "claim", "source", "run", "verdict"}, "python -m analysis.tables.claims_table"),
@@ -148,11 +152,10 @@ SECTIONS = {
         horizon_block, {"problem", "label", "iteration", "n", "look_mean", "look_lo", "look_hi", "seeds_at_look", "verdict"},
         "python -m analysis.tables.horizon",
     ),
+    "answer": (answer_block, HEADLINE_COLUMNS, "python -m analysis.tables.headline"),
     "headline": (
         headline_block,
-        {"problem", "label", "rival", "n_init", "batch_size", "iterations", "checkpoints", "ahead_at", "t", "verdict",
-         "n", "wins", "share", "share_lo", "share_hi", "reading", "stuck", "stuck_n", "rival_stuck", "rival_n", "k",
-         "status"},
+        HEADLINE_COLUMNS,
         "python -m analysis.tables.headline",
     ),
     "large_batch": (

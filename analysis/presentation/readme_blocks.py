@@ -338,6 +338,11 @@ def headline_block(table: pd.DataFrame, source: str) -> str:
         table, headline.inducing(), figure.as_posix() if figure.is_file() else None, headline.checks_note()))
 
 
+def answer_block(table: pd.DataFrame, source: str) -> str:
+    """The README's first paragraph after the title: the paper-horizon run's answer in one line."""
+    return generated("answer", source, [headline.answer_line(table)])
+
+
 def goal_text(table: pd.DataFrame) -> str:
     """The automatic temperature's goal, as measured: on how many problems each variant is shown to match."""
     tally = " and ".join(f"{r.variant} on {int(r.held)} of {int(r.problems)}" for r in goal(table).itertuples())

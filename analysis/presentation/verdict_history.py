@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from analysis.presentation.readme_blocks import markers
+from analysis.tables.claims_table import numbered
 from analysis.tables.dating import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +137,12 @@ def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ") if pd.notna(text) else ""
 
 
+def _subject(text: object, limit: int = 160) -> str:
+    """A commit message cut at a word, marked with an ellipsis, never mid-word."""
+    text = _cell(text)
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
 def page(table: pd.DataFrame) -> str:
     begin, end = markers(PAGE_SECTION)
     lines = [
@@ -147,7 +154,8 @@ def page(table: pd.DataFrame) -> str:
         "has it: the commit that changed it and why. *rules*: the verdict engine, the claim catalogue or the margins "
         "(`problems/margins.yaml`) changed since the run's previous publication (those commits are named); *data*: the "
         "run's per-trial table changed in the same commit (new seeds or trials); *republished*: neither (wording or "
-        "a table's layout). The commit's own message says what it meant to do. Terms: [glossary](glossary.md).",
+        "a table's layout). The commit's own message says what it meant to do. A claim is named by its number in "
+        "README.md's table, its id in `claims.csv` beside it. Terms: [glossary](glossary.md).",
         "",
     ]
     for run, rows in table.groupby("run", sort=False):
@@ -166,8 +174,9 @@ def page(table: pd.DataFrame) -> str:
             continue
         lines += ["| Claim | Comparison | Before → after | Commit (UTC) | Why | Rule changes since the previous "
                   "publication | Commit message |", "|---|---|---|---|---|---|---|"]
-        lines += [f"| {_cell(r.claim)} | {_cell(r.comparison)} | {r.before} → {r.after} | {r.commit} ({r.date}) | "
-                  f"{r.why} | {_short(r.rule_commits)} | {_cell(r.subject)[:160]} |" for r in moved.itertuples()]
+        lines += [f"| {numbered(r.claim)} | {_cell(r.comparison)} | {r.before} → {r.after} | {r.commit} ({r.date}) | "
+                  f"{r.why} | {_short(r.rule_commits)} | {_subject(r.subject)} |"
+                  for r in moved.sort_values("date", kind="stable").itertuples()]
         lines.append("")
     return "\n".join([*lines, end])
 
@@ -187,12 +196,14 @@ def block(table: pd.DataFrame, run: str, claims_md: Path) -> str:
     if rows.empty:
         text.append(f"History: no rule change has moved a published verdict of this run ([every change]({link}#{anchor(run)})).")
     else:
-        moves = rows.groupby(["commit", "date"], sort=False)
-        parts = [f"{commit} ({date} UTC, rules changed in {_short(g['rule_commits'].iloc[0])}): "
-                 + ", ".join(f"{r.claim}{' / ' + r.comparison if r.comparison else ''} {r.before} → {r.after}"
-                             for r in g.itertuples())
-                 for (commit, date), g in moves]
-        text.append(f"History: rule changes moved {len(rows)} published verdict(s) of this run ([every change, and why]"
+        moves = rows.sort_values("date", kind="stable").groupby(["commit", "date", "why"], sort=False)
+        parts = [f"{commit} ({date} UTC, rules changed in {_short(g['rule_commits'].iloc[0])}"
+                 + ("; its data changed in the same commit" if "data" in why else "") + "): "
+                 + ", ".join(f"claim {numbered(r.claim)}{' / ' + r.comparison if r.comparison else ''} "
+                             f"{r.before} → {r.after}" for r in g.itertuples())
+                 for (commit, date, why), g in moves]
+        cause = "rule changes (some with new data)" if rows["why"].str.contains("data").any() else "rule changes"
+        text.append(f"History: {cause} moved {len(rows)} published verdict(s) of this run ([every change, and why]"
                     f"({link}#{anchor(run)})): " + "; ".join(parts) + ".")
     if len(unmoved):
         text[-1] += " Re-decided under changed rules with no verdict moved: " + "; ".join(

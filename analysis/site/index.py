@@ -13,7 +13,7 @@ import yaml
 from analysis.data import published
 from analysis.formatting import with_ci
 from analysis.presentation import fragile_marks, headline, run_names
-from analysis.presentation.glance import RUNS, chosen, decided_otherwise, verdict_at_scale
+from analysis.presentation.glance import RUNS, chosen, decided_otherwise, typical_against_mean, verdict_at_scale
 from analysis.presentation.run_names import RunName
 from analysis.site import html
 from analysis.site.answer import answer_section, glossary_link
@@ -82,16 +82,16 @@ def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> s
             "#": number_, "claim": row["claim"], "verdict": verdict_at_scale(row["claim"], row["verdict"]) + mark,
             "binding comparison: mean advantage [95 % CI]": (
                 f"{bound}: {with_ci(row['binding_mean'], row['binding_lo'], row['binding_hi'])}"
-                if isinstance(bound, str) and bound else "–"),
+                + typical_against_mean(run, row) if isinstance(bound, str) and bound else "–"),
             "run": html.link(relative_href(page_path(run, out), out), names[run].title) if measured_claims(row) else "–",
         })
     frame = pd.DataFrame(rows)
+    order = "".join(f"<li>{html.text(names[folders[name]].title)}</li>" for name in tables)
     intro = (
-        "<p>Each claim's verdict from the published run that decides it: the last of "
-        f"{html.text('; '.join(names[folders[name]].title for name in tables))} that measured it, as README.md's table "
-        "reads it; a question only a check of ours measures, from that check's run. <em>fragile</em>: leaving out "
-        "one seed, or reading the differences by the Wilcoxon signed-rank test, moves the verdict (the run's page "
-        "says how).</p>"
+        "<p>Each claim's verdict is the one README.md's table shows: that of the last run in this list that measured "
+        f"it (the run is named in the last column).</p><ol>{order}</ol><p>A question only a check of ours asks takes "
+        "its verdict from that check's run. <em>fragile</em>: leaving out one seed, or reading the differences by "
+        "the Wilcoxon signed-rank test, moves the verdict (the run's page says how).</p>"
     )
     classes = {i: html.verdict_class(str(v)) for i, v in enumerate(frame["verdict"])}
     otherwise = "".join(f"<p>{html.text(line.replace('`', ''))}</p>" for line in

@@ -69,6 +69,14 @@ def number(name: str) -> int:
     return list(checking.CLAIMS).index(name) + 1
 
 
+def numbered(name: object) -> str:
+    """A claim as a reader finds it in README's table, by its number, its id secondary ("4 (`logei_c_best_batch`)");
+    an id the catalogue no longer has (a renamed claim) as it stood."""
+    if not isinstance(name, str) or not name:
+        return ""
+    return f"{number(name)} (`{name}`)" if name in checking.CLAIMS else f"`{name}`"
+
+
 def comparisons(results: list[checking.Result]) -> pd.DataFrame:
     """One row per decided comparison of every claim: what the claims table says in words, as numbers (the unit's
     problem, the two methods, the budget, margin, seeds, look, mean advantage with its BCa interval, Holm-adjusted p
