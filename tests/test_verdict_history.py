@@ -87,3 +87,12 @@ def test_the_page_reads_in_date_order_with_claim_numbers_and_whole_words_and_a_b
     assert text.count("; its data changed in the same commit") == 1
     assert "History: rule changes (some with new data) moved 2 published verdict(s)" in text
     assert text.index("early (") < text.index("late (")
+
+
+def test_the_typical_seed_readings_are_in_the_history_too():
+    """The headline's and the robust tables' readings (ahead / behind / open, tables/robust.csv) were left out of the
+    history: the 2026-12-05 rule change moved three of the extended run's from open to ahead."""
+    readings = COMMITTED[COMMITTED["comparison"].str.startswith("typical seed, ")]
+    moved = readings[readings["commit"].str.startswith("230f46f") & (readings["run"] == "paper/extended")]
+    assert len(moved) == 3 and set(zip(moved["before"], moved["after"])) == {("open", "ahead")}
+    assert "typical seed, ackley5: TS vs Seq-EI at 350" in set(moved["comparison"])
