@@ -280,3 +280,16 @@ def test_the_readme_opens_with_the_answer_in_one_line_before_the_commands():
     for problem, rows in table.groupby("problem"):
         assert f"{problem_title(problem)} {(rows['reading'] == 'ahead').sum()} of {len(rows)}" in block
     assert "pre-registered" in block and "(#results-at-a-glance)" in block
+
+
+def test_the_site_opens_its_headline_run_with_the_readmes_one_line_and_no_other_run_with_it(tmp_path, monkeypatch):
+    """The index and the headline run's page open their answer with the README's one line; a run the README's answer
+    is not about (another horizon run) does not borrow it."""
+    from analysis.site import answer
+
+    monkeypatch.chdir(ROOT)
+    table = pd.read_csv(RUN / "tables" / "headline.csv")
+    line = words.answer_line(table, link=None)
+    shown = answer.answer_section(RUN.relative_to(ROOT), tmp_path)
+    assert shown.startswith("<h2>The answer</h2><p>The answer, in one line: ") and "results-at-a-glance" not in line
+    assert not answer._readmes(Path("paper/horizon"))

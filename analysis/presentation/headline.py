@@ -199,10 +199,11 @@ def checks_note(root: Path = Path(".")) -> str:
     return m_check_note(root) + confirmation_note(root)
 
 
-def answer_line(table: pd.DataFrame, root: Path = Path(".")) -> str:
+def answer_line(table: pd.DataFrame, root: Path = Path("."), link: str | None = "#results-at-a-glance") -> str:
     """The whole answer in one sentence, for the top of the README: for how many problem-variant pairs B3O ends below
     the rival on most paired seeds (decided), above it, or neither, per problem; and how sure (which readings were
-    pre-registered, and what the fresh-seed confirmation found, or that it is running)."""
+    pre-registered, and what the fresh-seed confirmation found, or that it is running); `link`: where the details are
+    (None: nowhere, the page itself shows them)."""
     if table.empty:
         return EMPTY
     first = table.iloc[0]
@@ -222,7 +223,7 @@ def answer_line(table: pd.DataFrame, root: Path = Path(".")) -> str:
         f"{scale[3]} paired seeds), B3O ends below {first.rival} on most seeds for {len(ahead)} of its {len(table)} "
         f"problem–variant pairs (decided; {per})"
         + (f", above {first.rival} for {len(behind)} ({against})" if len(behind) else "")
-        + f", neither shown for {len(open_)}; {sure} ([results at a glance](#results-at-a-glance))."
+        + f", neither shown for {len(open_)}; {sure}" + (f" ([results at a glance]({link}))." if link else ".")
     )
 
 

@@ -41,8 +41,9 @@ def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str
     figure = run / "figures" / headline.FIGURE
     shown = (f"<p>{html.text(caption(figure.stem))}</p>" + html.figure(_href(figure, page_dir), figure.name)
              if figure.is_file() else f"<p><em>{html.text(figure.as_posix())} is not in this run.</em></p>")
+    one_line = f"<p>{_plain(headline.answer_line(table, link=None))}</p>" if _readmes(run) else ""
     return (
-        "<h2>The answer</h2>"
+        "<h2>The answer</h2>" + one_line
         + f"<p>{_plain(headline.intro(table, headline.inducing(config)) + _checks(run))}</p>"
         + html.items(f"<strong>{html.text(title)}</strong>, {_plain(text)}" for title, text in headline.bullets(table))
         + html.table(headline.leaderboard(table))
@@ -69,10 +70,15 @@ def _plain(words: str) -> str:
     return html.text(words.replace("`", "").replace("**", ""))
 
 
+def _readmes(run: Path) -> bool:
+    """Whether `run` is the README's headline run (the one its answer, the M = 500 check and the confirmation are of)."""
+    return run == Path(published.TABLES["headline"]).parent.parent
+
+
 def _checks(run: Path) -> str:
     """The M = 500 check's outcome and the fresh-seed confirmation's, for the run they check (the README's headline
     run)."""
-    return headline.checks_note() if run == Path(published.TABLES["headline"]).parent.parent else ""
+    return headline.checks_note() if _readmes(run) else ""
 
 
 def _href(target: Path, page_dir: Path) -> str:
