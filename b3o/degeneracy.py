@@ -72,6 +72,16 @@ def state(diagnostics: dict) -> str | None:
     return None
 
 
+def kind(diagnostics: dict) -> str | None:
+    """The rule's reading of one batch, "collapsed", "clustered", "uniform" or None: `state` by ESS, and a batch in
+    tight clusters that has not collapsed read as clustered (a flat density over the reference set with a spike between
+    its points is not uniform)."""
+    found = state(diagnostics)
+    if found != "collapsed" and clustered(diagnostics.get("relative_nearest_neighbour")):
+        return "clustered"
+    return found
+
+
 def describe(diagnostics: dict) -> str | None:
     """A sentence for a degenerate density, None otherwise; diagnostics without ESS (other methods) give None."""
     kind = state(diagnostics)

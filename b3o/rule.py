@@ -75,10 +75,12 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
         (`b3o.outputs.StandardisedView`), so lambda means what Table 2's does whatever the objective's units; False
         only where the models are already fitted to standardised data (the trial runner's).
 
-    When the density collapses to a point mass or is uniform (`b3o.degeneracy`), the rule warns once with a
-    `b3o.DegenerateDensityWarning`; when a campaign's batch repeats an earlier one, or a rule without `initial_size`
-    draws a first, uniform batch, with a `b3o.CampaignWarning`. After each call `diagnostics` holds lambda_t, ESS/N, the sampler's statistics and
-    the batch's diversity: mean pairwise and median nearest-neighbour distances, each against a uniform batch's.
+    When the density collapses to a point mass, clusters or is uniform (`b3o.degeneracy`), the rule warns once for
+    each with a `b3o.DegenerateDensityWarning`; when a campaign's batch repeats an earlier one, or a rule without
+    `initial_size` draws a first, uniform batch, with a `b3o.CampaignWarning`. After each call `diagnostics` holds
+    lambda_t, ESS/N, the sampler's statistics, the batch's diversity (mean pairwise and median nearest-neighbour
+    distances, each against a uniform batch's) and `degenerate`: this batch's reading, "collapsed", "clustered",
+    "uniform" or None, given at every batch, also after its kind's one warning.
 
     Example (a whole loop: README's "Use B3O in a trieste loop")::
 
@@ -233,15 +235,15 @@ class BoltzmannBatch(AcquisitionRule[TensorType, SearchSpace, ProbabilisticModel
             "nearest_neighbour": neighbour,
             "relative_nearest_neighbour": neighbour / self._uniform_nearest_neighbour(search_space),
         }
+        # every batch's reading, not only the first of each kind that warns
+        self.diagnostics["degenerate"] = degeneracy.kind(self.diagnostics)
         return tf.constant(batch, dtype=tf.float64)
 
     def _warn_if_degenerate(self) -> None:
         """A `DegenerateDensityWarning` the first time this rule's density collapses, the first time it is uniform, and
         the first time its batch sits in tight clusters (`b3o.degeneracy`)."""
         d = self.diagnostics
-        kind = degeneracy.state(d)
-        if kind != "collapsed" and degeneracy.clustered(d["relative_nearest_neighbour"]):
-            kind = "clustered"  # a flat density over the reference set with a spike between its points: not uniform
+        kind = degeneracy.kind(d)
         if kind is None or kind in self._warned:
             return
         self._warned.add(kind)

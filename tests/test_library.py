@@ -92,6 +92,8 @@ def test_a_degenerate_density_warns_once_per_rule(lam, kind):
         rule.acquire_single(space, model, data)
     assert len([x for x in w if issubclass(x.category, b3o.DegenerateDensityWarning)]) == 1
     assert ("point mass" if kind == "collapsed" else "is uniform") in str(w[0].message)
+    # the second batch gave no warning, yet says what it is: a practitioner's later batches were silent
+    assert rule.diagnostics["t"] == 2 and rule.diagnostics["degenerate"] == kind
 
 
 def test_a_clustered_batch_warns_though_its_ess_reads_flat(monkeypatch):
