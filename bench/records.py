@@ -59,10 +59,11 @@ TIMING_KEYS = ("fit_s", "acquire_s", "evaluate_s", "io_s", "cpu_s", "fit_cpu_s",
 #: keys records gained after records were first published - in trace rows from t = 1: `fit` (the fit's outcome,
 #: `bench.models.fit_outcome`) and `recommended_value` / `_regret` / `_evals` (the point the method would
 #: recommend from the data before that row's batch); in the record: `final_recommendation` (from all the data); in
-#: a resampling sampler's diagnostics: `repeated_picks` and `move_evals` (`b3o.samplers.base.distinct_picks`).
+#: a resampling sampler's diagnostics: `repeated_picks` and `move_evals` (`b3o.samplers.base.distinct_picks`); in
+#: B3O's diagnostics: the batch's nearest-neighbour distances and its `degenerate` reading (`b3o.degeneracy.kind`).
 #: A record without one is an older record, compared on the keys it has (`same_run`).
 ADDED_KEYS = ("fit", "recommended_value", "recommended_regret", "recommended_evals", "final_recommendation",
-              "repeated_picks", "move_evals", "nearest_neighbour", "relative_nearest_neighbour")
+              "repeated_picks", "move_evals", "nearest_neighbour", "relative_nearest_neighbour", "degenerate")
 #: columns of the `b3o scaling` table: one row per (configuration, batch size)
 SCALING_COLUMNS = (
     "method",
