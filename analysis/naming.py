@@ -140,6 +140,11 @@ def problem_title(problem: str) -> str:
     return PROBLEMS.get(problem) or _OWN_PROBLEMS.get(problem, problem)
 
 
+def comparison_title(problem: str, left: str, right: str) -> str:
+    """ "Ackley (5D): B3O-UCB-c λ=10 vs TS": one comparison's name, as claims.md, the tables and the README give it."""
+    return f"{problem_title(problem)}: {left} vs {right}"
+
+
 def temperature_title(temperature: str) -> str:
     return TEMPERATURES.get(temperature, temperature)
 

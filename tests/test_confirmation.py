@@ -84,6 +84,23 @@ def test_at_the_last_look_an_undecided_reading_is_not_replicated():
     assert (directional.loc[directional["status"] == confirmation.REPLICATED, "variant"] == "B3O-UCB-s").all()
 
 
+def test_a_look_under_way_is_left_undecided_with_a_warning_and_the_looks_before_it_stand():
+    whole = _table(_values(20), range(400, 420))
+    after_one = confirmation.decide(whole[whole["seed"] < 410], PLAN, BASINS)
+    # look 1 with one trial still running: nothing is decided on the rest (Holm's family would shrink), and it says so
+    running = whole[(whole["seed"] < 410) & ~((whole["problem"] == "ackley5") & (whole["label"] == "TS")
+                                               & (whole["seed"] == 409))]
+    with pytest.warns(UserWarning, match=r"look 1 \(10 seeds\) is not complete, so no reading is decided yet.*ackley5 B3O-UCB-c typical \(9 of 10\)"):
+        early = confirmation.decide(running, PLAN, BASINS)
+    assert (early.loc[early["expect"] != "none", "status"] == confirmation.OPEN).all()
+    assert (early["seeds"] == 0).all()
+    # look 1 made, look 2 under way: decided through look 1 exactly as when look 2 had not begun
+    with pytest.warns(UserWarning, match="look 2 .* decided through look 1 only"):
+        partway = confirmation.decide(whole[whole["seed"] < 415], PLAN, BASINS)
+    pd.testing.assert_frame_equal(partway, after_one)
+    assert (after_one["status"] == confirmation.REPLICATED).sum() == 2
+
+
 def test_the_look_gives_seeds_only_to_open_readings_settings():
     table = _table(_values(10), range(400, 410))
     trials, open_count, decided = looks.open_trials(table, PLAN.experiment, PLAN.looks, 1)
@@ -128,15 +145,48 @@ def test_the_plan_predates_every_trial_and_every_analysis_of_the_run():
 
 
 def test_the_headline_says_which_readings_replicated_in_words():
-    from analysis.presentation.confirmation_block import confirmation_block
+    from analysis.presentation.readme_blocks import confirmation_block
 
     decided = confirmation.decide(_table(_values(20), range(400, 420)), PLAN, BASINS)
     text = confirmation_block(decided, "tables/confirmation.csv")
     assert text.startswith("<!-- confirmation:begin -->") and text.endswith("<!-- confirmation:end -->")
     directional = decided[decided["expect"] != "none"]
     replicated = int((directional["status"] == confirmation.REPLICATED).sum())
-    assert f"of the {len(directional)} exploratory readings" in text
-    assert f"{replicated} replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D) (fresh seeds: 10 of 10" in text  # decided at look 1
-    assert f"{len(directional) - replicated} did not replicate" in text and "still open" not in text
-    early = confirmation.decide(_table(_values(10), range(400, 410)), PLAN, BASINS, through=1)
-    assert "still open" in confirmation_block(early, "x") and "did not replicate" not in confirmation_block(early, "x")
+    assert (f"After its last look (20 fresh seeds per setting), {replicated} of the {len(directional)} exploratory "
+            f"readings replicated and {len(directional) - replicated} did not, under the plan") in text
+    # decided at look 1 on all ten seeds; the exploratory run saw 28 of 30
+    assert ("Replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D) (fresh: 10 of 10 seeds; "
+            "exploratory: 28 of 30 seeds)") in text and "still open" not in text
+    # a reading expected behind is counted by the seeds on which it ends above, as its words say
+    assert "B3O-UCB-c ends above TS on the typical seed on Ackley (5D) (fresh: 10 of 20 seeds; exploratory: 24 of 30" in text
+    early = confirmation_block(confirmation.decide(_table(_values(10), range(400, 410)), PLAN, BASINS, through=1), "x")
+    assert "After look 1 of 2 (10 fresh seeds per setting), 2 of the 12" in early
+    assert "10 are still open (look 2 takes them to 20 seeds)" in early and "did not replicate" not in early
+    # a basin reading with no seed where exactly one of the two ends in the basin says so, not "no seed counted"
+    assert "fresh: not one of 10 seeds where only one ends in the basin" in early
+    with pytest.warns(UserWarning):
+        none_yet = confirmation.decide(_table(_values(10), range(400, 405)), PLAN, BASINS)
+    assert "No look is complete yet (the first: 10 fresh seeds per setting), so none of the 12" in confirmation_block(
+        none_yet, "x")
+
+
+def test_the_figure_fills_the_replicated_readings_and_marks_every_exploratory_share():
+    from matplotlib.collections import PathCollection
+
+    from analysis.figures import confirmation as figure
+
+    decided = confirmation.decide(_table(_values(10), range(400, 410)), PLAN, BASINS, through=1)
+    tested = decided[decided["expect"] != "none"]
+    (ax,) = [a for a in figure.draw(decided).axes if a.get_visible()]
+    filled = hollow = crosses = 0
+    for points in (c for c in ax.collections if isinstance(c, PathCollection) and len(c.get_offsets())):
+        if points.get_facecolors().shape[0] and np.allclose(points.get_facecolors()[:, :3], 0.5, atol=0.01):
+            crosses += 1  # the exploratory share, gray
+        elif np.allclose(points.get_facecolors()[:, :3], 1.0):
+            hollow += 1
+        else:
+            filled += 1
+    assert crosses == len(tested) and filled == int((tested["status"] == confirmation.REPLICATED).sum()) == 2
+    assert hollow == int(tested["share"].notna().sum()) - filled
+    assert [t.get_text() for t in ax.get_yticklabels()][5] == "Ackley (5D) · B3O-UCB-c (< ½ expected)"
+    assert figure.exploratory_share("25/5") == pytest.approx(25 / 30)

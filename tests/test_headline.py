@@ -6,6 +6,7 @@ defined from the problem; the same answer on the site; the figure's filled and h
 from __future__ import annotations
 
 import re
+from html import escape
 import shutil
 from pathlib import Path
 
@@ -154,15 +155,36 @@ def test_the_site_index_and_the_run_page_open_with_the_same_answer(tmp_path, mon
     for name in ("tables/headline.csv", f"figures/{words.FIGURE}"):
         (tmp_path / run / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / run / name, tmp_path / run / name)
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / words.GLOSSARY, tmp_path / words.GLOSSARY)
     monkeypatch.chdir(tmp_path)  # the site lives beside its runs, which it names from the repository root
     page = index.index_page([run], tmp_path / "site").read_text()
     table = pd.read_csv(run / "tables" / "headline.csv")
     assert page.index("The answer") < page.index("<h2>Runs</h2>")
     for title, text in words.bullets(table):
         assert f"<strong>{html.text(title)}</strong>, {html.text(text)}" in page
-    assert words.FIGURE in page and "glossary.md" in page and page.count("<tr>") >= len(table) + 3
-    section = answer.answer_section(run, tmp_path / "site" / "x")
+    assert words.FIGURE in page and 'href="glossary.html"' in page and page.count("<tr>") >= len(table) + 3
+    section = answer.answer_section(run, tmp_path / "site" / "x", tmp_path / "site")
     assert section.startswith("<h2>The answer</h2>") and "(post hoc)" in section
+    assert 'href="../glossary.html"' in section  # a run's page, one folder below the site's
+
+
+def test_the_sites_glossary_is_a_page_of_the_site_rendered_from_docs_glossary_md(tmp_path):
+    """Served on its own, the site's link to docs/glossary.md showed raw Markdown (or nothing): the site writes the
+    glossary as its own page, every term of docs/glossary.md in it, and its links to other docs reach docs/."""
+    from analysis.site import glossary
+
+    page = glossary.write(tmp_path / "site", ROOT / "docs" / "glossary.md").read_text()
+    terms = re.findall(r"^- \*\*(.+?)\*\*", (ROOT / "docs" / "glossary.md").read_text(), flags=re.M)
+    assert len(terms) > 20 and all(f"<strong>{escape(t, quote=False)}</strong>" in page for t in terms)
+    links = re.findall(r'href="([^"]+)"', page)
+    assert "method.md" not in links and any(link.endswith("docs/method.md") for link in links)
+    assert all((tmp_path / "site" / link).resolve() == (ROOT / "docs" / Path(link).name).resolve()
+               for link in links if link.endswith(".md"))
+    assert glossary.link(tmp_path / "site" / "run", tmp_path / "site") == (
+        '<p>Every word of these pages: <a href="../glossary.html">the glossary</a>.</p>')
+    assert glossary.write(tmp_path / "site", tmp_path / "absent.md") is None
+    assert glossary.link(tmp_path, tmp_path, tmp_path / "absent.md") == ""
 
 
 def test_the_figure_fills_decided_readings_and_leaves_the_rest_hollow():
@@ -260,10 +282,10 @@ def test_the_scale_sentence_says_the_confirmation_is_running_then_what_replicate
     plan.write_text("plan")
     assert "is running" in confirmation_note(tmp_path, plan) and "stay exploratory" in confirmation_note(tmp_path, plan)
     (tmp_path / CONFIRMATION).parent.mkdir(parents=True)
-    pd.DataFrame({"status": ["replicated", "not replicated", "descriptive", "replicated"]}).to_csv(
+    pd.DataFrame({"status": ["replicated", "open", "descriptive", "replicated"], "look": [1, 1, None, 1]}).to_csv(
         tmp_path / CONFIRMATION, index=False)
-    assert "On fresh seeds, 2 of the 3 exploratory readings the confirmation tested replicated" in confirmation_note(
-        tmp_path, plan)
+    assert (f"On fresh seeds (the confirmation, `{CONFIRMATION}`), after look 1 of 2 (10 fresh seeds per setting), 2 "
+            "of the 3 exploratory readings replicated and 1 is still open.") in confirmation_note(tmp_path, plan)
 
 
 def test_the_readme_opens_with_the_answer_in_one_line_before_the_commands():
@@ -290,6 +312,6 @@ def test_the_site_opens_its_headline_run_with_the_readmes_one_line_and_no_other_
     monkeypatch.chdir(ROOT)
     table = pd.read_csv(RUN / "tables" / "headline.csv")
     line = words.answer_line(table, link=None)
-    shown = answer.answer_section(RUN.relative_to(ROOT), tmp_path)
+    shown = answer.answer_section(RUN.relative_to(ROOT), tmp_path, tmp_path)
     assert shown.startswith("<h2>The answer</h2><p>The answer, in one line: ") and "results-at-a-glance" not in line
     assert not answer._readmes(Path("paper/horizon"))

@@ -27,6 +27,24 @@ def test_a_republished_run_rewrites_the_tables_its_experiments_declare() -> None
     assert not any(out.endswith("/horizon") for out in _outputs("config.yaml"))
 
 
+def test_a_republished_run_rewrites_the_tables_with_rules_of_their_own_that_its_experiments_make() -> None:
+    """The confirmation's readings and the automatic temperature's test follow from the re-decided tables: a run that
+    makes them gets them rewritten (with the workflow's output paths), and no other run does."""
+    from analysis.presentation.redecide import own_rule_commands
+
+    def outputs(config: str) -> list[str]:
+        loaded = yaml.safe_load((ROOT / "config" / config).read_text())
+        return [command[command.index("--out") + 1] for command in own_rule_commands(loaded)]
+
+    assert outputs("large_batch_confirm.yaml") == ["paper/large_batch_confirm/tables/confirmation.csv",
+                                                   "paper/large_batch_confirm/figures/confirmation"]
+    assert outputs("auto_temperature.yaml") == ["paper/auto_temperature/tables/automatic"]
+    assert outputs("large_batch.yaml") == outputs("config.yaml") == []
+    rules = (ROOT / "workflow" / "rules" / "analysis.smk").read_text()
+    assert 'f"{PAPER}/tables/confirmation.csv"' in rules and 'csv=f"{PAPER}/tables/automatic.csv"' in rules
+    assert 'png=f"{PAPER}/figures/confirmation.png"' in rules
+
+
 def test_a_run_read_along_its_horizon_gets_its_horizon_table_and_figure_with_the_workflows_plan() -> None:
     """config/large_batch.yaml's `horizon`: the rule horizon_along's table, and its figure with --report, with the
     plan options the workflow passes (one owner: `bench.grid.horizon_arguments`)."""

@@ -197,6 +197,7 @@ def test_the_committed_site_is_what_the_committed_runs_build(tmp_path: Path, mon
     assert all(run.parts[0] == "paper" for run in configs)
     shutil.copytree(ROOT / "paper", tmp_path / "paper", ignore=_figure_pdfs)
     shutil.copytree(ROOT / "config", tmp_path / "config")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")  # the glossary, which the site renders as a page of its own
     monkeypatch.chdir(tmp_path)  # the pages name each run by the path it is given, as the workflow gives it
     build(list(configs), Path("site"), configs, ROOT / "workflow" / "site.yaml")
     built = sorted(p.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("*") if p.is_file())
@@ -490,12 +491,15 @@ def test_a_confirmation_run_opens_with_what_replicated(tmp_path: Path) -> None:
     run = tmp_path / "paper" / "confirm"
     (run / "tables").mkdir(parents=True)
     decided.to_csv(run / "tables" / "confirmation.csv", index=False)
+    _tiny_png(run / "figures" / "confirmation.png")
     build([run], tmp_path / "site")
     page = page_path(run, tmp_path / "site").read_text()
     answer = page.split("<h2>What replicated</h2>")[1].split("<h2>")[0]
     assert html.text(headline(pd.read_csv(run / "tables" / "confirmation.csv"))) in answer
-    assert "replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D)" in answer
-    assert answer.count("<tr>") >= len(decided) + 1 and "glossary" in answer
+    assert "Replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D)" in answer
+    assert answer.count("<tr>") >= len(decided) + 2 and 'href="../glossary.html"' in answer
+    assert '<img src="../../paper/confirm/figures/confirmation.png"' in answer  # the figure, captioned
+    assert answer.index("Replicated: ") < answer.index("confirmation.png") < answer.index("Each reading tested")
 
 
 def test_a_study_s_page_shows_its_declared_comparisons_where_the_claims_would_be(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.claims.comparisons import MIN_ITERATIONS, Compared
 from analysis.claims.selection import SETTING
 from analysis.formatting import number, signed
-from analysis.naming import problem_title
+from analysis.naming import comparison_title, problem_title
 from analysis.statistics.verdicts import ALPHA, EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_COMPARABLE
 from bench.paper import SEQ_EI_STEPS
 
@@ -179,7 +179,7 @@ def _decisive_p(c: Compared) -> float:
 
 
 def binding_name(c: Compared) -> str:
-    return f"{problem_title(c.unit[0])}: {c.stat.left} vs {c.stat.right}"
+    return comparison_title(c.unit[0], c.stat.left, c.stat.right)
 
 
 def tally(chosen: list[str]) -> str:

@@ -71,6 +71,14 @@ CAPTIONS = {
         "comparisons; hollow: not decided (an interval clear of ½ can be hollow: Holm's level is stricter). Above ½, "
         "the variant ends lower than TS on most seeds."
     ),
+    "confirmation": (
+        "The exploratory readings on fresh seeds: per reading the confirmation's plan tested, the share of the counted "
+        "fresh seeds that went B3O's way (typical seed: B3O's final regret below TS's on the seed; basin: of the seeds "
+        "where only one of the two ends in the global optimum's basin, those where it is B3O), with its exact 95% "
+        "Clopper-Pearson interval; a cross: the share the exploratory run saw on its 30 seeds. Filled: replicated "
+        "(its one-sided exact test, Holm over the plan's readings, at its look's level); hollow: not replicated or "
+        "still open."
+    ),
     "seeds_along": (
         "Every seed beside the mean curves: at each checkpoint of a run read along its horizon, one point per seed and "
         "B3O variant, TS's simple regret minus the variant's on the seed they share (above zero, B3O ended lower). "

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
 
 from analysis.data import published
 from analysis.formatting import number, signed
-from analysis.naming import problem_title
+from analysis.naming import comparison_title
 from analysis.presentation.run_names import RunName
 from analysis.presentation.readme_blocks import generated
 from analysis.statistics import verdicts
@@ -63,6 +64,14 @@ def verdict_at_scale(claim: str, verdict: str) -> str:
             "not an answer to the paper's claim")
 
 
+@cache
+def _final_claim_readings(path: Path, stamp: int) -> pd.DataFrame:
+    """A run's claims' typical-seed readings at the final budget (tables/robust.csv), read once per version of the
+    file (`stamp`, its modification time) however many of its claims a page shows."""
+    robust = pd.read_csv(path)
+    return robust[(robust["kind"] == "claim") & robust["iteration"].isna()]
+
+
 def typical_against_mean(run: str | Path, row: pd.Series) -> str:
     """' (typical seed: behind on 24 of 30 seeds, decided)' where the binding comparison's sign test (the run's
     tables/robust.csv) is decided against its mean's sign: one far seed can carry a mean the seeds contradict, and a
@@ -70,11 +79,10 @@ def typical_against_mean(run: str | Path, row: pd.Series) -> str:
     path, mean = Path(run) / "tables" / "robust.csv", row.get("binding_mean", math.nan)
     if not path.is_file() or not isinstance(row.get("binding"), str) or not mean or math.isnan(mean):
         return ""
-    robust = pd.read_csv(path)
-    robust = robust[(robust["kind"] == "claim") & (robust["number"] == row["number"]) & robust["iteration"].isna()]
-    for r in robust.itertuples():
+    robust = _final_claim_readings(path, path.stat().st_mtime_ns)
+    for r in robust[robust["number"] == row["number"]].itertuples():
         against = (r.reading == "behind" and mean > 0) or (r.reading == "ahead" and mean < 0)
-        if against and f"{problem_title(r.problem)}: {r.left} vs {r.right}" == row["binding"]:
+        if against and comparison_title(r.problem, r.left, r.right) == row["binding"]:
             seeds = r.losses if r.reading == "behind" else r.wins
             return f" (typical seed: {r.reading} on {int(seeds)} of {int(r.n)} seeds, decided)"
     return ""

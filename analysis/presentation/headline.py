@@ -21,7 +21,8 @@ import yaml
 from analysis.formatting import number, series
 from analysis.naming import problem_title
 from analysis.presentation.deviations import SETTINGS
-from analysis.statistics.confirmation import DESCRIPTIVE, PLAN_FILE, REPLICATED
+from analysis.presentation import confirmation_block
+from analysis.statistics.confirmation import PLAN_FILE
 
 #: where the readings' rule lives, as a reader is pointed to it
 RULE = "analysis/statistics/robust_readings.yaml"
@@ -141,12 +142,18 @@ def inducing(config: Path | None = Path(CONFIG)) -> int | None:
     return int(found["num_inducing"]) if "num_inducing" in found else None
 
 
+def scale(table: pd.DataFrame) -> tuple[int, int, int, int]:
+    """The run's (N₀, T, B, paired seeds), the one reading of its scale that `intro` and `answer_line` compare with
+    the paper's (`PAPER_SCALE`)."""
+    first = table.iloc[0]
+    return int(first.n_init), int(first.iterations), int(first.batch_size), int(table["stuck_n"].max())
+
+
 def intro(table: pd.DataFrame, m: int | None = None) -> str:
     """The opening sentence: the run's scale, as the paper's and where not, and what the readings are."""
-    first = table.iloc[0]
-    seeds = int(table["stuck_n"].max())
-    scale = (int(first.n_init), int(first.iterations), int(first.batch_size), seeds)
-    where = ("At the paper's horizon" if scale == PAPER_SCALE else
+    first, run_scale = table.iloc[0], scale(table)
+    seeds = run_scale[3]
+    where = ("At the paper's horizon" if run_scale == PAPER_SCALE else
              "At N₀ = {}, T = {}, B = {} and {} seeds the paper's large-batch study has".format(*PAPER_SCALE) + ", here")
     model = f", a sparse GP of M = {m} inducing points (the paper's {PAPER_INDUCING})" if m is not None else ""
     return (
@@ -171,14 +178,11 @@ def m_check_note(root: Path = Path(".")) -> str:
             f"({shift['verdict']}: too few seeds to show either way).")
 
 
-def replicated(root: Path = Path(".")) -> tuple[int, int] | None:
-    """(readings replicated, directional readings tested) by the published confirmation; None before it publishes."""
+def replicated(root: Path = Path(".")) -> str | None:
+    """What the published confirmation found, counted (`confirmation_block.tally`: after which look, how many readings
+    replicated, did not, are still open); None before it publishes."""
     path = root / CONFIRMATION
-    if not path.is_file():
-        return None
-    table = pd.read_csv(path)
-    directional = table[table["status"] != DESCRIPTIVE]
-    return int((directional["status"] == REPLICATED).sum()), len(directional)
+    return confirmation_block.tally(pd.read_csv(path)) if path.is_file() else None
 
 
 def confirmation_note(root: Path = Path("."), plan: Path = PLAN_FILE) -> str:
@@ -186,8 +190,7 @@ def confirmation_note(root: Path = Path("."), plan: Path = PLAN_FILE) -> str:
     `plan` is committed and no look is published yet); empty without a plan."""
     found = replicated(root)
     if found is not None:
-        return (f" On fresh seeds, {found[0]} of the {found[1]} exploratory readings the confirmation tested "
-                f"replicated (`{CONFIRMATION}`).")
+        return f" On fresh seeds (the confirmation, `{CONFIRMATION}`), {found}."
     if not plan.is_file():
         return ""
     return (" A confirmation of the exploratory readings on fresh seeds is running, its plan committed before its "
@@ -206,21 +209,20 @@ def answer_line(table: pd.DataFrame, root: Path = Path("."), link: str | None = 
     (None: nowhere, the page itself shows them)."""
     if table.empty:
         return EMPTY
-    first = table.iloc[0]
-    scale = (int(first.n_init), int(first.iterations), int(first.batch_size), int(table["stuck_n"].max()))
-    where = "at the paper's horizon" if scale == PAPER_SCALE else "at N₀ = {}, T = {}, B = {}, {} seeds".format(*scale)
+    first, run_scale = table.iloc[0], scale(table)
+    where = ("at the paper's horizon" if run_scale == PAPER_SCALE
+             else "at N₀ = {}, T = {}, B = {}, {} seeds".format(*run_scale))
     ahead, behind, open_ = (table[table["reading"] == r] for r in ("ahead", "behind", "open"))
     per = ", ".join(f"{problem_title(p)} {int((rows['reading'] == 'ahead').sum())} of {len(rows)}"
                     for p, rows in table.groupby("problem", sort=False))
     planned = series([problem_title(p) for p in table.loc[table["status"] == "pre-registered", "problem"].unique()])
     sure = f"only {planned}'s readings were pre-registered" if planned else "no reading was pre-registered"
     found = replicated(root)
-    sure += (f"; on fresh seeds, {found[0]} of the {found[1]} exploratory readings replicated" if found is not None
-             else "; the rest are being confirmed on fresh seeds")
+    sure += f"; on fresh seeds, {found}" if found is not None else "; the rest are being confirmed on fresh seeds"
     against = "; ".join(f"{r.label} on {problem_title(r.problem)}" for r in behind.itertuples())
     return (
         f"**The answer, in one line:** {where} (B = {int(first.batch_size)}, T = {int(first.iterations)}, "
-        f"{scale[3]} paired seeds), B3O ends below {first.rival} on most seeds for {len(ahead)} of its {len(table)} "
+        f"{run_scale[3]} paired seeds), B3O ends below {first.rival} on most seeds for {len(ahead)} of its {len(table)} "
         f"problem–variant pairs (decided; {per})"
         + (f", above {first.rival} for {len(behind)} ({against})" if len(behind) else "")
         + f", neither shown for {len(open_)}; {sure}" + (f" ([results at a glance]({link}))." if link else ".")

@@ -60,6 +60,7 @@ from analysis.presentation.readme_blocks import (
     answer_block,
     automatic_block,
     automatic_goal_block,
+    confirmation_block,
     cost_block,
     cost_check_block,
     cost_model_block,
@@ -74,7 +75,6 @@ from analysis.presentation.readme_blocks import (
     scores_block,
     test_run_block,
 )
-from analysis.presentation.confirmation_block import confirmation_block
 from analysis.presentation.size_blocks import (
     familywise_block, tail_guard_block, verdict_size_block, verdict_size_line_block,
 )

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analysis.formatting import number, signed
 from analysis.naming import experiment_title, problem_title
-from analysis.presentation import headline
+from analysis.presentation import confirmation_block as confirmation_words, headline
 from analysis.statistics import verdicts
 from analysis.statistics.scores import final
 from analysis.tables.automatic import goal, leaning
@@ -336,6 +336,11 @@ def headline_block(table: pd.DataFrame, source: str) -> str:
     figure = Path(source).parent.parent / "figures" / headline.FIGURE
     return generated("headline", source, headline.lines(
         table, headline.inducing(), figure.as_posix() if figure.is_file() else None, headline.checks_note()))
+
+
+def confirmation_block(table: pd.DataFrame, source: str) -> str:
+    """The README's section "confirmation": what replicated on fresh seeds (`confirmation_block.headline`)."""
+    return generated("confirmation", source, [confirmation_words.headline(table)])
 
 
 def answer_block(table: pd.DataFrame, source: str) -> str:

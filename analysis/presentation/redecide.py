@@ -7,8 +7,9 @@ still open at a look whose seeds it lacks keeps its last look's statistics, as s
 spends no error rate). This writes the grid of the trials that exist and that the looks reach under today's rules
 (`through_looks`; those the config runs, up to each plan's `until`, each look whole or not at all), the tidy, per-trial and per-iteration tables,
 the claims tables, the tables the run's experiments declare (`analysis.tables.declared`: e.g. the horizon table, whose
-verdicts follow the same rules) and, for a config read along its horizon (`horizon`), that table, as the workflow's
-rules would:
+verdicts follow the same rules), the tables with rules of their own that follow from these (`own_rule_commands`: the
+confirmation's readings, the automatic temperature's test) and, for a config read along its horizon (`horizon`), that
+table, as the workflow's rules would:
 
     python -m analysis.presentation.redecide --configfile config/extended.yaml --records DIR/trials --work DIR
 
@@ -135,6 +136,26 @@ def table_commands(config: dict, work: Path) -> list[list[str]]:
     ] + _along_horizon(config, work, "tables")
 
 
+def own_rule_commands(config: dict) -> list[list[str]]:
+    """The workflow's tables with rules of their own that derive from the tables written above, for a config whose
+    experiments make them: the fresh-seed confirmation's readings and their figure (rules `confirmation` and
+    `confirmation_figure`) and the automatic temperature's test (rule `automatic`). Left unwritten, a republished run would show these from the rules of an older day."""
+    from analysis.statistics.confirmation import plan_for
+    from analysis.tables import automatic
+
+    tables = Path(config["paper"]) / "tables"
+    commands = []
+    if any(plan_for(e) is not None for e in config["experiments"]):
+        commands.append(["python", "-m", "analysis.statistics.confirmation", "--table", str(tables / "per_trial.csv"),
+                         "--out", str(tables / "confirmation.csv")])
+        commands.append(["python", "-m", "analysis.figures.confirmation", "--table", str(tables / "confirmation.csv"),
+                         "--out", str(tables.parent / "figures" / "confirmation")])
+    if set(automatic.EXPERIMENTS) & set(config["experiments"]):
+        commands.append(["python", "-m", "analysis.tables.automatic", "--comparisons", str(tables / "comparisons.csv"),
+                         "--density", str(tables / "density.csv"), "--out", str(tables / "automatic")])
+    return commands
+
+
 def _along_horizon(config: dict, work: Path, kind: str) -> list[list[str]]:
     """The rule `horizon_along`'s table or figure, for a config read along its horizon (its `horizon`)."""
     plan = horizon_arguments(config)
@@ -209,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     for step, arguments in steps:
         if step(arguments) != 0:
             return 2
-    for command in table_commands(config, work):
+    for command in table_commands(config, work) + own_rule_commands(config):
         if subprocess.run(command, check=False, stdout=subprocess.DEVNULL).returncode != 0:
             print(f"error: {' '.join(command)} failed", file=sys.stderr)
             return 2

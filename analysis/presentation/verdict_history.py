@@ -79,7 +79,7 @@ def _readings(frame: pd.DataFrame | None) -> dict[tuple, str]:
 
 def _reading(key: tuple) -> str:
     """'typical seed, ackley5: B3O-UCB-c vs TS at t = 50' (a checkpoint) or '... at 5100' (a claim's budget)."""
-    kind, _, problem, left, right, budget, iteration = key
+    _, _, problem, left, right, budget, iteration = key
     at = f"t = {float(iteration):g}" if iteration else f"{float(budget):g}" if budget else ""
     return f"typical seed, {problem}: {left} vs {right}" + (f" at {at}" if at else "")
 

@@ -12,19 +12,11 @@ from analysis.data import published
 from analysis.naming import problem_title
 from analysis.presentation import confirmation_block, headline
 from analysis.presentation.captions import caption
-from analysis.site import html
+from analysis.site import glossary, html
 
 #: a confirmation run's decided readings (`analysis.statistics.confirmation`), under its tables/
 CONFIRMATION = "confirmation.csv"
-#: the glossary, from the repository root: every page links it
-GLOSSARY = Path(headline.GLOSSARY)
-
-
-def glossary_link(page_dir: Path) -> str:
-    return f"<p>Every word of these pages: {html.link(_href(GLOSSARY, page_dir), 'the glossary')}.</p>"
-
-
-def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str:
+def answer_section(run: Path, page_dir: Path, site: Path, config: Path | None = None) -> str:
     """A horizon run's answer, as README.md opens its results (`analysis.presentation.headline`): its scale, a
     sentence per problem, the leaderboard, the stuck and basin readings and the figure that answers, captioned; a
     confirmation run's readings instead where it has them (`confirmation_section`); empty for a run with neither.
@@ -32,7 +24,8 @@ def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str
     page only)."""
     path = run / "tables" / "headline.csv"
     if (run / "tables" / CONFIRMATION).is_file():
-        return confirmation_section(pd.read_csv(run / "tables" / CONFIRMATION), page_dir)
+        return confirmation_section(pd.read_csv(run / "tables" / CONFIRMATION), page_dir, site,
+                                    run / "figures" / "confirmation.png")
     if not path.is_file():
         return ""
     table = pd.read_csv(path)
@@ -48,20 +41,33 @@ def answer_section(run: Path, page_dir: Path, config: Path | None = None) -> str
         + html.items(f"<strong>{html.text(title)}</strong>, {_plain(text)}" for title, text in headline.bullets(table))
         + html.table(headline.leaderboard(table))
         + f"<p>{_plain(headline.stuck_line(table))}</p><p>{_plain(headline.basin_line(table))}</p>"
-        + shown + glossary_link(page_dir)
+        + shown + glossary.link(page_dir, site)
     )
 
 
-def confirmation_section(table: pd.DataFrame, page_dir: Path) -> str:
+def confirmation_section(table: pd.DataFrame, page_dir: Path, site: Path, figure: Path | None = None) -> str:
     """A confirmation run's answer (`analysis.presentation.confirmation_block`): which exploratory readings replicated
-    on fresh seeds, in words, then every reading with its fresh-seed counts, look and status."""
-    shown = table.assign(problem=table["problem"].map(problem_title))[
-        ["problem", "variant", "kind", "expect", "seen", "look", "seeds", "for_variant", "for_rival", "p", "status"]]
+    on fresh seeds, in words, and its figure where drawn (`analysis.figures.confirmation`); then each tested reading with its fresh-seed counts, one-sided p, the level Holm held
+    it to, its look and status; the readings with no expected direction apart, as they decide nothing."""
+    words = table.apply(lambda r: confirmation_block.SAYS.get((r["kind"], r["expect"]), f"{r['kind']} (described)"),
+                        axis=1)
+    shown = table.assign(problem=table["problem"].map(problem_title), reading=words)[
+        ["problem", "variant", "reading", "seen", "look", "seeds", "for_variant", "for_rival", "p", "holm_level",
+         "status"]].rename(columns={"seen": "exploratory (B3O/TS)", "for_variant": "fresh: for B3O",
+                                    "for_rival": "fresh: for TS", "holm_level": "Holm level"})
+    tested = shown[table["status"] != confirmation_block.DESCRIPTIVE]
+    described = shown[table["status"] == confirmation_block.DESCRIPTIVE].drop(columns=["look", "Holm level"])
     return (
         "<h2>What replicated</h2>"
         + f"<p>{html.text(confirmation_block.headline(table))}</p>"
-        + html.table(shown.rename(columns={"seen": "exploratory", "for_variant": "for B3O", "for_rival": "for TS"}))
-        + glossary_link(page_dir)
+        + (f"<p>{html.text(caption(figure.stem))}</p>" + html.figure(_href(figure, page_dir), figure.name)
+           if figure is not None and figure.is_file() else "")
+        + "<p>Each reading tested, one-sided in the direction the exploration found (fresh: the seeds for B3O and for "
+        "TS, ties left out; a basin reading counts the seeds where only one of the two ends in the basin):</p>"
+        + html.table(tested)
+        + "<p>Readings with no expected direction, described on the same seeds (two-sided p, unadjusted):</p>"
+        + html.table(described)
+        + glossary.link(page_dir, site)
     )
 
 

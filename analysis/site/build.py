@@ -29,8 +29,8 @@ from analysis.presentation import fragile_marks, headline, run_names
 from analysis.presentation.captions import CAPTIONS, caption
 from analysis.presentation.run_names import RunName
 from analysis.site.provenance import provenance_text
-from analysis.site import html
-from analysis.site.answer import answer_section, glossary_link
+from analysis.site import glossary, html
+from analysis.site.answer import answer_section
 from analysis.statistics.verdicts import NOT_MEASURED
 
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
@@ -356,14 +356,14 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     page_dir.mkdir(parents=True, exist_ok=True)
     drawn = [p.stem for p in (run / "figures").glob("*.png")]
     shown = {SCORE_FIGURE, *ANYTIME_FIGURES, *PAPER_ILLUSTRATIONS, *repeated_by_horizon(run, drawn)}
-    answer = answer_section(run, page_dir, config)
+    answer = answer_section(run, page_dir, out, config)
     if answer:
         shown.add(Path(headline.FIGURE).stem)
     others = sorted(stem for stem in drawn if stem not in shown)
     provenance = read_table(run / "tables" / "provenance.csv")
     body = (
         named(name) + f"<p>{html.link(relative_href(out / 'index.html', page_dir), 'All runs')}</p>"
-        + answer + (glossary_link(page_dir) if not answer else "")
+        + answer + (glossary.link(page_dir, out) if not answer else "")
         + declared_section(run, page_dir)
         + ("<h2>Claims and verdicts</h2>" + verdicts_section(run) if not study(run) else "")
         + _titled("Normalised scores", scores_section(run, page_dir))

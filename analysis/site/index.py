@@ -16,7 +16,8 @@ from analysis.presentation import fragile_marks, headline, run_names
 from analysis.presentation.glance import RUNS, chosen, decided_otherwise, typical_against_mean, verdict_at_scale
 from analysis.presentation.run_names import RunName
 from analysis.site import html
-from analysis.site.answer import answer_section, glossary_link
+from analysis.site import glossary
+from analysis.site.answer import answer_section
 from analysis.site.build import (
     DECLARED, along_t, along_text, beside, measured_claims, page_path, read_table, relative_href, run_page, study,
     write_parquet,
@@ -38,7 +39,7 @@ def index_page(runs: list[Path], out: Path, names: dict[Path, RunName] | None = 
     target = out / "index.html"
     out.mkdir(parents=True, exist_ok=True)
     answer = headline_section(runs, out)
-    body = (answer + (glossary_link(out) if not answer else "") + glance_section(runs, out, names)
+    body = (answer + (glossary.link(out, out) if not answer else "") + glance_section(runs, out, names)
             + "<h2>Runs</h2><p>" + ("One page per published run of the B3O reproduction workflow."
                                     if not all(map(study, runs)) else "A page per study run with the B3O workflow.")
             + "</p>")
@@ -56,7 +57,7 @@ def headline_section(runs: list[Path], out: Path) -> str:
         return ""
     link = html.link(relative_href(page_path(run, out), out), f"its run's page ({run.as_posix()})")
     config = Path(headline.CONFIG)
-    return answer_section(run, out, config) + f"<p>Every table and figure of it: {link}.</p>"
+    return answer_section(run, out, out, config) + f"<p>Every table and figure of it: {link}.</p>"
 
 
 def glance_section(runs: list[Path], out: Path, names: dict[Path, RunName]) -> str:
@@ -130,6 +131,7 @@ def build(runs: list[Path], out: Path, configs: dict[Path, Path] | None = None,
     names = {run: replace(name, title=(titles or {}).get(run, name.title)) for run, name in names.items()}
     for run in runs:
         write_parquet(run)
+    glossary.write(out)
     return [*(run_page(run, out, (configs or {}).get(run), names[run]) for run in runs), index_page(runs, out, names)]
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -128,37 +129,45 @@ def decide(
     through: int | None = None,
 ) -> pd.DataFrame:
     """Every reading of the plan on the per-trial table (`analysis.data.per_trial`): the directional ones through the
-    plan's looks (at look k, the first n_k seeds; Holm over the readings still open with all n_k seeds), or through
-    look `through` only, each look at its level in the whole plan (a plan cut short would spend α faster); the
-    descriptive ones on every seed of the looks made. One row per reading, in the plan's order."""
+    plan's looks (at look k, the first n_k seeds; Holm over the readings still open), or through look `through` only,
+    each look at its level in the whole plan (a plan cut short would spend α faster); the descriptive ones on every
+    seed of the looks made. A look is made only once every reading still open has all its seeds: a look under way
+    (some trials without a record) is left for later, with a warning naming what it lacks. One row per reading, in
+    the plan's order."""
     the_plan = the_plan or plan()
     basins = basins if basins is not None else basin_regrets(the_plan)
     seeds = sorted(table.loc[table["experiment"] == the_plan.experiment, "seed"].unique())
     through = len(the_plan.looks) if through is None else through
     state: dict[int, dict] = {}
+    made = 0  # the looks decided: each on all its seeds
     for k, (n, level) in enumerate(zip(the_plan.looks[:through], the_plan.levels()), start=1):
+        still = [i for i, r in enumerate(the_plan.readings)
+                 if r.directional and state.get(i, {}).get("status") != REPLICATED]
+        paired = {i: _paired(table, the_plan, the_plan.readings[i], seeds[:n]) for i in still}
+        short = {the_plan.readings[i]: len(p) for i, p in paired.items() if len(p) < n}
+        if short:
+            if len(seeds) > (the_plan.looks[k - 2] if k > 1 else 0):
+                warnings.warn(_incomplete(k, n, short, made), stacklevel=2)
+            break
+        made = k
         at = {}
-        for i, r in enumerate(the_plan.readings):
-            if not r.directional or state.get(i, {}).get("status") == REPLICATED:
-                continue
-            paired = _paired(table, the_plan, r, seeds[:n])
-            if len(paired) < n:
-                continue
-            mine, theirs, neither = counts(r, paired, basins.get(r.problem))
+        for i in still:
+            mine, theirs, neither = counts(the_plan.readings[i], paired[i], basins.get(the_plan.readings[i].problem))
             state[i] = {"look": k, "seeds": n, "mine": mine, "theirs": theirs, "neither": neither,
-                        "p": p_value(r, mine, theirs), "status": OPEN}
+                        "p": p_value(the_plan.readings[i], mine, theirs), "status": OPEN}
             at[i] = state[i]["p"]
         ranked = sorted(at, key=at.get)
         for i in holm_step(at, level):
             state[i]["status"] = REPLICATED
         for rank, i in enumerate(ranked):  # the level Holm held this reading's p to at this look
             state[i]["holm_level"] = level / (len(at) - rank)
-    last = through == len(the_plan.looks) and len(seeds) >= the_plan.looks[-1]
+    last = made == len(the_plan.looks)
+    described = seeds[: the_plan.looks[made - 1]] if made else []
     rows = []
     for i, r in enumerate(the_plan.readings):
         s = state.get(i)
         if not r.directional:
-            paired = _paired(table, the_plan, r, seeds[: the_plan.looks[through - 1]])
+            paired = _paired(table, the_plan, r, described)
             mine, theirs, neither = counts(r, paired, basins.get(r.problem)) if len(paired) else (0, 0, 0)
             s = {"look": None, "seeds": len(paired), "mine": mine, "theirs": theirs, "neither": neither,
                  "p": p_value(r, mine, theirs), "status": DESCRIPTIVE}
@@ -175,6 +184,16 @@ def decide(
                      "share_lo": ci.low if ci else math.nan, "share_hi": ci.high if ci else math.nan,
                      "p": s["p"], "holm_level": s.get("holm_level", math.nan), "status": s["status"]})
     return pd.DataFrame(rows)
+
+
+def _incomplete(look: int, n: int, short: Mapping[Reading, int], made: int) -> str:
+    """Why `decide` stopped before a look it was given: the look's open readings that lack some of its seeds."""
+    which = "; ".join(f"{r.problem} {r.variant} {r.kind} ({paired} of {n})" for r, paired in short.items())
+    through = f"the readings are decided through look {made} only" if made else "no reading is decided yet"
+    return (f"look {look} ({n} seeds) is not complete, so {through}: "
+            f"{len(short)} open reading(s) have fewer paired seeds than the look ({which}). A look is decided on all "
+            "its seeds or not at all: on part of them its Holm family would shrink to the readings that happen to be "
+            "complete.")
 
 
 def open_labels(readings: pd.DataFrame) -> dict[str, set[str]]:

@@ -208,6 +208,24 @@ rule confirmation:
         "python -m analysis.statistics.confirmation --table {input:q} --out {output:q} > {log:q} 2>&1"
 
 
+rule confirmation_figure:
+    """The confirmation's readings on fresh seeds beside the exploratory run's, replicated filled
+    (`analysis.figures.confirmation`)."""
+    input:
+        f"{PAPER}/tables/confirmation.csv",
+    output:
+        png=f"{PAPER}/figures/confirmation.png",
+        pdf=f"{PAPER}/figures/confirmation.pdf",
+    log:
+        f"{RESULTS}/logs/figures/confirmation.log",
+    params:
+        out=lambda wildcards, output: output.png[: -len(".png")],
+    conda:
+        ENV
+    shell:
+        "python -m analysis.figures.confirmation --table {input:q} --out {params.out:q} > {log:q} 2>&1"
+
+
 rule automatic:
     """The automatic temperature's pre-registered test per problem and variant, with its density diagnostics (only
     for a config that runs the test's experiments)."""

@@ -365,7 +365,7 @@ def table_names():
 def figure_outputs():
     wanted = [name for name, figure in FIGURES.items() if _runs(figure.experiment, figure.when)]
     names = wanted + list(ILLUSTRATIONS) + (["timing"] if SCALING.get("enabled", False) else [])
-    outputs = [f"{PAPER}/figures/{name}.png" for name in names]
+    outputs = [f"{PAPER}/figures/{name}.png" for name in names + (["confirmation"] if confirming() else [])]
     outputs += [f"{PAPER}/tables/{t}.csv" for t in table_names()] + [f"{PAPER}/tables/{PER_ITERATION}"]
     outputs += [f"{PAPER}/figures/anytime_{view}.png" for view in ANYTIME_REPORTED]
     # across problems and along the budget (workflow/rules/site.smk's rules, on this run)
@@ -499,8 +499,9 @@ def robust_outputs(published):
 def site_inputs(wildcards):
     """Everything a run's page shows that the site's rules make, for every published run, and the config whose header
     opens its page; the views drawn from the per-iteration table only for a run that has one (a run published before
-    it, whose records are gone, has none: its page says so); the listing, whose titles name the runs."""
-    needed = ["workflow/site.yaml"]
+    it, whose records are gone, has none: its page says so); the listing, whose titles name the runs; the glossary,
+    which the site renders as its own page."""
+    needed = ["workflow/site.yaml", "docs/glossary.md"]
     for run in SITE:
         needed += [f"{run}/claims.csv", f"{run}/tables/{SCORES}", f"{run}/tables/{SCORE_AGGREGATE}"]
         needed.append(SITE[run]["config"])

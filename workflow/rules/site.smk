@@ -84,6 +84,7 @@ rule site:
         site_inputs,
     output:
         index=f"{SITE_OUT}/index.html",
+        glossary=f"{SITE_OUT}/glossary.html",
         pages=[str(page_path(Path(run), Path(SITE_OUT))) for run in SITE],
         parquet=[f"{run}/tables/{PER_TRIAL_PARQUET}" for run in SITE],
     log:
