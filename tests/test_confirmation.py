@@ -148,26 +148,28 @@ def test_the_headline_says_which_readings_replicated_in_words():
     from analysis.presentation.readme_blocks import confirmation_block
 
     decided = confirmation.decide(_table(_values(20), range(400, 420)), PLAN, BASINS)
-    text = confirmation_block(decided, "tables/confirmation.csv")
+    text = confirmation_block(decided, "paper/confirm/tables/confirmation.csv")
     assert text.startswith("<!-- confirmation:begin -->") and text.endswith("<!-- confirmation:end -->")
+    assert "**On fresh seeds** (the confirmation run, `paper/confirm`" in text
     directional = decided[decided["expect"] != "none"]
     replicated = int((directional["status"] == confirmation.REPLICATED).sum())
     assert (f"After its last look (20 fresh seeds per setting), {replicated} of the {len(directional)} exploratory "
             f"readings replicated and {len(directional) - replicated} did not, under the plan") in text
     # decided at look 1 on all ten seeds; the exploratory run saw 28 of 30
-    assert ("Replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D) (fresh: 10 of 10 seeds; "
-            "exploratory: 28 of 30 seeds)") in text and "still open" not in text
+    assert ("Replicated: B3O-UCB-s on Shekel (4D), below TS (fresh: 10 of 10 seeds; exploratory: 28 of 30 seeds)"
+            in text) and "Still open" not in text
     # a reading expected behind is counted by the seeds on which it ends above, as its words say
-    assert "B3O-UCB-c ends above TS on the typical seed on Ackley (5D) (fresh: 10 of 20 seeds; exploratory: 24 of 30" in text
+    assert "B3O-UCB-c on Ackley (5D), above TS (fresh: 10 of 20 seeds; exploratory: 24 of 30 seeds)" in text
     early = confirmation_block(confirmation.decide(_table(_values(10), range(400, 410)), PLAN, BASINS, through=1), "x")
     assert "After look 1 of 2 (10 fresh seeds per setting), 2 of the 12" in early
-    assert "10 are still open (look 2 takes them to 20 seeds)" in early and "did not replicate" not in early
+    assert "10 are still open (look 2 takes them to 20 seeds)" in early and "Did not replicate" not in early
     # a basin reading with no seed where exactly one of the two ends in the basin says so, not "no seed counted"
-    assert "fresh: not one of 10 seeds where only one ends in the basin" in early
+    assert "fresh: not one of 10 seeds where only one ends in it" in early
     with pytest.warns(UserWarning):
         none_yet = confirmation.decide(_table(_values(10), range(400, 405)), PLAN, BASINS)
-    assert "No look is complete yet (the first: 10 fresh seeds per setting), so none of the 12" in confirmation_block(
-        none_yet, "x")
+    text = confirmation_block(none_yet, "x")
+    assert "No look is complete yet (the first: 10 fresh seeds per setting), so none of the 12" in text
+    assert "Still open:" not in text  # nothing to list reading by reading before a look is made
 
 
 def test_the_figure_fills_the_replicated_readings_and_marks_every_exploratory_share():

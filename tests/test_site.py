@@ -496,7 +496,7 @@ def test_a_confirmation_run_opens_with_what_replicated(tmp_path: Path) -> None:
     page = page_path(run, tmp_path / "site").read_text()
     answer = page.split("<h2>What replicated</h2>")[1].split("<h2>")[0]
     assert html.text(headline(pd.read_csv(run / "tables" / "confirmation.csv"))) in answer
-    assert "Replicated: B3O-UCB-s ends below TS on the typical seed on Shekel (4D)" in answer
+    assert "Replicated: B3O-UCB-s on Shekel (4D), below TS (fresh: 10 of 10 seeds" in answer
     assert answer.count("<tr>") >= len(decided) + 2 and 'href="../glossary.html"' in answer
     assert '<img src="../../paper/confirm/figures/confirmation.png"' in answer  # the figure, captioned
     assert answer.index("Replicated: ") < answer.index("confirmation.png") < answer.index("Each reading tested")

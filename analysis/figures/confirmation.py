@@ -56,8 +56,9 @@ def draw(table: pd.DataFrame) -> Figure:
         Line2D([], [], marker="x", ls="", color="gray", label="the exploratory run's 30 seeds"),
     ], loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
     seeds = int(rows["seeds"].max()) if len(rows) else 0
-    common.suptitle(fig, f"The exploratory readings on fresh seeds ({seeds} per setting so far), 95 % interval; "
-                         "filled: replicated under the plan, hollow: not replicated or still open")
+    so_far = f"{seeds} per setting so far" if seeds else "no look complete yet: the exploratory shares alone"
+    common.suptitle(fig, f"The exploratory readings on fresh seeds ({so_far}), 95 % interval; filled: replicated "
+                         "under the plan, hollow: not replicated or still open")
     return fig
 
 

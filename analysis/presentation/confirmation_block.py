@@ -1,7 +1,8 @@
 """What replicated on fresh seeds, in words: the headline of the confirmation run (config/large_batch_confirm.yaml),
 from its decided readings (`analysis.statistics.confirmation`'s table, tables/confirmation.csv), for the README (its
-section "confirmation", `analysis.presentation.readme_blocks.confirmation_block`), its answer line and the run's page. Plain words first: which exploratory readings replicated, which did not, which are still open, each
-with its counts on the fresh seeds; the descriptive readings apart, as they decide nothing."""
+section "confirmation", `analysis.presentation.readme_blocks.confirmation_block`), its answer line and the run's
+page. Plain words first: which exploratory readings replicated, which did not, which are still open, each with its
+counts on the fresh seeds; the descriptive readings apart, as they decide nothing."""
 
 from __future__ import annotations
 
@@ -18,16 +19,20 @@ SAYS = {
     ("basin", "more"): "ends in the global basin more often than TS",
 }
 
+#: the same, short, for a list that says the kind once ("on the typical seed" ...)
+SHORT = {("typical", "ahead"): "below TS", ("typical", "behind"): "above TS",
+         ("basin", "more"): "in the global basin more often"}
+
 
 def counted(kind: str, mine: int, theirs: int) -> str:
     """A reading's count in words: "9 of 10 seeds" (typical), "3 of 4 seeds where only one ends in the basin"."""
-    return f"{mine} of {mine + theirs} seeds" + (" where only one ends in the basin" if kind == "basin" else "")
+    return f"{mine} of {mine + theirs} seeds" + (" where only one ends in it" if kind == "basin" else "")
 
 
 def reading_words(row) -> str:
-    """ "B3O-UCB-c ends below TS on the typical seed on Shekel (4D) (fresh: 8 of 10 seeds; exploratory: 27 of 30
-    seeds)", each count of the seeds that go the way the words say."""
-    says = SAYS.get((row.kind, row.expect), f"{row.kind} reading")
+    """ "B3O-UCB-c on Shekel (4D), below TS (fresh: 8 of 10 seeds; exploratory: 27 of 30 seeds)", each count of the
+    seeds that go the way the words say."""
+    says = SHORT.get((row.kind, row.expect), f"{row.kind} reading")
     flip = row.expect == "behind"  # counted as the words say: the seeds on which the variant ends above
 
     def said(mine: int, theirs: int) -> str:
@@ -35,10 +40,10 @@ def reading_words(row) -> str:
 
     mine, theirs = int(row.for_variant), int(row.for_rival)
     fresh = (f"fresh: {said(mine, theirs)}" if mine + theirs else
-             f"fresh: not one of {int(row.seeds)} seeds where only one ends in the basin" if int(row.seeds) else
+             f"fresh: not one of {int(row.seeds)} seeds where only one ends in it" if int(row.seeds) else
              "no fresh seed counted yet")
     seen = [int(v) for v in str(row.seen).split("/")]
-    return f"{row.variant} {says} on {problem_title(row.problem)} ({fresh}; exploratory: {said(*seen)})"
+    return f"{row.variant} on {problem_title(row.problem)}, {says} ({fresh}; exploratory: {said(*seen)})"
 
 
 def looks_made(table: pd.DataFrame) -> int:
@@ -74,11 +79,12 @@ def headline(table: pd.DataFrame, looks: tuple[int, ...] | None = None) -> str:
     """One paragraph, plain words first: the count (`tally`), then which readings replicated, did not, or are still
     open, with their fresh and exploratory counts. `looks`: the plan's seed counts (default: the committed plan's)."""
     count = tally(table, looks, following=True)
+    labels = ((REPLICATED, "Replicated"), (NOT_REPLICATED, "Did not replicate"), (OPEN, "Still open"))
     parts = [f"{label}: " + "; ".join(reading_words(r) for r in table[table["status"] == status].itertuples())
-             for status, label in ((REPLICATED, "Replicated"), (NOT_REPLICATED, "Did not replicate"),
-                                   (OPEN, "Still open")) if (table["status"] == status).any()]
+             for status, label in labels if (table["status"] == status).any()] if looks_made(table) else []
     return (
-        f"{count[0].upper()}{count[1:]}, under the plan committed before the first trial. "
+        f"{count[0].upper()}{count[1:]}, under the plan committed before the first trial (each reading: the B3O "
+        "variant ends below or above TS on the typical seed, or in the global optimum's basin more often than TS). "
         + "".join(f"{p}. " for p in parts)
         + f"{int((table['status'] == DESCRIPTIVE).sum())} readings with no expected direction are described, "
         "not decided."

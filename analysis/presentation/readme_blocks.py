@@ -340,7 +340,9 @@ def headline_block(table: pd.DataFrame, source: str) -> str:
 
 def confirmation_block(table: pd.DataFrame, source: str) -> str:
     """The README's section "confirmation": what replicated on fresh seeds (`confirmation_block.headline`)."""
-    return generated("confirmation", source, [confirmation_words.headline(table)])
+    run = Path(source).parent.parent.as_posix()
+    return generated("confirmation", source, [f"**On fresh seeds** (the confirmation run, `{run}`, its own page on "
+                                              f"the site): {confirmation_words.headline(table)}"])
 
 
 def answer_block(table: pd.DataFrame, source: str) -> str:

@@ -139,7 +139,8 @@ def table_commands(config: dict, work: Path) -> list[list[str]]:
 def own_rule_commands(config: dict) -> list[list[str]]:
     """The workflow's tables with rules of their own that derive from the tables written above, for a config whose
     experiments make them: the fresh-seed confirmation's readings and their figure (rules `confirmation` and
-    `confirmation_figure`) and the automatic temperature's test (rule `automatic`). Left unwritten, a republished run would show these from the rules of an older day."""
+    `confirmation_figure`) and the automatic temperature's test (rule `automatic`). Left unwritten, a republished
+    run would show these from the rules of an older day."""
     from analysis.statistics.confirmation import plan_for
     from analysis.tables import automatic
 

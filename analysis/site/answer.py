@@ -14,8 +14,10 @@ from analysis.presentation import confirmation_block, headline
 from analysis.presentation.captions import caption
 from analysis.site import glossary, html
 
-#: a confirmation run's decided readings (`analysis.statistics.confirmation`), under its tables/
-CONFIRMATION = "confirmation.csv"
+#: a confirmation run's decided readings (`analysis.statistics.confirmation`), under its tables/, and its figure
+CONFIRMATION, CONFIRMATION_FIGURE = "confirmation.csv", "confirmation"
+#: the figures an answer section shows, which its page does not show again among its other figures
+FIGURES = {Path(headline.FIGURE).stem, CONFIRMATION_FIGURE}
 def answer_section(run: Path, page_dir: Path, site: Path, config: Path | None = None) -> str:
     """A horizon run's answer, as README.md opens its results (`analysis.presentation.headline`): its scale, a
     sentence per problem, the leaderboard, the stuck and basin readings and the figure that answers, captioned; a
@@ -25,7 +27,7 @@ def answer_section(run: Path, page_dir: Path, site: Path, config: Path | None = 
     path = run / "tables" / "headline.csv"
     if (run / "tables" / CONFIRMATION).is_file():
         return confirmation_section(pd.read_csv(run / "tables" / CONFIRMATION), page_dir, site,
-                                    run / "figures" / "confirmation.png")
+                                    run / "figures" / f"{CONFIRMATION_FIGURE}.png")
     if not path.is_file():
         return ""
     table = pd.read_csv(path)
@@ -47,8 +49,9 @@ def answer_section(run: Path, page_dir: Path, site: Path, config: Path | None = 
 
 def confirmation_section(table: pd.DataFrame, page_dir: Path, site: Path, figure: Path | None = None) -> str:
     """A confirmation run's answer (`analysis.presentation.confirmation_block`): which exploratory readings replicated
-    on fresh seeds, in words, and its figure where drawn (`analysis.figures.confirmation`); then each tested reading with its fresh-seed counts, one-sided p, the level Holm held
-    it to, its look and status; the readings with no expected direction apart, as they decide nothing."""
+    on fresh seeds, in words, and its figure where drawn (`analysis.figures.confirmation`); then each tested reading
+    with its fresh-seed counts, one-sided p, the level Holm held it to, its look and status; the readings with no
+    expected direction apart, as they decide nothing."""
     words = table.apply(lambda r: confirmation_block.SAYS.get((r["kind"], r["expect"]), f"{r['kind']} (described)"),
                         axis=1)
     shown = table.assign(problem=table["problem"].map(problem_title), reading=words)[

@@ -25,12 +25,12 @@ from analysis.data import per_iteration, per_trial
 from analysis.figures import repeated_by_horizon
 from analysis.formatting import number, with_ci
 from analysis.naming import display_label, display_labels, displayed, experiment_title, problem_title
-from analysis.presentation import fragile_marks, headline, run_names
+from analysis.presentation import fragile_marks, run_names
 from analysis.presentation.captions import CAPTIONS, caption
 from analysis.presentation.run_names import RunName
 from analysis.site.provenance import provenance_text
 from analysis.site import glossary, html
-from analysis.site.answer import answer_section
+from analysis.site.answer import FIGURES as ANSWER_FIGURES, answer_section
 from analysis.statistics.verdicts import NOT_MEASURED
 
 #: the figures the site's rules draw into a run's figures/ folder (the anytime views: `analysis.figures.ANYTIME_VIEWS`
@@ -358,7 +358,7 @@ def run_page(run: Path, out: Path, config: Path | None = None, name: RunName | N
     shown = {SCORE_FIGURE, *ANYTIME_FIGURES, *PAPER_ILLUSTRATIONS, *repeated_by_horizon(run, drawn)}
     answer = answer_section(run, page_dir, out, config)
     if answer:
-        shown.add(Path(headline.FIGURE).stem)
+        shown |= ANSWER_FIGURES
     others = sorted(stem for stem in drawn if stem not in shown)
     provenance = read_table(run / "tables" / "provenance.csv")
     body = (
