@@ -21,7 +21,7 @@ from analysis.claims import selection as claims
 from analysis.claims.catalogue import Claim
 from analysis.claims.selection import Slot, where
 from analysis.data import per_trial, tidy
-from analysis.statistics import verdicts
+from analysis.statistics import sequential, verdicts
 from analysis.statistics.verdicts import EQUIVALENT, FAILS, FEW, HOLDS, INCONCLUSIVE, NOT_MEASURED
 from analysis.tables import claims_table
 from problems.margins import Margin, margin
@@ -1357,6 +1357,13 @@ def test_a_look_decides_at_its_level_in_the_whole_plan_as_the_claims_do():
     claimed = checking.compared(claim, table, {"synthetic_b100": (10, 15, 20)})
     assert all(c.stat.verdict == INCONCLUSIVE for c in claimed.compared)
     assert (open_count, decided) == (4, 0)
+    # its words give the level the p was held to: a p below α beside "inconclusive" is not a contradiction
+    level = sequential.nominal((10, 15, 20), spending="pocock")[0]
+    assert all(c.level == level for c in claimed.compared) and level < 0.05
+    assert "at look 1 → inconclusive: not shown different from 0 (p_Holm" in wording.comparison_text(
+        claimed.compared[0]) and f" at level {level:.2g})" in wording.comparison_text(claimed.compared[0])
+    fixed = checking.compared(claim, table)
+    assert all(c.level == 0.05 for c in fixed.compared) and "at level 0.05)" in wording.reason(fixed.compared[0])
     assert open_trials(table, "synthetic_b100", (10,), 1)[1:] == (2, 2)  # the cut plan's laxer level
     # later seeds in the table do not count at look 1
     later = pd.concat([table, b3o("UCB-c", np.r_[luck, luck / 5.0])[lambda t: t["seed"] >= 10],

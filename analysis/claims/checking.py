@@ -80,7 +80,8 @@ def _result(
 
 
 def _decided(compared: list[Compared], alpha: float = verdicts.ALPHA) -> list[Compared]:
-    return [replace(c, stat=s) for c, s in zip(compared, verdicts.decide([c.stat for c in compared], alpha))]
+    return [replace(c, stat=s, level=alpha)
+            for c, s in zip(compared, verdicts.decide([c.stat for c in compared], alpha))]
 
 
 def _through_looks(
@@ -99,7 +100,7 @@ def _through_looks(
         at = _compare_all(plan, data[rank <= n], claim, typical)
         open_ = [i for i in range(len(plan)) if final[i] is None and at[i].stat.n == n]
         for i, stat in zip(open_, verdicts.decide([at[i].stat for i in open_], alpha=level)):
-            current[i] = replace(at[i], stat=stat, look=k)
+            current[i] = replace(at[i], stat=stat, look=k, level=level)
             if stat.verdict not in (INCONCLUSIVE, FEW):
                 final[i] = current[i]
     return [f if f is not None else c for f, c in zip(final, current)]

@@ -40,6 +40,7 @@ class Compared:
     margin: Margin | None
     stat: Paired
     look: int | None = None  # under planned looks: the look (1, 2, ...) at which it was decided, or the last one seen
+    level: float | None = None  # the level its adjusted p was held to: α, or under planned looks its look's
     right_budget: int | None = None
     #: A's and B's stuck seeds among the compared seeds (the stuck-seed rule, `analysis.statistics.robust`: above k
     #: times the problem's typical final value, `stuck_above`), for a headline metric the rule reads; None otherwise

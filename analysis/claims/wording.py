@@ -27,6 +27,12 @@ def p_text(p: float) -> str:
     return f"{math.ceil(p * 10**digits) / 10**digits:.{max(digits, 0)}f}".rstrip("0").rstrip(".")
 
 
+def held(c: Compared, p: float) -> str:
+    """An adjusted p with the level it was held to ("0.038 at level 0.031"): under planned looks a look's level is
+    below α, so a p under α can leave a comparison open, and a reader comparing two comparisons' p needs both."""
+    return p_text(p) + (f" at level {c.level:.2g}" if c.level is not None and not math.isnan(p) else "")
+
+
 def reason(c: Compared) -> str:
     """Why the comparison got its verdict, in words and numbers."""
     s = c.stat
@@ -35,27 +41,27 @@ def reason(c: Compared) -> str:
     if s.verdict == FEW:
         return f"with {s.n} seeds the smallest attainable p is {p_text(s.p_floor)} ≥ α = {ALPHA:g}"
     if s.tail_withheld:
-        return (f"tied on the typical seed (p_Holm {p_text(_decisive(s))}), withheld by the tail guard: far seeds "
+        return (f"tied on the typical seed (p_Holm {held(c, _decisive(s))}), withheld by the tail guard: far seeds "
                 f"in excess (p_tail {p_text(s.p_tail)})")
     if s.relation == "matches_or_beats":
         side = "not worse than" if s.tested_share > 0.5 else "worse than"
         shown = "shown" if s.verdict != INCONCLUSIVE else "not shown"
-        return f"{shown} {side} B beyond the margin on the typical seed (p_Holm {p_text(s.p_holm)})"
+        return f"{shown} {side} B beyond the margin on the typical seed (p_Holm {held(c, s.p_holm)})"
     if s.relation == "similar":
         if s.verdict == HOLDS:
-            return f"shown tied within the margin on the typical seed (TOST p_Holm {p_text(s.p_equivalent_holm)})"
+            return f"shown tied within the margin on the typical seed (TOST p_Holm {held(c, s.p_equivalent_holm)})"
         if s.verdict == FAILS:
-            return f"shown apart beyond the margin (p_Holm {p_text(s.p_holm)})"
-        return (f"neither shown tied (TOST p_Holm {p_text(s.p_equivalent_holm)}) nor apart beyond the margin "
-                f"(p_Holm {p_text(s.p_holm)})")
+            return f"shown apart beyond the margin (p_Holm {held(c, s.p_holm)})"
+        return (f"neither shown tied (TOST p_Holm {held(c, s.p_equivalent_holm)}) nor apart beyond the margin "
+                f"(p_Holm {held(c, s.p_holm)})")
     if s.verdict == HOLDS:
-        return f"shown above 0 (p_Holm {p_text(s.p_holm)})"
+        return f"shown above 0 (p_Holm {held(c, s.p_holm)})"
     if s.verdict == FAILS:
-        return f"shown below 0, A worse (p_Holm {p_text(s.p_holm)})"
+        return f"shown below 0, A worse (p_Holm {held(c, s.p_holm)})"
     if s.verdict == EQUIVALENT:
-        return f"shown tied within the margin on the typical seed (TOST p_Holm {p_text(s.p_equivalent_holm)})"
-    tie = f", nor tied within the margin (TOST p_Holm {p_text(s.p_equivalent_holm)})" if c.margin is not None else ""
-    return f"not shown different from 0 (p_Holm {p_text(s.p_holm)}){tie}"
+        return f"shown tied within the margin on the typical seed (TOST p_Holm {held(c, s.p_equivalent_holm)})"
+    tie = f", nor tied within the margin (TOST p_Holm {held(c, s.p_equivalent_holm)})" if c.margin is not None else ""
+    return f"not shown different from 0 (p_Holm {held(c, s.p_holm)}){tie}"
 
 
 def budget_text(c: Compared) -> str:
