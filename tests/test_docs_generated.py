@@ -80,6 +80,14 @@ HISTORY = re.compile(
 )
 
 
+def test_every_shipped_config_is_named_in_the_usage_pages_table():
+    """docs/usage.md's table says what each config runs: a config added without a row there (the confirmation's was)
+    leaves a user to open it to learn what it is for."""
+    table = (ROOT / "docs" / "usage.md").read_text().split("## Configs")[1].split("\n## ")[0]
+    named = set(re.findall(r"`([\w.]+\.yaml)`", table))
+    assert {p.name for p in (ROOT / "config").glob("*.yaml")} <= named
+
+
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
 def test_the_pages_describe_the_package_not_its_history(page):
     """Outside the generated sections (a claim's own wording and a table's date come from the committed tables)."""
