@@ -91,6 +91,37 @@ def test_a_republished_run_keeps_to_the_seeds_its_looks_reach(monkeypatch) -> No
     assert asked[1] == (2, ["A-100", "A-101", "A-102", "B-100", "B-101", "C-100", "C-101"])
 
 
+def test_a_run_published_as_of_a_look_leaves_out_the_later_looks_even_where_a_setting_has_them_whole(
+        monkeypatch) -> None:
+    """`--through-look 1` while look 2 runs: a setting that already has all of look 2 shows look 1 only, like the
+    settings still running it, so the page pairs every setting on the same seeds."""
+    from analysis.presentation import redecide
+
+    config = {"experiments": {"e": {"seeds": {"first": 100, "start": 2, "step": 2, "max": 4}}}}
+    have = {"A": range(100, 104), "B": range(100, 103)}  # A has looks 1 and 2 whole; B has part of look 2
+    grid = pd.DataFrame([{"experiment": "e", "label": label, "problem": "p", "seed": seed, "trial_id": f"{label}-{seed}"}
+                         for label, seeds in have.items() for seed in seeds])
+    monkeypatch.setattr(redecide, "open_trials", lambda table, *_: (list(table["trial_id"]), 1, 1))
+    assert sorted(redecide.through_looks(config, grid, grid)["trial_id"]) == [
+        "A-100", "A-101", "A-102", "A-103", "B-100", "B-101"]
+    kept = redecide.through_looks(config, grid, grid, last=1)
+    assert sorted(kept["trial_id"]) == ["A-100", "A-101", "B-100", "B-101"]
+
+
+def test_a_look_counted_from_zero_is_refused_before_any_record_is_read(tmp_path, capsys) -> None:
+    from analysis.presentation import redecide
+
+    try:
+        redecide.main(["--configfile", str(ROOT / "config" / "large_batch_confirm.yaml"), "--records",
+                       str(tmp_path / "absent"), "--work", str(tmp_path / "work"), "--through-look", "0"])
+    except SystemExit as stop:
+        assert stop.code == 2
+    else:
+        raise AssertionError("--through-look 0 was accepted")
+    assert "--through-look counts looks from 1" in capsys.readouterr().err
+    assert not (tmp_path / "work").exists()
+
+
 def test_a_look_a_setting_has_only_part_of_is_left_out_and_named(monkeypatch, capsys) -> None:
     """A republication while a look runs shows none of it: a setting's records of a look enter only when the look's
     every seed has one, so no summary shows part of a look or pairs settings on unequal seeds."""
@@ -144,7 +175,7 @@ def test_a_republished_runs_tidy_tables_are_the_workflows_of_the_grid_it_keeps(t
         spec = TrialSpec.from_dict(json.loads(path.read_text())["spec"])
         rows.append({**GridRow("e", label, spec).as_row(), "record": str(path)})
     config = {"experiments": {"e": {"seeds": {"start": 1, "step": 1, "max": 2}}}}  # sequential: the looks choose
-    monkeypatch.setattr(redecide, "through_looks", lambda config, grid, table: grid[grid["label"] != "TS"])
+    monkeypatch.setattr(redecide, "through_looks", lambda config, grid, table, last: grid[grid["label"] != "TS"])
     kept = redecide.write_tidy(config, pd.DataFrame(rows), tmp_path)
     assert list(kept["label"]) == ["Random", "NSGA-II"]
     assert tidy.main(["--grid", str(tmp_path / "grid.csv"), "--out", str(tmp_path / "again.parquet"),

@@ -52,8 +52,9 @@ def existing_grid(config: dict, records: Path) -> tuple[pd.DataFrame, int]:
     return pd.DataFrame(rows), absent
 
 
-def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of `grid` that the workflow's looks run under today's rules: of a sequential experiment, every
+def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame, last: int | None = None) -> pd.DataFrame:
+    """The rows of `grid` that the workflow's looks (up to look `last`, when given) run under today's rules: of a
+    sequential experiment, every
     setting's (label and problem's) first look, then each later look's seeds only for the settings of comparisons
     still open at the look before (`analysis.claims.looks.open_trials` on `table`, the per-trial table of `grid`),
     as far as their records go, each setting's look whole or not at all. Records the looks do not reach (a trial
@@ -66,7 +67,7 @@ def through_looks(config: dict, grid: pd.DataFrame, table: pd.DataFrame) -> pd.D
         rows = grid[grid["experiment"] == experiment]
         setting = pd.Series(list(zip(rows["label"], rows["problem"])), index=rows.index)
         chosen = _whole_look(rows["seed"].isin(seeds[: looks[0]]), setting, looks[0], experiment, 1)
-        for k in range(1, len(looks)):
+        for k in range(1, len(looks) if last is None else min(len(looks), last)):
             later = rows["seed"].isin(seeds[looks[k - 1] : looks[k]])
             if not later.any():
                 break
@@ -88,15 +89,16 @@ def _whole_look(rows: pd.Series, setting: pd.Series, size: int, experiment: str,
     return rows & ~setting.isin(set(short.index))
 
 
-def write_tidy(config: dict, grid: pd.DataFrame, work: Path) -> pd.DataFrame:
-    """Write to `work` the grid of the trials the looks reach (`through_looks`) and its tidy and Pareto tables, as the
-    workflow's rule `tidy` would from that grid, reading each record once; returns that grid."""
+def write_tidy(config: dict, grid: pd.DataFrame, work: Path, last: int | None = None) -> pd.DataFrame:
+    """Write to `work` the grid of the trials the looks reach (`through_looks`, up to look `last` when given) and its
+    tidy and Pareto tables, as the workflow's rule `tidy` would from that grid, reading each record once; returns that
+    grid."""
     grid = grid.reset_index(drop=True)
     frame = tidy.read_grid(io.StringIO(grid.to_csv(index=False)))  # the dtypes the workflow's rule reads from its CSV
     records = tidy.load_records(frame, Path("."))
     table = tidy.tidy_table(frame, records)
     if sequential_experiments(config):
-        reached = through_looks(config, grid, per_trial.per_trial(table))
+        reached = through_looks(config, grid, per_trial.per_trial(table), last)
         print(f"{len(grid) - len(reached)} record(s) of trials the looks do not reach are left out")
         grid, frame = reached, frame.loc[reached.index]
         kept = pd.MultiIndex.from_frame(frame[["experiment", "trial_id"]])
@@ -207,7 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--work", required=True, help="directory for the grid and the tidy tables")
     cli.add_argument("--report", action="store_true", help="also redraw the figures and rebuild the report")
     cli.add_argument("--scaling", help="the run's batch-timing table, for its timing figure and cost section")
+    cli.add_argument("--through-look", type=int, metavar="K",
+                     help="publish the run as of its K-th look: the later looks' records are left out even where a "
+                          "setting has them whole (a look published while the next one runs)")
     args = cli.parse_args(argv)
+    if args.through_look is not None and args.through_look < 1:
+        cli.error("--through-look counts looks from 1")
     config = yaml.safe_load(Path(args.configfile).read_text())
     work, paper = Path(args.work), Path(config["paper"])
     grid, absent = existing_grid(config, Path(args.records))
@@ -216,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     work.mkdir(parents=True, exist_ok=True)
     try:
-        grid = write_tidy(config, grid, work)
+        grid = write_tidy(config, grid, work, args.through_look)
     except (OSError, ValueError) as err:  # unreadable or incomplete records: named, no traceback
         print(f"error: {err}", file=sys.stderr)
         return 2
