@@ -614,3 +614,17 @@ def test_the_diversity_figure_a_horizon_figure_repeats_is_shown_once(paper, tmp_
     body = "\n".join(synthetic(replace(run, paper=along, figures=run.figures | {"horizon_along"})).parts)
     assert r"{diversity_b100}" not in body and r"{regret_b100}" in body
     assert r"the middle row of the horizon figure (Section~\ref{sec:horizon})" in body
+
+
+def test_the_confirmation_s_page_one_says_what_replicated_and_shows_its_figure(monkeypatch):
+    """The fresh-seed confirmation's report opens, as its README section and site page do, with what replicated on
+    the fresh seeds (`confirmation_block.headline`) and its figure, before anything else it has."""
+    from analysis.presentation.confirmation_block import tally
+
+    monkeypatch.chdir(ROOT)
+    tex = build("paper/large_batch_confirm", None, "config/large_batch_confirm.yaml")
+    glance = _sections(tex)["This run at a glance"]
+    said = tally(pd.read_csv(ROOT / "paper/large_batch_confirm/tables/confirmation.csv"))
+    prose = _prose(glance)
+    assert said[0].upper() + said[1:] in prose and "exploratory readings replicated" in prose
+    assert r"{confirmation}" in glance and glance.index(r"{confirmation}") < glance.index("docs/glossary.md")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.data import published
-from analysis.presentation import headline
+from analysis.presentation import confirmation_block, headline
 from analysis.report import text as say
 from analysis.report.inputs import Run
 import pandas as pd
@@ -21,7 +21,11 @@ GLOSSARY = r"Every term of this report (look, Holm, BCa, typical seed, margin, s
 
 def answer(run: Run) -> list[str]:
     """A horizon run's answer, as README.md opens its results: the scale, a sentence per problem and the leaderboard;
+    the fresh-seed confirmation's, as its README section and site page give it: what replicated, then its figure;
     nothing for another run."""
+    if run.confirmation is not None:
+        return [say_plain(confirmation_block.headline(run.confirmation)),
+                *([figure(CONFIRMATION)] if run.has_figure(CONFIRMATION) else [])]
     if run.headline is None:
         return []
     table = run.headline
@@ -42,8 +46,9 @@ def answer(run: Run) -> list[str]:
     ]
 
 
-#: the figure that answers, on page one
+#: the figure that answers, on page one (a horizon run's; the confirmation's)
 FIGURE = Path(headline.FIGURE).stem
+CONFIRMATION = "confirmation"
 
 
 def say_plain(words: str) -> str:

@@ -11,7 +11,8 @@ from analysis.data import per_iteration as per_iteration_table
 from analysis.figures.common import NO_DATA
 from analysis.naming import display_labels, name_problems_in
 
-TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic", "declared")
+TABLES = ("summary", "per_trial", "run_times", "density", "best_lambda", "horizon", "provenance", "automatic", "declared",
+          "confirmation")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Run:
     scores: pd.DataFrame | None = None  # normalised scores across problems (analysis.statistics.scores: score_aggregate.csv)
     declared: pd.DataFrame | None = None  # the config's own comparisons, decided (analysis.tables.declared_comparisons)
     headline: pd.DataFrame | None = None  # a horizon run's answer per problem and variant (analysis.tables.headline)
+    confirmation: pd.DataFrame | None = None  # the fresh-seed confirmation's readings (analysis.statistics.confirmation)
     study: bool = False  # a user's own study: its sections speak of its experiments, never of the paper's
 
     def experiments(self) -> list[str]:
@@ -67,7 +69,7 @@ def _has_data(pdf: Path) -> bool:
 
 def load(paper: str | Path, scaling: str | Path | None = None, config: str = "") -> Run:
     """Read PAPER/claims.csv, PAPER/tables/{summary,per_trial,run_times,density,best_lambda,horizon,provenance,
-    automatic,declared,score_aggregate,headline}.csv, PAPER/tables/per_iteration.parquet,
+    automatic,declared,confirmation,score_aggregate,headline}.csv, PAPER/tables/per_iteration.parquet,
     PAPER/figures/theorem1.csv and the names of the figures drawn (PAPER/figures/*.pdf, less those without data);
     `scaling` is the batch-timing CSV."""
     paper = Path(paper)
