@@ -35,7 +35,7 @@ def draw(table: pd.DataFrame) -> Figure:
     for yi, r in zip(y, rows.itertuples()):
         colour = common.colour(r.variant)
         # drawn over the fresh share's marker, so an equal share shows both
-        ax.scatter([exploratory_share(r.seen)], [yi], marker="x", color="dimgray", s=30, zorder=4)
+        ax.scatter([exploratory_share(r.seen)], [yi], marker="x", color="gray", s=30, zorder=4)
         if pd.notna(r.share):
             ax.errorbar([r.share], [yi], xerr=[[r.share - r.share_lo], [r.share_hi - r.share]], fmt="none",
                         ecolor=colour, elinewidth=1.2)
@@ -54,7 +54,7 @@ def draw(table: pd.DataFrame) -> Figure:
     ax.legend(handles=[
         Line2D([], [], marker="o", ls="", color="gray", label="fresh seeds: replicated"),
         Line2D([], [], marker="o", ls="", markerfacecolor="white", color="gray", label="fresh seeds: not (yet)"),
-        Line2D([], [], marker="x", ls="", color="dimgray", label="the exploratory run's 30 seeds"),
+        Line2D([], [], marker="x", ls="", color="gray", label="the exploratory run's 30 seeds"),
     ], loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
     seeds = int(rows["seeds"].max()) if len(rows) else 0
     so_far = f"{seeds} per setting so far" if seeds else "no look complete yet: the exploratory shares alone"
